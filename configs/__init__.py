@@ -1,0 +1,266 @@
+"""SoC configurations: the single source of truth for every layer.
+
+Each ``configs/<name>.toml`` describes one SoC (core, accelerator, memory map,
+memory model, simulation limits). :func:`load_soc` turns a name or a path into a
+typed, validated :class:`SocConfig` that the compiler, the runtime builder, the
+RTL build and the ISS all read. Nothing else in the project restates these
+numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+CONFIG_DIR = Path(__file__).resolve().parent
+
+# Extra directories searched for ``<name>.toml`` (os.pathsep separated).
+SEARCH_PATH_ENV = "COSIM_CONFIG_PATH"
+
+
+class ConfigError(ValueError):
+    """A config name, file or field is wrong; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class MemoryMap:
+    mmio_base: int
+    mmio_size: int
+    exit_offset: int
+    uart_tx_offset: int
+    profile_offset: int
+    scalar_base: int
+    scalar_size: int
+    ddr_base: int
+    ddr_size: int
+    sram_base: int
+    sram_size: int
+
+    @property
+    def exit_addr(self) -> int:
+        return self.mmio_base + self.exit_offset
+
+    @property
+    def uart_tx_addr(self) -> int:
+        return self.mmio_base + self.uart_tx_offset
+
+    @property
+    def profile_addr(self) -> int:
+        return self.mmio_base + self.profile_offset
+
+    def regions(self) -> dict[str, tuple[int, int]]:
+        """Memory regions (not MMIO) as name -> (base, size)."""
+        return {
+            "SCALAR": (self.scalar_base, self.scalar_size),
+            "DDR": (self.ddr_base, self.ddr_size),
+            "SRAM": (self.sram_base, self.sram_size),
+        }
+
+    def region_of(self, addr: int, size: int = 1) -> str | None:
+        """Name of the region holding [addr, addr+size), or None."""
+        for name, (base, length) in self.regions().items():
+            if base <= addr and addr + size <= base + length:
+                return name
+        return None
+
+
+@dataclass(frozen=True)
+class NoAccelerator:
+    kind: Literal["none"] = "none"
+
+
+@dataclass(frozen=True)
+class VectorUnit:
+    vlen: int
+    dlen: int
+    elen: int = 32
+    kind: Literal["vector"] = "vector"
+
+    @property
+    def lanes(self) -> int:
+        return self.dlen // 32
+
+
+@dataclass(frozen=True)
+class GemminiUnit:
+    dim: int
+    scratchpad_kib: int
+    accumulator_kib: int
+    dataflows: tuple[str, ...]
+    dma_bytes: int
+    input_type: str = "int8"
+    acc_type: str = "int32"
+    kind: Literal["gemmini"] = "gemmini"
+
+
+Accelerator = NoAccelerator | VectorUnit | GemminiUnit
+
+
+@dataclass(frozen=True)
+class MemoryModel:
+    latency: int
+    width_bits: int
+    outstanding: int
+
+
+@dataclass(frozen=True)
+class SimLimits:
+    max_cycles: int
+    watchdog_cycles: int
+    verilator_flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SocConfig:
+    name: str
+    description: str
+    xlen: int
+    march: str
+    mabi: str
+    accelerator: Accelerator
+    memory_map: MemoryMap
+    memory: MemoryModel
+    sim: SimLimits
+    path: Path = field(compare=False, hash=False)
+
+    @property
+    def has_vector(self) -> bool:
+        return isinstance(self.accelerator, VectorUnit)
+
+    @property
+    def has_gemmini(self) -> bool:
+        return isinstance(self.accelerator, GemminiUnit)
+
+    @property
+    def isa_extensions(self) -> list[str]:
+        """The -march string split into extensions: ['i','m','f','zicsr',...]."""
+        base, *multi = self.march.split("_")
+        return [c for c in base[4:]] + multi
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["path"] = str(self.path)
+        return d
+
+    @property
+    def config_hash(self) -> str:
+        """Hash of the file's bytes: changes whenever the config changes."""
+        return hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
+
+
+_MARCH_RE = re.compile(r"^rv(32|64)[a-z]+(_[a-z0-9]+)*$")
+
+
+def available_socs() -> list[str]:
+    """Names of the configs shipped in ``configs/`` and on COSIM_CONFIG_PATH."""
+    names = {p.stem for d in _search_dirs() for p in d.glob("*.toml")}
+    return sorted(names)
+
+
+def _search_dirs() -> list[Path]:
+    extra = [Path(p) for p in os.environ.get(SEARCH_PATH_ENV, "").split(os.pathsep) if p]
+    return [*extra, CONFIG_DIR]
+
+
+def resolve_soc_path(name_or_path: str | os.PathLike) -> Path:
+    text = str(name_or_path)
+    candidate = Path(text)
+    if text.endswith(".toml") or os.sep in text:
+        if not candidate.is_file():
+            raise ConfigError(f"SoC config file {text!r} does not exist")
+        return candidate.resolve()
+    for d in _search_dirs():
+        p = d / f"{text}.toml"
+        if p.is_file():
+            return p.resolve()
+    raise ConfigError(
+        f"unknown SoC config {text!r}; known configs: {', '.join(available_socs())}. "
+        f"Pass one of these names, a path to a .toml file, or add a directory to ${SEARCH_PATH_ENV}."
+    )
+
+
+def load_soc(name_or_path: str | os.PathLike | SocConfig) -> SocConfig:
+    """Load and validate one SoC config by name (``t1-small``) or path."""
+    if isinstance(name_or_path, SocConfig):
+        return name_or_path
+    path = resolve_soc_path(name_or_path)
+    try:
+        raw = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    try:
+        return _parse(raw, path)
+    except (KeyError, TypeError) as e:
+        raise ConfigError(f"{path}: missing or malformed field {e}") from None
+
+
+def _take(table: dict, cls, path: Path, section: str):
+    known = set(cls.__dataclass_fields__)
+    unknown = set(table) - known
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) {sorted(unknown)} in [{section}]; allowed: {sorted(known)}")
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in table.items()}
+    return cls(**kwargs)
+
+
+def _parse(raw: dict, path: Path) -> SocConfig:
+    xlen = raw["xlen"]
+    if xlen not in (32, 64):
+        raise ConfigError(f"{path}: xlen must be 32 or 64, not {xlen}")
+    march = raw["march"]
+    if not _MARCH_RE.match(march) or not march.startswith(f"rv{xlen}"):
+        raise ConfigError(f"{path}: march {march!r} is not an rv{xlen} ISA string like 'rv{xlen}imf_zicsr'")
+    for forbidden in ("c", "d"):
+        if forbidden in march.split("_")[0][4:]:
+            raise ConfigError(f"{path}: march {march!r} has the {forbidden.upper()} extension; our core has neither C nor D")
+    acc_raw = dict(raw["accelerator"])
+    kind = acc_raw.get("kind")
+    acc_cls = {"none": NoAccelerator, "vector": VectorUnit, "gemmini": GemminiUnit}.get(kind)
+    if acc_cls is None:
+        raise ConfigError(f"{path}: accelerator.kind must be none, vector or gemmini, not {kind!r}")
+    acc = _take(acc_raw, acc_cls, path, "accelerator")
+    if isinstance(acc, VectorUnit):
+        _check_vector(acc, march, path)
+    if isinstance(acc, GemminiUnit):
+        if acc.dim < 2 or acc.dim & (acc.dim - 1):
+            raise ConfigError(f"{path}: gemmini dim must be a power of two >= 2, not {acc.dim}")
+        if xlen != 64:
+            raise ConfigError(f"{path}: Gemmini sits on an RV64 core; set xlen = 64")
+    cfg = SocConfig(
+        name=raw["name"],
+        description=raw.get("description", ""),
+        xlen=xlen,
+        march=march,
+        mabi=raw["mabi"],
+        accelerator=acc,
+        memory_map=_take(raw["memory_map"], MemoryMap, path, "memory_map"),
+        memory=_take(raw["memory"], MemoryModel, path, "memory"),
+        sim=_take(raw["sim"], SimLimits, path, "sim"),
+        path=path,
+    )
+    if cfg.name != path.stem:
+        raise ConfigError(f"{path}: name = {cfg.name!r} must match the file name {path.stem!r}")
+    return cfg
+
+
+def _check_vector(v: VectorUnit, march: str, path: Path) -> None:
+    def pow2(x: int) -> bool:
+        return x > 0 and x & (x - 1) == 0
+
+    if not pow2(v.vlen) or v.vlen < 64 or v.vlen > 65536:
+        raise ConfigError(f"{path}: vlen must be a power of two in [64, 65536], not {v.vlen}")
+    if not pow2(v.dlen) or v.dlen < 32 or v.dlen > v.vlen:
+        raise ConfigError(f"{path}: dlen must be a power of two in [32, vlen], not {v.dlen}")
+    if v.elen != 32:
+        raise ConfigError(f"{path}: only elen = 32 (zve32f) is supported, not {v.elen}")
+    exts = march.split("_")
+    if "zve32f" not in exts:
+        raise ConfigError(f"{path}: a vector config's march must include zve32f")
+    zvl = f"zvl{v.vlen}b"
+    if zvl not in exts:
+        raise ConfigError(f"{path}: march must name {zvl} to match vlen = {v.vlen}")

@@ -1,0 +1,1 @@
+"""One module per ``cosim`` subcommand (see harness/cli.py)."""
