@@ -1,0 +1,37 @@
+"""``nox -s bench``: every benchmark, figures and ratios printed side by side.
+
+Each benchmark is a module ``harness.bench_<name>`` with ``run(args) -> None`` that
+prints its own table (rich). Nothing here asserts: machines are noisy, so speed
+goals are read off these figures, not enforced by tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+
+BENCHMARKS = ("rtl", "compile", "vector")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness.bench", description=__doc__)
+    parser.add_argument("--only", choices=BENCHMARKS, action="append", help="run just these benchmarks")
+    args, rest = parser.parse_known_args(argv)
+    for name in args.only or BENCHMARKS:
+        try:
+            module = importlib.import_module(f"harness.bench_{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"harness.bench_{name}":
+                print(f"[bench {name}] not available in this checkout")
+                continue
+            raise
+        t0 = time.perf_counter()
+        print(f"\n=== bench {name} ===")
+        module.run(rest)
+        print(f"[bench {name}] {time.perf_counter() - t0:.1f} s wall")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
