@@ -40,6 +40,10 @@ class MemoryMap:
     ddr_size: int
     sram_base: int
     sram_size: int
+    # Trap report registers (the lead's MMIO extension); defaults so config files need not list them.
+    trap_cause_offset: int = 0x18
+    trap_epc_offset: int = 0x20
+    trap_tval_offset: int = 0x28
 
     @property
     def exit_addr(self) -> int:
@@ -52,6 +56,18 @@ class MemoryMap:
     @property
     def profile_addr(self) -> int:
         return self.mmio_base + self.profile_offset
+
+    @property
+    def trap_cause_addr(self) -> int:
+        return self.mmio_base + self.trap_cause_offset
+
+    @property
+    def trap_epc_addr(self) -> int:
+        return self.mmio_base + self.trap_epc_offset
+
+    @property
+    def trap_tval_addr(self) -> int:
+        return self.mmio_base + self.trap_tval_offset
 
     def regions(self) -> dict[str, tuple[int, int]]:
         """Memory regions (not MMIO) as name -> (base, size)."""
