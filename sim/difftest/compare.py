@@ -1,0 +1,444 @@
+"""Lockstep comparison of the RTL commit trace with Spike's commit log.
+
+Both sides arrive as iterators (see :mod:`spike_log`, :mod:`rtl_trace`), so logs
+of any length are compared in constant memory: only a few lines of context, the
+coprocessor completions still in flight and the set of "tainted" locations are
+kept.
+
+Values that legitimately differ are not compared but taken from the RTL side:
+reads of time and counter CSRs (``mcycle``, ``minstret``, ``cycle``, ``time``,
+``instret``) and loads from the MMIO page. Anything later computed from such a
+value is tainted too (registers, CSRs, memory bytes), so a program that prints
+its cycle count still compares cleanly; a branch on a tainted value that sends
+the two sides different ways is reported with a note saying so.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from sim.difftest.decode import VOLATILE_CSRS, Decoded, decode
+from sim.difftest.disasm import Disassembler, capstone_disassembler
+from sim.difftest.record import (
+    CSR_FCSR,
+    CSR_FFLAGS,
+    CSR_FRM,
+    Commit,
+    Completion,
+    MemAccess,
+    RegKey,
+    RtlItem,
+    TrapEvent,
+    key_name,
+    normalize_writes,
+)
+
+# Only the CSR a Zicsr instruction names is compared (sim/tb/commit_trace.md: the
+# RTL logs no side-effect CSR writes such as fflags accrual, mstatus.FS dirtying or
+# mret's mstatus); side effects show up when the program reads the CSR. These are
+# never compared, even when named (Spike-only debug state).
+DEFAULT_IGNORED_CSRS = frozenset({0x7A5})
+CSR_MTVEC = 0x305
+
+
+@dataclass
+class Divergence:
+    """The first place where the RTL and Spike disagree."""
+
+    index: int  # 1-based number of the instruction in retirement order
+    pc: int
+    insn: int
+    disassembly: str
+    what: str  # pc | instruction | register | memory | spike-ended | completion
+    details: list[str]
+    rtl_text: str = ""
+    spike_text: str = ""
+    rtl_line: int = 0
+    spike_line: int = 0
+    context: list[str] = field(default_factory=list)
+    note: str = ""
+
+    def format(self) -> str:
+        lines = [
+            f"first divergence at instruction {self.index} ({self.what}): "
+            f"pc 0x{self.pc:08x}: {self.disassembly} (0x{self.insn:08x})"
+        ]
+        lines += [f"  {d}" for d in self.details]
+        if self.note:
+            lines.append(f"  note: {self.note}")
+        if self.rtl_text:
+            lines.append(f"  RTL   (trace line {self.rtl_line}): {self.rtl_text}")
+        if self.spike_text:
+            lines.append(f"  Spike (log line {self.spike_line}): {self.spike_text}")
+        if self.context:
+            lines.append(f"context (the {len(self.context)} instructions before it, RTL side):")
+            lines += [f"  {c}" for c in self.context]
+        return "\n".join(lines)
+
+
+@dataclass
+class DiffResult:
+    compared: int  # instructions compared
+    divergence: Divergence | None
+    copied_from_rtl: int = 0  # values taken from the RTL instead of compared
+    rtl_traps: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+    def summary(self) -> str:
+        if self.divergence is None:
+            extra = (
+                f"; {self.copied_from_rtl} counter/MMIO-derived values taken from the RTL"
+                if self.copied_from_rtl
+                else ""
+            )
+            return f"no divergence ({self.compared} instructions compared{extra})"
+        return self.divergence.format()
+
+
+@dataclass
+class _Pending:
+    commit: Commit
+    expected: dict[RegKey, int]
+    tainted: bool
+
+
+class _Found(Exception):
+    def __init__(self, divergence: Divergence):
+        self.divergence = divergence
+
+
+class Comparator:
+    """Compares one RTL trace with one Spike log; use :meth:`run` once."""
+
+    def __init__(
+        self,
+        xlen: int,
+        mmio_base: int = 0x1000_0000,
+        mmio_size: int = 0x1000,
+        disassembler: Disassembler | None = None,
+        ignored_csrs: Iterable[int] = DEFAULT_IGNORED_CSRS,
+        context_lines: int = 6,
+    ):
+        self.xlen = xlen
+        self.mmio = (mmio_base, mmio_base + mmio_size)
+        self.disasm = disassembler or capstone_disassembler(xlen)
+        self.ignored_csrs = frozenset(ignored_csrs)
+        self._context: deque[tuple[int, Commit]] = deque(maxlen=context_lines)
+        self._taint: set[RegKey] = set()
+        self._taint_mem: set[int] = set()
+        self._pending: dict[int, _Pending] = {}
+        self._index = 0
+        self._copied = 0
+        self._traps = 0
+        self._last_trap: TrapEvent | None = None
+        self._control_tainted = False
+        self._spike_mtvec: int | None = None
+
+    # ---- driver -------------------------------------------------------------
+
+    def run(self, spike: Iterator[Commit], rtl: Iterable[RtlItem]) -> DiffResult:
+        try:
+            for item in rtl:
+                if isinstance(item, TrapEvent):
+                    self._traps += 1
+                    self._last_trap = item
+                elif isinstance(item, Completion):
+                    self._completion(item)
+                else:
+                    self._index += 1
+                    expected = next(spike, None)
+                    if expected is None:
+                        self._fail(
+                            item,
+                            None,
+                            "spike-ended",
+                            [
+                                f"Spike's log ended after {self._index - 1} instructions; "
+                                f"the RTL retired one more at pc 0x{item.pc:08x}"
+                            ],
+                        )
+                    self._commit(expected, item)
+                    self._last_trap = None
+                    self._context.append((self._index, item))
+            for seq, p in self._pending.items():
+                self._fail(
+                    p.commit,
+                    None,
+                    "completion",
+                    [
+                        f"the RTL never delivered the result of coprocessor instruction #{seq}: expected "
+                        + ", ".join(f"{key_name(k)} = 0x{v:x}" for k, v in p.expected.items())
+                    ],
+                )
+        except _Found as found:
+            return DiffResult(self._index, found.divergence, self._copied, self._traps)
+        return DiffResult(self._index, None, self._copied, self._traps)
+
+    # ---- one instruction ----------------------------------------------------
+
+    def _commit(self, s: Commit, r: Commit) -> None:
+        if s.pc != r.pc:
+            self._fail(
+                r,
+                s,
+                "pc",
+                [
+                    f"Spike retired pc 0x{s.pc:08x} ({self.disasm(s.pc, s.insn)}), "
+                    f"the RTL retired pc 0x{r.pc:08x} ({self.disasm(r.pc, r.insn)})"
+                ],
+                note=self._pc_note(s, r),
+            )
+        if s.insn != r.insn:
+            self._fail(
+                r,
+                s,
+                "instruction",
+                [
+                    f"instruction word: Spike 0x{s.insn:08x} ({self.disasm(s.pc, s.insn)}), "
+                    f"RTL 0x{r.insn:08x} — memory contents differ (ELF loading or a wild store)"
+                ],
+            )
+        d = decode(r.insn)
+        s_w = self._filtered(s, d)
+        r_w = self._filtered(r, d)
+        if r.seq is not None:
+            if r.seq in self._pending:
+                self._fail(
+                    r,
+                    s,
+                    "completion",
+                    [f"sequence number #{r.seq} reused while instruction #{r.seq} still awaits its result"],
+                )
+            deferred = {k: v for k, v in s_w.items() if k not in r_w}
+            for k in deferred:
+                del s_w[k]
+            if deferred:
+                self._pending[r.seq] = _Pending(s, deferred, self._tainted_any(d.sources))
+        tainted_keys = self._tainted_dests(d, r, s_w.keys() | r_w.keys())
+        self._compare_writes(s, r, s_w, r_w, tainted_keys)
+        self._compare_mem(s, r, d)
+        for k in s_w.keys() | r_w.keys():
+            if k in tainted_keys:
+                self._taint.add(k)
+            else:
+                self._taint.discard(k)
+        if (r.insn & 0x7F) in (0x63, 0x67):
+            self._control_tainted = self._tainted_any(d.sources)
+        if ("c", CSR_MTVEC) in s_w:
+            self._spike_mtvec = s_w[("c", CSR_MTVEC)]
+
+    def _filtered(self, c: Commit, d: Decoded) -> dict[RegKey, int]:
+        named = self._expand(("c", d.csr)) if d.csr is not None else set()
+        w = normalize_writes(c.writes)
+        return {
+            k: v
+            for k, v in w.items()
+            if k != ("x", 0) and (k[0] != "c" or (k in named and k[1] not in self.ignored_csrs))
+        }
+
+    def _tainted_any(self, keys: Iterable[RegKey]) -> bool:
+        return any(self._expand(k) & self._taint for k in keys)
+
+    @staticmethod
+    def _expand(k: RegKey) -> set[RegKey]:
+        # fcsr is fflags + frm; the comparator tracks the halves.
+        if k == ("c", CSR_FCSR):
+            return {("c", CSR_FFLAGS), ("c", CSR_FRM)}
+        return {k}
+
+    def _tainted_dests(self, d: Decoded, r: Commit, written: set[RegKey]) -> set[RegKey]:
+        """Which of this instruction's writes may legitimately differ."""
+        mmio_load = d.is_load and any(self._is_mmio(m.addr) for m in r.mem)
+        if d.csr is not None:
+            csr_keys = self._expand(("c", d.csr))
+            old_differs = d.csr in VOLATILE_CSRS or bool(csr_keys & self._taint)
+            rs1_tainted = self._tainted_any(k for k in d.sources if k[0] == "x")
+            out: set[RegKey] = set()
+            if old_differs and d.dest is not None:
+                out.add(d.dest)
+            if rs1_tainted or (old_differs and not d.csr_overwrites):
+                out |= csr_keys
+            self._copied += len(out & written)
+            return out
+        load_tainted = d.is_load and any(
+            (m.addr + i) in self._taint_mem for m in r.mem for i in range(self._load_width(r.insn))
+        )
+        if mmio_load or load_tainted or self._tainted_any(d.sources):
+            self._copied += len(written)
+            return set(written)
+        return set()
+
+    @staticmethod
+    def _load_width(insn: int) -> int:
+        return 1 << ((insn >> 12) & 3)
+
+    def _is_mmio(self, addr: int) -> bool:
+        return self.mmio[0] <= addr < self.mmio[1]
+
+    def _compare_writes(self, s: Commit, r: Commit, s_w: dict, r_w: dict, tainted: set[RegKey]) -> None:
+        details = []
+        for k in sorted(s_w.keys() | r_w.keys()):
+            if k in tainted:
+                continue
+            name = key_name(k, s.csr_names or r.csr_names)
+            if k not in r_w:
+                details.append(f"{name}: Spike wrote {self._fmt(k, s_w[k])}, the RTL wrote nothing")
+            elif k not in s_w:
+                details.append(f"{name}: the RTL wrote {self._fmt(k, r_w[k])}, Spike wrote nothing")
+            elif s_w[k] != r_w[k]:
+                details.append(
+                    f"{name}: expected {self._fmt(k, s_w[k])} (Spike), actual {self._fmt(k, r_w[k])} (RTL)"
+                    + self._bit_hint(s_w[k], r_w[k])
+                )
+        if details:
+            self._fail(r, s, "register", details)
+
+    def _fmt(self, k: RegKey, v: int) -> str:
+        digits = 8 if k[0] == "f" and v >> 32 == 0 else self.xlen // 4
+        return f"0x{v:0{digits}x}"
+
+    @staticmethod
+    def _bit_hint(a: int, b: int) -> str:
+        x = a ^ b
+        if x and x & (x - 1) == 0:
+            return f", bit {x.bit_length() - 1} differs"
+        return ""
+
+    def _compare_mem(self, s: Commit, r: Commit, d: Decoded) -> None:
+        addr_tainted = d.address_base is not None and d.address_base in self._taint
+        data_tainted = d.store_data is not None and d.store_data in self._taint
+        if len(s.mem) != len(r.mem):
+            self._fail(
+                r,
+                s,
+                "memory",
+                [f"memory accesses: Spike {[m.describe() for m in s.mem]}, RTL {[m.describe() for m in r.mem]}"],
+            )
+        details = []
+        for sm, rm in zip(s.mem, r.mem, strict=True):
+            if sm.is_store != rm.is_store:
+                details.append(f"access kind: Spike {sm.describe()}, RTL {rm.describe()}")
+                continue
+            if sm.addr != rm.addr and not addr_tainted:
+                details.append(f"address: expected 0x{sm.addr:x} (Spike), actual 0x{rm.addr:x} (RTL)")
+            if rm.is_store:
+                self._compare_store(sm, rm, data_tainted, details)
+        if details:
+            self._fail(r, s, "memory", details)
+
+    def _compare_store(self, sm: MemAccess, rm: MemAccess, data_tainted: bool, details: list[str]) -> None:
+        width = rm.width or sm.width or 1
+        if not data_tainted:
+            if sm.width != rm.width:
+                details.append(f"store width: Spike {sm.width} B, RTL {rm.width} B")
+            elif sm.data != rm.data:
+                details.append(
+                    f"store data at 0x{rm.addr:x}: expected 0x{sm.data:0{2 * width}x} (Spike), "
+                    f"actual 0x{rm.data:0{2 * width}x} (RTL)" + self._bit_hint(sm.data or 0, rm.data or 0)
+                )
+        for i in range(width):
+            if data_tainted:
+                self._taint_mem.add(rm.addr + i)
+            else:
+                self._taint_mem.discard(rm.addr + i)
+
+    # ---- coprocessor completions -------------------------------------------
+
+    def _completion(self, c: Completion) -> None:
+        p = self._pending.get(c.seq)
+        if p is None:
+            raise _Found(
+                Divergence(
+                    index=self._index,
+                    pc=0,
+                    insn=0,
+                    disassembly="-",
+                    what="completion",
+                    details=[f"the RTL completed coprocessor instruction #{c.seq}, which has no outstanding result"],
+                    rtl_text=c.text,
+                    rtl_line=c.line_no,
+                    context=self._context_lines(),
+                )
+            )
+        details = []
+        for k, v in normalize_writes(c.writes).items():
+            if k not in p.expected:
+                details.append(f"{key_name(k)}: the RTL completed with {self._fmt(k, v)}, Spike wrote nothing")
+                continue
+            want = p.expected.pop(k)
+            if want != v and not p.tainted:
+                details.append(f"{key_name(k)}: expected {self._fmt(k, want)} (Spike), actual {self._fmt(k, v)} (RTL)")
+            if p.tainted:
+                self._taint.add(k)
+            else:
+                self._taint.discard(k)
+        if details:
+            raise _Found(
+                Divergence(
+                    index=self._index,
+                    pc=p.commit.pc,
+                    insn=p.commit.insn,
+                    disassembly=self.disasm(p.commit.pc, p.commit.insn),
+                    what="completion",
+                    details=[f"result of coprocessor instruction #{c.seq}:", *details],
+                    rtl_text=c.text,
+                    rtl_line=c.line_no,
+                    spike_text=p.commit.text,
+                    spike_line=p.commit.line_no,
+                    context=self._context_lines(),
+                )
+            )
+        if not p.expected:
+            del self._pending[c.seq]
+
+    # ---- reporting ------------------------------------------------------------
+
+    def _pc_note(self, s: Commit, r: Commit) -> str:
+        if self._last_trap is not None:
+            t = self._last_trap
+            return (
+                f"the RTL trapped just before (cause {t.cause}, epc 0x{t.epc:08x}, tval 0x{t.tval:x}); "
+                "Spike did not trap there"
+            )
+        if self._spike_mtvec is not None and s.pc == self._spike_mtvec & ~3 and r.pc != s.pc:
+            return (
+                f"Spike went to the trap vector 0x{s.pc:08x}: it took a trap at pc 0x{r.pc:08x} "
+                f"({self.disasm(r.pc, r.insn)}) which the RTL retired normally"
+            )
+        if self._control_tainted:
+            return (
+                "the previous branch/jump depended on values taken from the RTL (counter CSRs or MMIO "
+                "loads), so the two sides may legitimately take different paths here"
+            )
+        return ""
+
+    def _context_lines(self) -> list[str]:
+        return [f"{i:>8}  0x{c.pc:08x}  {self.disasm(c.pc, c.insn):<32} {c.text}" for i, c in self._context]
+
+    def _fail(self, r: Commit, s: Commit | None, what: str, details: list[str], note: str = "") -> None:
+        raise _Found(
+            Divergence(
+                index=self._index,
+                pc=r.pc,
+                insn=r.insn,
+                disassembly=self.disasm(r.pc, r.insn),
+                what=what,
+                details=details,
+                rtl_text=r.text,
+                spike_text=s.text if s else "",
+                rtl_line=r.line_no,
+                spike_line=s.line_no if s else 0,
+                context=self._context_lines(),
+                note=note,
+            )
+        )
+
+
+def compare_streams(spike: Iterable[Commit], rtl: Iterable[RtlItem], xlen: int, **options) -> DiffResult:
+    """Compare two already-parsed streams (see :class:`Comparator` for the options)."""
+    return Comparator(xlen, **options).run(iter(spike), rtl)
