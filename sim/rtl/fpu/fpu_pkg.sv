@@ -21,12 +21,23 @@ package fpu_pkg;
     RM_RMM = 3'd4
   } fpu_rm_e;
 
+  // Selector of fpu_cmp.
+  localparam logic [2:0] CmpEq  = 3'd0;
+  localparam logic [2:0] CmpLt  = 3'd1;
+  localparam logic [2:0] CmpLe  = 3'd2;
+  localparam logic [2:0] CmpMin = 3'd3;
+  localparam logic [2:0] CmpMax = 3'd4;
+
   // fflags bit positions (fcsr layout).
   localparam int unsigned FlagNV = 4;
   localparam int unsigned FlagDZ = 3;
   localparam int unsigned FlagOF = 2;
   localparam int unsigned FlagUF = 1;
   localparam int unsigned FlagNX = 0;
+
+  // Signed exponent width used inside the datapaths: wide enough for products of
+  // subnormals and for the alignment distances of the FMA (|exponent| < 2048).
+  localparam int unsigned ExpW = 13;
 
   localparam logic [31:0] CanonicalNaN = 32'h7fc0_0000;
   localparam logic [31:0] PosInf       = 32'h7f80_0000;
@@ -61,6 +72,38 @@ package fpu_pkg;
     r.is_inf  = exp_ones & frac_zero;
     r.is_nan  = exp_ones & ~frac_zero;
     r.is_snan = exp_ones & ~frac_zero & ~x[22];
+    return r;
+  endfunction
+
+  // Leading-zero count of a 24-bit significand (24 when zero).
+  function automatic logic [4:0] lzc24(logic [23:0] x);
+    logic [4:0] n;
+    logic       found;
+    n     = 5'd24;
+    found = 1'b0;
+    for (int i = 23; i >= 0; i--) begin
+      if (!found && x[i]) begin
+        n     = 5'(23 - i);
+        found = 1'b1;
+      end
+    end
+    return n;
+  endfunction
+
+  // Round-increment decision shared by every rounding site. lsb/guard/sticky are
+  // the kept LSB, the first dropped bit and the OR of the rest; sign is the sign of
+  // the value being rounded (magnitude rounding).
+  function automatic logic round_up(logic [2:0] rm, logic sign, logic lsb, logic guard,
+                                    logic sticky);
+    logic r;
+    unique case (rm)
+      RM_RNE:  r = guard & (sticky | lsb);
+      RM_RTZ:  r = 1'b0;
+      RM_RDN:  r = sign & (guard | sticky);
+      RM_RUP:  r = ~sign & (guard | sticky);
+      RM_RMM:  r = guard;
+      default: r = guard & (sticky | lsb);  // rm is resolved by the core; never reached
+    endcase
     return r;
   endfunction
 

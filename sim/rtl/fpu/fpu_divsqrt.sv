@@ -1,0 +1,234 @@
+// Iterative binary32 divide and square root: one quotient/root bit per cycle
+// (restoring recurrences), 26 bits (24 + guard + one for the quotient's possible
+// leading zero), remainder != 0 as sticky, one rounding by fpu_round.
+// Special operands (NaN, infinities, zeros, negative sqrt) finish in one cycle.
+//
+// Handshake: start_i is taken whenever busy_o is low (also in the cycle done_o is
+// high). done_o pulses one cycle with result_o/fflags_o valid.
+module fpu_divsqrt
+  import fpu_pkg::*;
+(
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        start_i,
+  input  logic        sqrt_i,    // 1: sqrt(a_i), 0: a_i / b_i
+  input  logic [31:0] a_i,
+  input  logic [31:0] b_i,
+  input  logic [2:0]  rm_i,
+  output logic        busy_o,
+  output logic        done_o,
+  output logic [31:0] result_o,
+  output logic [4:0]  fflags_o
+);
+
+  localparam int unsigned QBits = 26;
+
+  typedef enum logic [1:0] {StIdle, StIter, StDone} state_e;
+
+  // --- operand decode at start ---------------------------------------------------
+  fp_info_t ia, ib;
+  assign ia = fp_classify(a_i);
+  assign ib = fp_classify(b_i);
+
+  logic unused_sub;  // subnormals are normalized, no special case
+  assign unused_sub = ia.is_sub ^ ib.is_sub;
+
+  logic [4:0]             lza, lzb;
+  logic [23:0]            ma, mb;
+  logic signed [ExpW-1:0] ea, eb;
+
+  assign lza = lzc24(ia.mant);
+  assign lzb = lzc24(ib.mant);
+  assign ma  = ia.mant << lza;
+  assign mb  = ib.mant << lzb;
+  assign ea  = $signed({5'b0, ia.exp}) - $signed({8'b0, lza});
+  assign eb  = $signed({5'b0, ib.exp}) - $signed({8'b0, lzb});
+
+  // Special-case outcome, decided combinationally from the operands.
+  logic        special;
+  logic [31:0] special_res;
+  logic [4:0]  special_flags;
+
+  always_comb begin
+    special       = 1'b1;
+    special_res   = CanonicalNaN;
+    special_flags = 5'd0;
+    if (sqrt_i) begin
+      if (ia.is_nan) begin
+        special_flags[FlagNV] = ia.is_snan;
+      end else if (ia.is_zero) begin
+        special_res = a_i;  // sqrt(+-0) = +-0
+      end else if (ia.sign) begin
+        special_flags[FlagNV] = 1'b1;  // negative (including -inf)
+      end else if (ia.is_inf) begin
+        special_res = PosInf;
+      end else begin
+        special = 1'b0;
+      end
+    end else begin
+      if (ia.is_nan | ib.is_nan) begin
+        special_flags[FlagNV] = ia.is_snan | ib.is_snan;
+      end else if ((ia.is_inf & ib.is_inf) | (ia.is_zero & ib.is_zero)) begin
+        special_flags[FlagNV] = 1'b1;
+      end else if (ia.is_inf) begin
+        special_res = {ia.sign ^ ib.sign, PosInf[30:0]};
+      end else if (ib.is_zero) begin
+        special_res           = {ia.sign ^ ib.sign, PosInf[30:0]};
+        special_flags[FlagDZ] = 1'b1;
+      end else if (ia.is_zero | ib.is_inf) begin
+        special_res = {ia.sign ^ ib.sign, 31'd0};
+      end else begin
+        special = 1'b0;
+      end
+    end
+  end
+
+  // Square root: make the unbiased exponent even; the radicand's 2*QBits bits then
+  // hold the significand (doubled when the exponent was odd) scaled by 2^50, so the
+  // integer root has its MSB at bit QBits-1.
+  logic signed [ExpW-1:0] e_unb, e_even;
+  logic                   e_odd;
+  logic [2*QBits-1:0]     radicand;
+
+  assign e_unb    = ea - ExpW'(127);
+  assign e_odd    = e_unb[0];
+  assign e_even   = e_odd ? e_unb - ExpW'(1) : e_unb;
+  assign radicand = e_odd ? {ma, 28'b0} : {1'b0, ma, 27'b0};
+
+  // --- iteration state -----------------------------------------------------------
+  state_e                 state_q, state_d;
+  logic [4:0]             count_q, count_d;
+  logic                   sqrt_q, sqrt_d;
+  logic                   sign_q, sign_d;
+  logic signed [ExpW-1:0] exp_q, exp_d;
+  logic [2:0]             rm_q, rm_d;
+  logic [QBits+1:0]       rem_q, rem_d;      // partial remainder
+  logic [QBits-1:0]       quo_q, quo_d;      // quotient / root bits so far
+  logic [2*QBits-1:0]     rad_q, rad_d;      // sqrt radicand bits still to bring down
+  logic [23:0]            divisor_q, divisor_d;
+  logic                   special_q, special_d;
+  logic [31:0]            spec_res_q, spec_res_d;
+  logic [4:0]             spec_flags_q, spec_flags_d;
+
+  // One recurrence step on the current state.
+  logic [QBits+1:0] div_trial, sqrt_rem_in, sqrt_trial;
+  logic             div_ge, sqrt_ge;
+
+  assign div_trial   = rem_q - {4'b0, divisor_q};
+  assign div_ge      = rem_q >= {4'b0, divisor_q};
+  assign sqrt_rem_in = {rem_q[QBits-1:0], rad_q[2*QBits-1 -: 2]};
+  assign sqrt_trial  = {quo_q, 2'b01};
+  assign sqrt_ge     = sqrt_rem_in >= sqrt_trial;
+
+  always_comb begin
+    state_d      = state_q;
+    count_d      = count_q;
+    sqrt_d       = sqrt_q;
+    sign_d       = sign_q;
+    exp_d        = exp_q;
+    rm_d         = rm_q;
+    rem_d        = rem_q;
+    quo_d        = quo_q;
+    rad_d        = rad_q;
+    divisor_d    = divisor_q;
+    special_d    = special_q;
+    spec_res_d   = spec_res_q;
+    spec_flags_d = spec_flags_q;
+
+    unique case (state_q)
+      StIter: begin
+        if (sqrt_q) begin
+          rem_d = sqrt_ge ? sqrt_rem_in - sqrt_trial : sqrt_rem_in;
+          quo_d = {quo_q[QBits-2:0], sqrt_ge};
+          rad_d = rad_q << 2;
+        end else begin
+          rem_d = (div_ge ? div_trial : rem_q) << 1;
+          quo_d = {quo_q[QBits-2:0], div_ge};
+        end
+        count_d = count_q - 5'd1;
+        if (count_q == 5'd0) begin
+          state_d = StDone;
+        end
+      end
+      default: begin  // StIdle, StDone
+        state_d = StIdle;
+      end
+    endcase
+
+    if (start_i && state_q != StIter) begin
+      sqrt_d       = sqrt_i;
+      rm_d         = rm_i;
+      special_d    = special;
+      spec_res_d   = special_res;
+      spec_flags_d = special_flags;
+      count_d      = 5'(QBits - 1);
+      quo_d        = '0;
+      divisor_d    = mb;
+      rad_d        = radicand;
+      rem_d        = sqrt_i ? '0 : {4'b0, ma};
+      sign_d       = sqrt_i ? 1'b0 : ia.sign ^ ib.sign;
+      // Biased exponent of the result's 2^0 quotient/root bit.
+      exp_d        = sqrt_i ? (e_even >>> 1) + ExpW'(127) : ea - eb + ExpW'(127);
+      state_d      = special ? StDone : StIter;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q      <= StIdle;
+      count_q      <= '0;
+      sqrt_q       <= 1'b0;
+      sign_q       <= 1'b0;
+      exp_q        <= '0;
+      rm_q         <= '0;
+      rem_q        <= '0;
+      quo_q        <= '0;
+      rad_q        <= '0;
+      divisor_q    <= '0;
+      special_q    <= 1'b0;
+      spec_res_q   <= '0;
+      spec_flags_q <= '0;
+    end else begin
+      state_q      <= state_d;
+      count_q      <= count_d;
+      sqrt_q       <= sqrt_d;
+      sign_q       <= sign_d;
+      exp_q        <= exp_d;
+      rm_q         <= rm_d;
+      rem_q        <= rem_d;
+      quo_q        <= quo_d;
+      rad_q        <= rad_d;
+      divisor_q    <= divisor_d;
+      special_q    <= special_d;
+      spec_res_q   <= spec_res_d;
+      spec_flags_q <= spec_flags_d;
+    end
+  end
+
+  // --- normalize (the quotient may have a leading zero; the root never does) -----
+  logic [QBits-1:0]       sig;
+  logic signed [ExpW-1:0] sig_exp;
+  logic [31:0]            rnd_result;
+  logic                   rnd_of, rnd_uf, rnd_nx;
+
+  assign sig     = quo_q[QBits-1] ? quo_q : {quo_q[QBits-2:0], 1'b0};
+  assign sig_exp = quo_q[QBits-1] ? exp_q : exp_q - ExpW'(1);
+
+  fpu_round #(.Width(QBits)) u_round (
+    .sign_i  (sign_q),
+    .exp_i   (sig_exp),
+    .sig_i   (sig),
+    .sticky_i(rem_q != '0),
+    .rm_i    (rm_q),
+    .result_o(rnd_result),
+    .of_o    (rnd_of),
+    .uf_o    (rnd_uf),
+    .nx_o    (rnd_nx)
+  );
+
+  assign busy_o   = (state_q == StIter);
+  assign done_o   = (state_q == StDone);
+  assign result_o = special_q ? spec_res_q : rnd_result;
+  assign fflags_o = special_q ? spec_flags_q : {2'b00, rnd_of, rnd_uf, rnd_nx};
+
+endmodule
