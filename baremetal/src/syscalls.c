@@ -7,6 +7,7 @@
 int errno;
 
 void exit(int code) {
+  cosim_sync_instret(); /* exact instret at EXIT on Spike */
   *(volatile uint32_t *)COSIM_MMIO_EXIT = (uint32_t)code;
   /* The store ends the run; wfi makes Spike stop its instruction batch at once. */
   for (;;) __asm__ volatile("wfi");

@@ -22,6 +22,7 @@ static const char *cause_name(uintptr_t cause) {
 void __cosim_trap_report(uintptr_t cause, uintptr_t epc, uintptr_t tval) {
   printf("\n*** trap: mcause=0x%lx (%s) mepc=0x%lx mtval=0x%lx\n", (unsigned long)cause,
          cause_name(cause), (unsigned long)epc, (unsigned long)tval);
+  cosim_sync_instret();
   *(volatile uint32_t *)COSIM_MMIO_EXIT = COSIM_EXIT_TRAP;
   for (;;) __asm__ volatile("wfi");
 }

@@ -1,0 +1,220 @@
+"""Run an ELF on Spike (the golden ISS) with our device tree and MMIO plugin.
+
+Returns a :class:`sim.outcome.RunOutcome` with target ``iss``: cycles are None
+(Spike has none), ``instret`` is minstret at EXIT, PROFILE stamps are retired
+instructions, ``uart`` the UART_TX text, ``dumps`` the requested memory regions
+read when EXIT was written, and a :class:`Trap` when the runtime's trap handler
+wrote the TRAP registers before EXIT. The caller decodes the trapping instruction.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from configs import SocConfig, load_soc
+from sim.errors import SimError
+from sim.outcome import ProfileRegion, RunOutcome, Trap
+from sim.spike.devicetree import memory_flag, spike_isa, write_dtb
+from sim.spike.plugin import DEVICE_NAME, build_plugin, spike_executable, spike_version
+
+TRAP_NAMES = {
+    0: "instruction address misaligned",
+    1: "instruction access fault",
+    2: "illegal instruction",
+    3: "breakpoint",
+    4: "load address misaligned",
+    5: "load access fault",
+    6: "store address misaligned",
+    7: "store access fault",
+    11: "environment call from M-mode",
+}
+
+
+@dataclass(frozen=True)
+class Dump:
+    """A memory region to read after EXIT."""
+
+    addr: int
+    size: int
+
+    @classmethod
+    def parse(cls, text: str) -> Dump:
+        """``ADDR:SIZE`` with either number in any Python integer base (0x..)."""
+        try:
+            addr, size = (int(x, 0) for x in text.split(":"))
+        except ValueError:
+            raise SimError(f"bad dump region {text!r}: expected ADDR:SIZE, e.g. 0xc0000000:4096") from None
+        if size <= 0:
+            raise SimError(f"bad dump region {text!r}: size must be positive")
+        return cls(addr, size)
+
+
+@dataclass
+class _Events:
+    profile: list[tuple[int, int]] = field(default_factory=list)  # (value, instret)
+    trap: dict[str, int] = field(default_factory=dict)
+    exit: tuple[int, int] | None = None  # (code, instret)
+    dump_errors: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _parse_events(path: Path) -> _Events:
+    ev = _Events()
+    if not path.is_file():
+        return ev
+    for line in path.read_text().splitlines():
+        key, *vals = line.split()
+        nums = [int(v, 16) for v in vals]
+        if key == "profile":
+            ev.profile.append((nums[0], nums[1]))
+        elif key.startswith("trap_"):
+            ev.trap[key[5:]] = nums[0]
+        elif key == "exit":
+            ev.exit = (nums[0], nums[1])
+        elif key == "dump_error":
+            ev.dump_errors.append((nums[0], nums[1]))
+    return ev
+
+
+def pair_profile(stamps: Iterable[tuple[int, int]]) -> list[ProfileRegion]:
+    """PROFILE writes (value, stamp) -> regions in start order; nested and repeated
+    regions pair each stop with the latest open start of the same id."""
+    regions: list[ProfileRegion] = []
+    open_by_id: dict[int, list[ProfileRegion]] = {}
+    for value, stamp in stamps:
+        rid = value >> 1
+        if value & 1:
+            r = ProfileRegion(rid, stamp, None)
+            regions.append(r)
+            open_by_id.setdefault(rid, []).append(r)
+        elif open_by_id.get(rid):
+            open_by_id[rid].pop().stop = stamp
+    return regions
+
+
+def _validate_dumps(soc: SocConfig, dumps: list[Dump]) -> None:
+    for d in dumps:
+        if soc.memory_map.region_of(d.addr, d.size) is None:
+            regions = ", ".join(f"{n} 0x{b:x}+0x{s:x}" for n, (b, s) in soc.memory_map.regions().items())
+            raise SimError(f"dump 0x{d.addr:x}:0x{d.size:x} is not inside one memory region of {soc.name} ({regions})")
+
+
+def run_spike(
+    elf: str | os.PathLike,
+    soc: SocConfig | str,
+    *,
+    dumps: Iterable[Dump] = (),
+    max_instructions: int | None = None,
+    timeout_s: float | None = None,
+    workdir: str | os.PathLike | None = None,
+) -> RunOutcome:
+    """Run ``elf`` on Spike for ``soc`` until EXIT, a trap, ``max_instructions``
+    retired instructions, or ``timeout_s`` seconds of wall time."""
+    soc = load_soc(soc)
+    elf = Path(elf)
+    if not elf.is_file():
+        raise SimError(f"ELF file {str(elf)!r} does not exist")
+    dumps = list(dumps)
+    _validate_dumps(soc, dumps)
+    plugin = build_plugin()
+    with tempfile.TemporaryDirectory(dir=workdir, prefix="spike-") as tmp_name:
+        tmp = Path(tmp_name)
+        return _run(elf, soc, dumps, max_instructions, timeout_s, tmp, plugin)
+
+
+def _run(
+    elf: Path,
+    soc: SocConfig,
+    dumps: list[Dump],
+    max_instructions: int | None,
+    timeout_s: float | None,
+    tmp: Path,
+    plugin: Path,
+) -> RunOutcome:
+    mm = soc.memory_map
+    dtb = write_dtb(soc, tmp / "soc.dtb")
+    events_path, uart_path = tmp / "events.txt", tmp / "uart.bin"
+    session = tmp / "session.txt"
+    offsets = (
+        mm.exit_offset,
+        mm.uart_tx_offset,
+        mm.profile_offset,
+        mm.trap_cause_offset,
+        mm.trap_epc_offset,
+        mm.trap_tval_offset,
+    )
+    lines = ["offsets " + " ".join(f"{o:x}" for o in offsets), f"events {events_path}", f"uart {uart_path}"]
+    dump_files = []
+    for i, d in enumerate(dumps):
+        dump_files.append(tmp / f"dump{i}.bin")
+        lines.append(f"dump {d.addr:x} {d.size:x} {dump_files[-1]}")
+    session.write_text("\n".join(lines) + "\n")
+    cmd = [
+        str(spike_executable()),
+        "--priv=m",
+        f"--isa={spike_isa(soc)}",
+        f"--dtb={dtb}",
+        memory_flag(soc),
+        f"--extlib={plugin}",
+        f"--device={DEVICE_NAME},0x{mm.mmio_base:x},{session}",
+    ]
+    if max_instructions is not None:
+        cmd.append(f"--instructions={int(max_instructions)}")
+    cmd.append(str(elf.resolve()))
+
+    t0 = time.monotonic()
+    timed_out = False
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=tmp)
+        stderr = proc.stderr
+    except subprocess.TimeoutExpired as e:
+        timed_out = True
+        stderr = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+    wall = time.monotonic() - t0
+
+    ev = _parse_events(events_path)
+    uart = uart_path.read_bytes().decode("utf-8", errors="replace") if uart_path.is_file() else ""
+    out = RunOutcome(
+        target="iss",
+        ending="error",
+        uart=uart,
+        profile=pair_profile(ev.profile),
+        wall_s=wall,
+        tool_versions={"spike": spike_version()},
+    )
+    if ev.exit is not None:
+        out.exit_code, out.instret = ev.exit
+        out.ending = "exit"
+        if "cause" in ev.trap:
+            cause = ev.trap["cause"]
+            out.ending = "trap"
+            out.trap = Trap(
+                cause=cause,
+                pc=ev.trap.get("epc", 0),
+                tval=ev.trap.get("tval", 0),
+                description=TRAP_NAMES.get(cause, f"mcause {cause:#x}"),
+            )
+            out.message = f"trap: {out.trap.description} at pc 0x{out.trap.pc:x}"
+        for d, f in zip(dumps, dump_files, strict=True):
+            if f.is_file():
+                out.dumps[d.addr] = f.read_bytes()
+        if ev.dump_errors:
+            out.ending = "error"
+            bad = ", ".join(f"0x{a:x}:0x{s:x}" for a, s in ev.dump_errors)
+            out.message = f"could not read dump region(s) {bad} from Spike's memory"
+    elif timed_out:
+        out.ending = "timeout"
+        out.message = f"no EXIT within the wall-clock limit of {timeout_s} s"
+    elif max_instructions is not None and proc.returncode == 0:
+        out.ending = "timeout"
+        out.instret = max_instructions
+        out.message = f"no EXIT within {max_instructions} instructions"
+    else:
+        tail = "\n".join(l for l in stderr.splitlines() if "tohost and fromhost" not in l)[-2000:]
+        out.message = f"Spike ended without EXIT (exit status {proc.returncode}): {tail.strip() or 'no message'}"
+    return out
