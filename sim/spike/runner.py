@@ -112,9 +112,13 @@ def run_spike(
     max_instructions: int | None = None,
     timeout_s: float | None = None,
     workdir: str | os.PathLike | None = None,
+    log_commits: str | os.PathLike | None = None,
 ) -> RunOutcome:
     """Run ``elf`` on Spike for ``soc`` until EXIT, a trap, ``max_instructions``
-    retired instructions, or ``timeout_s`` seconds of wall time."""
+    retired instructions, or ``timeout_s`` seconds of wall time.
+
+    ``log_commits``: write Spike's ``--log-commits`` log to this path (a FIFO for
+    the difftest, which streams it)."""
     soc = load_soc(soc)
     elf = Path(elf)
     if not elf.is_file():
@@ -124,7 +128,7 @@ def run_spike(
     plugin = build_plugin()
     with tempfile.TemporaryDirectory(dir=workdir, prefix="spike-") as tmp_name:
         tmp = Path(tmp_name)
-        return _run(elf, soc, dumps, max_instructions, timeout_s, tmp, plugin)
+        return _run(elf, soc, dumps, max_instructions, timeout_s, tmp, plugin, log_commits)
 
 
 def _run(
@@ -135,6 +139,7 @@ def _run(
     timeout_s: float | None,
     tmp: Path,
     plugin: Path,
+    log_commits: str | os.PathLike | None = None,
 ) -> RunOutcome:
     mm = soc.memory_map
     dtb = write_dtb(soc, tmp / "soc.dtb")
@@ -165,6 +170,8 @@ def _run(
     ]
     if max_instructions is not None:
         cmd.append(f"--instructions={int(max_instructions)}")
+    if log_commits is not None:
+        cmd += ["--log-commits", f"--log={log_commits}"]
     cmd.append(str(elf.resolve()))
 
     t0 = time.monotonic()
