@@ -50,6 +50,7 @@ class BatchReport:
     mismatches: list[Mismatch] = field(default_factory=list)
     mismatch_count: int = 0
     per_op: Counter = field(default_factory=Counter)  # op name -> count checked
+    per_op_failed: Counter = field(default_factory=Counter)  # op name -> mismatches
     latency: dict[str, tuple[int, int]] = field(default_factory=dict)  # op -> (min, max)
 
     @property
@@ -80,7 +81,13 @@ def run_rtl(binary: Path, batch: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def check_batch(binary: Path, batch: np.ndarray, keep: int = 50) -> BatchReport:
+    """Run a batch on the RTL and compare every response with the reference."""
     resp, cycles = run_rtl(binary, batch)
+    return compare(batch, resp, cycles, keep)
+
+
+def compare(batch: np.ndarray, resp: np.ndarray, cycles: int = 0, keep: int = 50) -> BatchReport:
+    """Compare RTL responses with the reference, request by request (bits and fflags)."""
     report = BatchReport(ops=len(batch), cycles=cycles)
     for req, rsp in zip(batch.tolist(), resp.tolist(), strict=True):
         op, rm, a, b, c, _pad, int_op = req
@@ -92,6 +99,7 @@ def check_batch(binary: Path, batch: np.ndarray, keep: int = 50) -> BatchReport:
         report.latency[name] = (min(lo, rsp[2]), max(hi, rsp[2]))
         if got != want:
             report.mismatch_count += 1
-            if len(report.mismatches) < keep:
+            report.per_op_failed[name] += 1
+            if sum(1 for m in report.mismatches if m.op == op) < keep:
                 report.mismatches.append(Mismatch(FpuOp(op), rm, a, b, c, int_op, got, want))
     return report

@@ -108,6 +108,41 @@ def _general(rng: np.random.Generator, n: int) -> np.ndarray:
     )
 
 
+# Results the rounding logic finds hard: the normal/subnormal boundary (tininess
+# after rounding), the half-ulp below the smallest subnormal, the largest finite.
+_TARGETS = np.array([2.0**-126, 2.0**-126 * (1 - 2.0**-25), 2.0**-149, 2.0**-150, 2.0**-127,
+                     3.4028234663852886e38, 3.4028235677973366e38], dtype=np.float64)
+
+
+def _tweak(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Move a few ulps either way (bit-pattern arithmetic, sign kept)."""
+    return (x.astype(np.int64) + rng.integers(-2, 3, len(x))).clip(0, 0xFFFFFFFF).astype(np.uint32)
+
+
+def aimed(op: FpuOp, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Operands whose exact result lies within a few ulps of a hard target."""
+    a = near_exp(rng, n, 1, 254) & np.uint32(0x7FFFFFFF)
+    av = a.view(np.float32).astype(np.float64)
+    t = rng.choice(_TARGETS, n)
+    with np.errstate(all="ignore"):
+        bv = av / t if op == FpuOp.DIV else t / av
+        b = _tweak(bv.astype(np.float32).view(np.uint32), rng)
+        # For the FMAs: a product a bit off the target and c bridging the gap.
+        bp = _tweak(((t * 1.5) / av).astype(np.float32).view(np.uint32), rng)
+        cv = t - av * bp.view(np.float32).astype(np.float64)
+        c = cv.astype(np.float32).view(np.uint32)
+    sign_a = rng.integers(0, 2, n).astype(np.uint32) << 31
+    sign_b = rng.integers(0, 2, n).astype(np.uint32) << 31
+    if op in (FpuOp.MADD, FpuOp.MSUB, FpuOp.NMSUB, FpuOp.NMADD):
+        b = bp
+        # Signs chosen so the op computes +-(a*bp + c): flip c for MSUB/NMADD, a for NMSUB.
+        flip_c = np.uint32(0x80000000) if op in (FpuOp.MSUB, FpuOp.NMADD) else np.uint32(0)
+        flip_a = np.uint32(0x80000000) if op in (FpuOp.NMSUB, FpuOp.NMADD) else np.uint32(0)
+        s = rng.integers(0, 2, n).astype(np.uint32) << 31
+        return (a | s) ^ flip_a, b, (c ^ s) ^ flip_c
+    return a | sign_a, b | sign_b, c
+
+
 def fp_operands(op: FpuOp, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(a, b, c) for a floating-point operation, steered by what the op finds hard."""
     a, b, c = _general(rng, n), _general(rng, n), _general(rng, n)
@@ -116,7 +151,8 @@ def fp_operands(op: FpuOp, rng: np.random.Generator, n: int) -> tuple[np.ndarray
         ea = (a >> 23) & 0xFF
         eb = np.clip(ea.astype(np.int64) + rng.integers(-26, 27, n), 0, 254)
         close = _pack(rng.integers(0, 2, n), eb, _frac(rng, n))
-        equal_mag = a ^ np.uint32(0x80000000) ^ (rng.integers(0, 4, n).astype(np.uint32))
+        flip = np.uint32(0x80000000) if op == FpuOp.ADD else np.uint32(0)
+        equal_mag = a ^ flip ^ (rng.integers(0, 4, n).astype(np.uint32))
         b = _mix(rng, [b, close, close, equal_mag])
     elif op in (FpuOp.MUL, FpuOp.DIV, FpuOp.MADD, FpuOp.MSUB, FpuOp.NMSUB, FpuOp.NMADD):
         # Result exponent steered to the subnormal boundary or to overflow.
@@ -137,6 +173,9 @@ def fp_operands(op: FpuOp, rng: np.random.Generator, n: int) -> tuple[np.ndarray
             pe = ((prod >> 23) & 0xFF).astype(np.int64)
             near = _pack(rng.integers(0, 2, n), np.clip(pe + rng.integers(-50, 51, n), 0, 254), _frac(rng, n))
             c = _mix(rng, [c, cancel, cancel, near])
+        ta, tb, tc = aimed(op, rng, n)
+        use = rng.integers(0, 4, n) == 0
+        a, b, c = np.where(use, ta, a), np.where(use, tb, b), np.where(use, tc, c)
     elif op == FpuOp.SQRT:
         a = _mix(rng, [a, near_exp(rng, n, 0, 3) & 0x7FFFFFFF, near_exp(rng, n, 1, 254) & 0x7FFFFFFF])
     elif op in (FpuOp.MIN, FpuOp.MAX, FpuOp.EQ, FpuOp.LT, FpuOp.LE):
