@@ -117,7 +117,7 @@ static void format(sink_t *s, const char *fmt, va_list ap) {
       switch (len) {
         case L_LONG: v = va_arg(ap, long); break;
         case L_LLONG: v = va_arg(ap, long long); break;
-        case L_SIZE: v = (long long)va_arg(ap, size_t); break;
+        case L_SIZE: v = (ptrdiff_t)va_arg(ap, size_t); break; /* signed size_t, same width */
         case L_PTRDIFF: v = va_arg(ap, ptrdiff_t); break;
         case L_MAX: v = va_arg(ap, intmax_t); break;
         case L_CHAR: v = (signed char)va_arg(ap, int); break;

@@ -1,0 +1,24 @@
+"""The pytest module behind ``nox -s verify``: one test per registered case.
+
+Run through ``python -m harness.verify_suite`` (which sets the results directory,
+pytest-xdist workers and the JUnit XML path); not part of the unit-test tiers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.verify_suite import RESULTS_ENV, collect_cases, run_case
+
+CASES = collect_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_case(case):
+    results = Path(os.environ.get(RESULTS_ENV, "results"))
+    result = run_case(case, results)
+    status = result.get("status")
+    assert status == "pass", f"{case.id}: {status}: {result.get('message') or 'exit code ' + str(result.get('exit_code'))}"

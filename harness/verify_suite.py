@@ -1,0 +1,187 @@
+"""``nox -s verify``: run every registered case in parallel, write JUnit XML and a summary.
+
+    python -m harness.verify_suite --workers 2 [-k EXPR] [--results DIR] [--list]
+
+Cases come from *case sources*. A source is a function returning
+:class:`Case` objects; it is named in :data:`CASE_SOURCES` as
+``"module:function"`` (imported lazily, so a source whose module does not exist
+yet is skipped with a note), or added at run time through the environment
+variable ``COSIM_CASE_SOURCES`` (``module:function`` entries separated by
+commas). To add PyTorch cases or RTL targets, write ``verify_cases()`` in your
+module returning ``Case(id, soc, target, kind, run)`` objects, where ``run(workdir)``
+builds and runs the case and returns a result record (``harness.results.make_result``),
+and add one line to :data:`CASE_SOURCES`.
+
+Each case is one pytest test in ``harness/verify_pytest.py``, run with
+pytest-xdist; every case writes ``results/cases/<id>/result.json``. After the
+run the summary table (case, soc, target, status, instret, cycles) is printed
+and written to ``results/summary.txt`` and ``results/summary.json``; pytest
+writes ``results/junit.xml``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from harness.errors import CosimError
+from harness.results import write_json_atomic
+
+# name -> "module:function" returning Iterable[Case]. Add a line to add a case source.
+CASE_SOURCES: dict[str, str] = {
+    "c-programs": "harness.c_programs:verify_cases",
+}
+SOURCES_ENV = "COSIM_CASE_SOURCES"
+RESULTS_ENV = "COSIM_RESULTS_DIR"
+PYTEST_MODULE = Path(__file__).with_name("verify_pytest.py")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One verification: a program/model on one SoC config and one target."""
+
+    id: str  # unique and stable, e.g. "c:sort@rv32/iss"
+    soc: str
+    target: str  # "iss" or "rtl"
+    kind: str  # "c-program", "torch", ...
+    run: Callable[[Path], dict]  # workdir -> result record (result.json contents)
+
+
+def _load_source(spec: str) -> Callable[[], Iterable[Case]] | None:
+    module_name, _, func = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name == module_name:
+            print(f"verify: case source {spec} not available yet (no module {module_name}); skipped", file=sys.stderr)
+            return None
+        raise
+    return getattr(module, func or "verify_cases")
+
+
+def source_specs() -> dict[str, str]:
+    specs = dict(CASE_SOURCES)
+    for entry in filter(None, (e.strip() for e in os.environ.get(SOURCES_ENV, "").split(","))):
+        specs[entry] = entry
+    return specs
+
+
+def collect_cases() -> list[Case]:
+    """All cases of all available sources, with unique ids."""
+    cases: list[Case] = []
+    for spec in source_specs().values():
+        fn = _load_source(spec)
+        if fn is not None:
+            cases.extend(fn())
+    seen: set[str] = set()
+    for c in cases:
+        if c.id in seen:
+            raise CosimError(f"two verify cases have the id {c.id!r}; case ids must be unique")
+        seen.add(c.id)
+    return cases
+
+
+def case_dir(results: Path, case_id: str) -> Path:
+    return results / "cases" / re.sub(r"[^A-Za-z0-9_.-]+", "_", case_id)
+
+
+def run_case(case: Case, results: Path) -> dict:
+    """Run one case and write its result.json; a crash becomes an ``error`` record."""
+    workdir = case_dir(results, case.id)
+    shutil.rmtree(workdir, ignore_errors=True)
+    workdir.mkdir(parents=True)
+    try:
+        result = case.run(workdir)
+    except Exception as e:  # the suite must report every case, whatever went wrong
+        result = {"case": case.id, "soc": case.soc, "target": case.target, "status": "error", "message": str(e)}
+    result["case"] = case.id
+    write_json_atomic(workdir / "result.json", result)
+    return result
+
+
+def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
+    rows = []
+    for case in cases:
+        path = case_dir(results, case.id) / "result.json"
+        r = json.loads(path.read_text()) if path.is_file() else {"status": "not run"}
+        rows.append(
+            {
+                "case": case.id,
+                "soc": case.soc,
+                "target": case.target,
+                "status": r.get("status"),
+                "instret": r.get("instret"),
+                "cycles": r.get("cycles_total"),
+                "message": r.get("message", ""),
+            }
+        )
+    table = Table(title=f"verify: {sum(r['status'] == 'pass' for r in rows)}/{len(rows)} pass")
+    for col in ("case", "soc", "target", "status", "instret", "cycles"):
+        table.add_column(col, justify="right" if col in ("instret", "cycles") else "left", no_wrap=col == "case")
+    colors = {"pass": "green", "mismatch": "red", "trap": "red", "timeout": "yellow", "error": "red"}
+    for r in rows:
+        color = colors.get(r["status"], "magenta")
+        table.add_row(
+            r["case"],
+            r["soc"],
+            r["target"],
+            f"[{color}]{r['status']}[/]",
+            "-" if r["instret"] is None else str(r["instret"]),
+            "-" if r["cycles"] is None else str(r["cycles"]),
+        )
+    console.print(table)
+    for r in rows:
+        if r["status"] != "pass" and r["message"]:
+            console.print(f"[red]{r['case']}[/]: {r['message']}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness.verify_suite", description=__doc__.split("\n")[0])
+    parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (default 2)")
+    parser.add_argument("--results", default="results", help="results directory (default ./results)")
+    parser.add_argument("-k", dest="keyword", default=None, help="only cases matching this pytest -k expression")
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    args = parser.parse_args(argv)
+
+    cases = collect_cases()
+    if args.list:
+        for c in cases:
+            print(f"{c.id}\t{c.kind}\t{c.soc}\t{c.target}")
+        return 0
+    results = Path(args.results).resolve()
+    shutil.rmtree(results / "cases", ignore_errors=True)
+    results.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "pytest", str(PYTEST_MODULE), "-q", "-p", "no:cacheprovider"]
+    cmd += ["--junitxml", str(results / "junit.xml"), "-o", "junit_suite_name=verify"]
+    if args.workers > 1:
+        cmd += ["-n", str(args.workers)]
+    if args.keyword:
+        cmd += ["-k", args.keyword]
+    env = dict(os.environ, **{RESULTS_ENV: str(results)})
+    code = subprocess.run(cmd, env=env).returncode
+
+    selected = [c for c in cases if (case_dir(results, c.id) / "result.json").is_file()] if args.keyword else cases
+    file_console = Console(record=True, width=140, file=open(os.devnull, "w"))  # noqa: SIM115
+    rows = summarize(selected, results, Console())
+    summarize(selected, results, file_console)
+    (results / "summary.txt").write_text(file_console.export_text())
+    write_json_atomic(results / "summary.json", rows)
+    print(f"verify: wrote {results / 'junit.xml'}, {results / 'summary.txt'}, {results / 'summary.json'}")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
