@@ -37,6 +37,21 @@ def verify(session: nox.Session) -> None:
 
 
 @nox.session
+def cycles(session: nox.Session) -> None:
+    """Cycle counts: every RTL case, then a markdown table and a plot in results/cycles/."""
+    session.run("python", "-m", "harness.verify_suite", "--workers", WORKERS, "-k", "rtl", "--results", "results/cycles", success_codes=[0, 1])
+    session.run("python", "-m", "harness.cycles_report", "results/cycles/summary.json")
+
+
+@nox.session
+def regress(session: nox.Session) -> None:
+    """Run the suite, then compare with a baseline: `nox -s regress -- BASELINE` (a summary.json or a git ref; default HEAD)."""
+    baseline = session.posargs[0] if session.posargs else "HEAD"
+    session.run("python", "-m", "harness.verify_suite", "--workers", WORKERS, success_codes=[0, 1])
+    session.run("cosim", "regress", "--baseline", baseline, "--results", "results/summary.json")
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks: figures and ratios printed side by side, never asserted."""
     session.run("python", "-m", "harness.bench", *session.posargs)
