@@ -78,7 +78,9 @@ def host_expected(program: CProgram, timeout_s: float = 60.0) -> str:
     finally:
         exe.unlink(missing_ok=True)
     if run.returncode != 0:
-        raise CosimError(f"{program.path} exits with {run.returncode} on the host; its expected output is not trustworthy")
+        raise CosimError(
+            f"{program.path} exits with {run.returncode} on the host; its expected output is not trustworthy"
+        )
     tmp = cache / f".expected.{os.getpid()}"
     tmp.write_text(run.stdout)
     os.replace(tmp, expected)

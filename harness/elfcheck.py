@@ -115,7 +115,9 @@ def check_elf(path: str | os.PathLike, soc: SocConfig | str) -> ElfImage:
     soc = load_soc(soc)
     img = ElfImage(path)
     if img.machine != EM_RISCV:
-        raise ElfCheckError(f"{img.path}: machine is {img.machine}, not RISC-V; build it with `cosim cc --soc {soc.name}`")
+        raise ElfCheckError(
+            f"{img.path}: machine is {img.machine}, not RISC-V; build it with `cosim cc --soc {soc.name}`"
+        )
     if img.xlen != soc.xlen:
         raise ElfCheckError(
             f"{img.path}: ELF is {img.xlen}-bit but SoC {soc.name!r} is RV{soc.xlen}; "
@@ -130,5 +132,7 @@ def check_elf(path: str | os.PathLike, soc: SocConfig | str) -> ElfImage:
                 f"memory map of {soc.name} ({regions}); link with the runtime's linker script (`cosim cc`)"
             )
     if mm.region_of(img.entry, 4) is None:
-        raise ElfCheckError(f"{img.path}: entry point 0x{img.entry:x} is outside the memory map of {soc.name} ({regions})")
+        raise ElfCheckError(
+            f"{img.path}: entry point 0x{img.entry:x} is outside the memory map of {soc.name} ({regions})"
+        )
     return img

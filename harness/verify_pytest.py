@@ -21,4 +21,6 @@ def test_case(case):
     results = Path(os.environ.get(RESULTS_ENV, "results"))
     result = run_case(case, results)
     status = result.get("status")
-    assert status == "pass", f"{case.id}: {status}: {result.get('message') or 'exit code ' + str(result.get('exit_code'))}"
+    assert status == "pass", (
+        f"{case.id}: {status}: {result.get('message') or 'exit code ' + str(result.get('exit_code'))}"
+    )

@@ -282,9 +282,7 @@ def test_load_access_fault_reports_the_address(tmp_path):
 
 @pytest.mark.parametrize("code,status", [(3, "error"), (0xDEADBEEF, "pass"), (0, "pass")])
 def test_exit_codes(tmp_path, code, status):
-    _, outcome, result = run_c(
-        tmp_path, "rv32", f"#include <stdlib.h>\nint main(void) {{ exit((int){code:#x}u); }}\n"
-    )
+    _, outcome, result = run_c(tmp_path, "rv32", f"#include <stdlib.h>\nint main(void) {{ exit((int){code:#x}u); }}\n")
     assert result["exit_code"] == code
     assert result["status"] == status
 

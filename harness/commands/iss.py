@@ -86,8 +86,12 @@ def register(sub) -> None:
     p.add_argument("elf", help="ELF built with `cosim cc` for the same config")
     p.add_argument("--soc", required=True, help="SoC config name or path to a .toml")
     p.add_argument("--json", default="result.json", metavar="F", help="result file (default ./result.json)")
-    p.add_argument("--max-instructions", type=int, default=None, metavar="N", help="stop after N instructions (status timeout)")
-    p.add_argument("--timeout", type=float, default=None, metavar="S", help="wall-clock limit in seconds (status timeout)")
+    p.add_argument(
+        "--max-instructions", type=int, default=None, metavar="N", help="stop after N instructions (status timeout)"
+    )
+    p.add_argument(
+        "--timeout", type=float, default=None, metavar="S", help="wall-clock limit in seconds (status timeout)"
+    )
     p.add_argument(
         "--dump",
         action="append",

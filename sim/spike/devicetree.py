@@ -29,10 +29,7 @@ def spike_isa(soc: SocConfig) -> str:
 
 def dts_text(soc: SocConfig) -> str:
     memories = "\n".join(
-        f"  memory@{base:x} {{\n"
-        f'    device_type = "memory";\n'
-        f"    reg = <{_cells(base)} {_cells(size)}>;\n"
-        f"  }};"
+        f'  memory@{base:x} {{\n    device_type = "memory";\n    reg = <{_cells(base)} {_cells(size)}>;\n  }};'
         for _name, (base, size) in soc.memory_map.regions().items()
     )
     return f"""/dts-v1/;

@@ -222,6 +222,6 @@ def _run(
         out.instret = max_instructions
         out.message = f"no EXIT within {max_instructions} instructions"
     else:
-        tail = "\n".join(l for l in stderr.splitlines() if "tohost and fromhost" not in l)[-2000:]
+        tail = "\n".join(line for line in stderr.splitlines() if "tohost and fromhost" not in line)[-2000:]
         out.message = f"Spike ended without EXIT (exit status {proc.returncode}): {tail.strip() or 'no message'}"
     return out
