@@ -1,0 +1,133 @@
+// Types and helpers of the t1-style vector unit (zve32f). See README.md beside
+// this file for the microarchitecture. Geometry (VLEN, DLEN, memory width) is a
+// parameter of the modules, not of this package; nothing here depends on it.
+package vec_pkg;
+
+  // Major opcodes of vector instructions.
+  localparam logic [6:0] OpcOpV    = 7'h57;
+  localparam logic [6:0] OpcLoadFp = 7'h07;
+  localparam logic [6:0] OpcStoreFp = 7'h27;
+
+  // OP-V funct3 categories.
+  localparam logic [2:0] F3Ivv = 3'd0;
+  localparam logic [2:0] F3Fvv = 3'd1;
+  localparam logic [2:0] F3Mvv = 3'd2;
+  localparam logic [2:0] F3Ivi = 3'd3;
+  localparam logic [2:0] F3Ivx = 3'd4;
+  localparam logic [2:0] F3Fvf = 3'd5;
+  localparam logic [2:0] F3Mvx = 3'd6;
+  localparam logic [2:0] F3Cfg = 3'd7;
+
+  // Execution class: which engine runs the instruction and how it walks the
+  // register file.
+  typedef enum logic [3:0] {
+    VC_ALU,    // element-wise, destination of SEW elements (row by row)
+    VC_CMP,    // element-wise, destination is a mask (one bit per element)
+    VC_MASK,   // mask-register logical vm*.mm (rows of VLEN bits)
+    VC_RED,    // reduction into vd[0]
+    VC_CPOP,   // vcpop.m -> x[rd]
+    VC_FIRST,  // vfirst.m -> x[rd]
+    VC_MVXS,   // vmv.x.s -> x[rd]
+    VC_MVSX,   // vmv.s.x -> vd[0]
+    VC_PERM,   // element-serial permutations (slides, gathers)
+    VC_LOAD,   // memory -> vd
+    VC_STORE   // vs3 -> memory
+  } vclass_e;
+
+  // Element operation of the lanes.
+  typedef enum logic [6:0] {
+    VA_ADD, VA_SUB, VA_RSUB, VA_ADC, VA_SBC,
+    VA_MADC, VA_MSBC,                    // carry/borrow out (mask destination)
+    VA_AND, VA_OR, VA_XOR,
+    VA_SLL, VA_SRL, VA_SRA,
+    VA_MINU, VA_MIN, VA_MAXU, VA_MAX,
+    VA_MERGE,                            // mask ? b : a (vmerge, vmv.v.*)
+    VA_PASSA,                            // a (whole-register moves)
+    VA_MUL, VA_MULH, VA_MULHU, VA_MULHSU,
+    VA_MACC, VA_NMSAC, VA_MADD, VA_NMSUB,
+    VA_DIVU, VA_DIV, VA_REMU, VA_REM,
+    VA_SADDU, VA_SADD, VA_SSUBU, VA_SSUB,
+    VA_SEQ, VA_SNE, VA_SLTU, VA_SLT, VA_SLEU, VA_SLE, VA_SGTU, VA_SGT,
+    // mask-register logical (VC_MASK), b = vs1, a = vs2
+    VA_MANDN, VA_MAND, VA_MOR, VA_MXOR, VA_MORN, VA_MNAND, VA_MNOR, VA_MXNOR,
+    // reductions (VC_RED)
+    VA_RSUM, VA_RAND, VA_ROR, VA_RXOR, VA_RMINU, VA_RMIN, VA_RMAXU, VA_RMAX,
+    // permutations (VC_PERM)
+    VA_SLIDEUP, VA_SLIDEDN, VA_SLIDE1UP, VA_SLIDE1DN, VA_GATHER, VA_GATHER16
+  } valu_e;
+
+  // Second operand source.
+  typedef enum logic [1:0] {
+    SRC_V,   // vs1
+    SRC_X,   // x[rs1]
+    SRC_I,   // simm5 / uimm5
+    SRC_F    // f[rs1]
+  } vsrc_e;
+
+  // Memory addressing mode.
+  typedef enum logic [1:0] {
+    LS_UNIT,
+    LS_STRIDED,
+    LS_INDEXED
+  } vlsmode_e;
+
+  // Decoded instruction (what the sequencer and the LSU need).
+  typedef struct packed {
+    vclass_e     cls;
+    valu_e       op;
+    vsrc_e       src;
+    logic        vm;         // 1 = unmasked
+    logic        mask_op;    // v0 is an operand (vadc, vmerge), not a write mask
+    logic [4:0]  vd;         // also vs3 of stores
+    logic [4:0]  vs1;
+    logic [4:0]  vs2;
+    logic [4:0]  imm;        // simm5 / uimm5 field (vs1 position)
+    logic [1:0]  eew;        // log2(bytes) of the data elements
+    logic [1:0]  ieew;       // log2(bytes) of index elements (indexed memory ops)
+    vlsmode_e    lsmode;
+    logic        whole;      // whole-register load/store/move: evl = nregs*VLEN/EEW
+    logic [3:0]  nregs;      // registers moved by whole-register instructions
+    logic        maskls;     // vlm.v / vsm.v: evl = ceil(vl/8)
+    logic        xwrite;     // writes x[rd] at completion
+    logic        vid;        // operand b is the element index (vid.v)
+  } vuop_t;
+
+  // One accepted instruction waiting in the issue queue.
+  typedef struct packed {
+    vuop_t       uop;
+    logic [31:0] rs1;
+    logic [31:0] rs2;
+    logic [31:0] frs1;
+    logic [1:0]  sew;        // log2(bytes) of vtype.vsew
+    logic [2:0]  lmul;       // vtype.vlmul (signed log2 LMUL)
+    logic [31:0] vl;
+    logic [31:0] vstart;
+    logic [2:0]  frm;
+    logic [1:0]  vxrm;
+    logic [7:0]  seq;
+  } vinsn_t;
+
+  // log2 of the register-group size (0..3) for a signed log2 LMUL (-3..3):
+  // fractional groups occupy one register.
+  function automatic logic [1:0] group_lg(logic signed [3:0] lmul_lg);
+    return (lmul_lg <= 0) ? 2'd0 : lmul_lg[1:0];
+  endfunction
+
+  // Is register `r` aligned to a group of 2^glg registers?
+  function automatic logic reg_aligned(logic [4:0] r, logic [1:0] glg);
+    logic [4:0] m;
+    m = 5'((5'd1 << glg) - 5'd1);
+    return (r & m) == 5'd0;
+  endfunction
+
+  // Do groups [a, a+2^alg) and [b, b+2^blg) overlap?
+  function automatic logic groups_overlap(logic [4:0] a, logic [1:0] alg, logic [4:0] b,
+                                          logic [1:0] blg);
+    logic [5:0] a_end;
+    logic [5:0] b_end;
+    a_end = {1'b0, a} + (6'd1 << alg);
+    b_end = {1'b0, b} + (6'd1 << blg);
+    return ({1'b0, a} < b_end) && ({1'b0, b} < a_end);
+  endfunction
+
+endpackage

@@ -1,0 +1,509 @@
+// Sequencer of the arithmetic instructions: walks one instruction over the
+// register file row by row (one DLEN-bit element group per cycle through the
+// lanes), or element by element for permutations, and produces the completion.
+// Memory instructions are run by vec_lsu instead; the top arbitrates the VRF.
+module vec_seq
+  import vec_pkg::*;
+#(
+  parameter int unsigned VLEN = 256,
+  parameter int unsigned DLEN = 64,
+  localparam int unsigned Rows = 32 * VLEN / DLEN,
+  localparam int unsigned RowW = $clog2(Rows)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // instruction (held stable by the top while busy_o)
+  input  logic            start_i,
+  input  vinsn_t          ins_i,
+  output logic            busy_o,
+  output logic            done_o,      // one cycle: completion
+  output logic [31:0]     xres_o,      // x[rd] value (vmv.x.s, vcpop, vfirst)
+  output logic            vxsat_o,
+  // register file
+  output logic [RowW-1:0] raddr_a_o,
+  input  logic [DLEN-1:0] rdata_a_i,
+  output logic [RowW-1:0] raddr_b_o,
+  input  logic [DLEN-1:0] rdata_b_i,
+  output logic [RowW-1:0] raddr_c_o,
+  input  logic [DLEN-1:0] rdata_c_i,
+  input  logic [VLEN-1:0] v0_i,
+  output logic            we_o,
+  output logic [RowW-1:0] waddr_o,
+  output logic [DLEN-1:0] wdata_o,
+  output logic [DLEN-1:0] wbe_o,
+  // activity (for the issue-5 width check and counters)
+  output logic            lane_active_o
+);
+
+  localparam int unsigned Lanes      = DLEN / 32;
+  localparam int unsigned RowsPerReg = VLEN / DLEN;
+  localparam int unsigned RprLg      = $clog2(RowsPerReg);
+  localparam int unsigned DlenLg     = $clog2(DLEN);
+  localparam int unsigned MaxElems   = DLEN / 8;
+
+  typedef enum logic [1:0] {S_IDLE, S_RUN, S_PERM, S_FIN} state_e;
+
+  state_e      state_q, state_d;
+  logic [31:0] g_q, g_d;           // row step (S_RUN) or element index (S_PERM)
+  logic [31:0] g_end_q, g_end_d;
+  logic [31:0] evl_q, evl_d;
+  logic [31:0] acc_q, acc_d;       // reduction accumulator / vcpop count / vfirst index
+  logic        found_q, found_d;   // vfirst found
+  logic        sat_q, sat_d;
+
+  vuop_t       u;
+  logic [1:0]  eew;
+  int unsigned ebits;
+  logic [31:0] vstart;
+  assign u      = ins_i.uop;
+  assign eew    = u.eew;
+  assign ebits  = 8 << eew;
+  assign vstart = ins_i.vstart;
+
+  logic bitwise;   // classes walking rows of 1-bit elements
+  assign bitwise = (u.cls == VC_MASK) || (u.cls == VC_CPOP) || (u.cls == VC_FIRST);
+
+  // elements per row, log2
+  logic [31:0] epr_lg;
+  assign epr_lg = bitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew);
+
+  // VLMAX = LMUL*VLEN/SEW, for slides and gathers
+  logic [31:0] vlmax;
+  always_comb begin
+    logic signed [31:0] lg;
+    lg    = 32'($clog2(VLEN)) - 32'd3 - 32'(ins_i.sew) + 32'($signed(ins_i.lmul));
+    vlmax = 32'd1 << lg;
+  end
+
+  // evl at start
+  logic [31:0] evl_start;
+  always_comb begin
+    if (u.whole) evl_start = (32'(u.nregs) * VLEN) >> (3 + eew);
+    else         evl_start = ins_i.vl;
+  end
+
+  function automatic logic [4:0] row_reg_off(logic [31:0] row);
+    return 5'(row >> RprLg);
+  endfunction
+
+  function automatic logic [RowW-1:0] rowaddr(logic [4:0] vreg, logic [31:0] rel_row);
+    return RowW'((32'(vreg) << RprLg) + rel_row);
+  endfunction
+
+  function automatic logic [31:0] replicate(logic [31:0] x, logic [1:0] w);
+    unique case (w)
+      2'd0:    return {4{x[7:0]}};
+      2'd1:    return {2{x[15:0]}};
+      default: return x;
+    endcase
+  endfunction
+
+  function automatic logic [31:0] sext_elem(logic [31:0] x, logic [1:0] w);
+    unique case (w)
+      2'd0:    return 32'($signed(x[7:0]));
+      2'd1:    return 32'($signed(x[15:0]));
+      default: return x;
+    endcase
+  endfunction
+
+  function automatic logic [31:0] red_op(valu_e op, int unsigned eb, logic [31:0] acc,
+                                         logic [31:0] x);
+    logic [31:0]        m;
+    logic signed [32:0] sa, sx;
+    m  = (eb == 32) ? 32'hffff_ffff : ((32'd1 << eb) - 32'd1);
+    sa = (eb == 8) ? 33'($signed(acc[7:0])) : (eb == 16) ? 33'($signed(acc[15:0]))
+                                                         : 33'($signed(acc));
+    sx = (eb == 8) ? 33'($signed(x[7:0])) : (eb == 16) ? 33'($signed(x[15:0]))
+                                                       : 33'($signed(x));
+    unique case (op)
+      VA_RSUM:  return (acc + x) & m;
+      VA_RAND:  return (acc & x) & m;
+      VA_ROR:   return (acc | x) & m;
+      VA_RXOR:  return (acc ^ x) & m;
+      VA_RMINU: return (((acc & m) < (x & m)) ? acc : x) & m;
+      VA_RMIN:  return ((sa < sx) ? acc : x) & m;
+      VA_RMAXU: return (((acc & m) > (x & m)) ? acc : x) & m;
+      VA_RMAX:  return ((sa > sx) ? acc : x) & m;
+      default:  return acc;
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // Row datapath (S_RUN): element activity of step g_q
+  // ---------------------------------------------------------------------------
+  logic [MaxElems-1:0] act;        // element k of the row is written
+  logic [MaxElems-1:0] v0e;        // v0 bit of element k
+  logic [DLEN-1:0]     bact;       // bitwise classes: bit b active
+  always_comb begin
+    act  = '0;
+    v0e  = '0;
+    bact = '0;
+    for (int unsigned k = 0; k < MaxElems; k++) begin
+      logic [31:0] j;
+      j = (g_q << epr_lg) + 32'(k);
+      if (32'(k) < (32'd1 << epr_lg) && !bitwise) begin
+        v0e[k] = (j < VLEN) ? v0_i[j[$clog2(VLEN)-1:0]] : 1'b0;
+        act[k] = (j >= vstart) && (j < evl_q) && (u.vm || u.mask_op || v0e[k]);
+      end
+    end
+    for (int unsigned b = 0; b < DLEN; b++) begin
+      logic [31:0] j;
+      logic        m;
+      j = (g_q << DlenLg) + 32'(b);
+      m = (j < VLEN) ? v0_i[j[$clog2(VLEN)-1:0]] : 1'b0;
+      bact[b] = bitwise && (j >= vstart) && (j < evl_q) && (u.vm || m);
+    end
+  end
+
+  // operand b row
+  logic [DLEN-1:0] brow;
+  always_comb begin
+    logic [31:0] s;
+    s = (u.src == SRC_X) ? ins_i.rs1 : (u.src == SRC_F) ? ins_i.frs1
+                                     : 32'($signed(u.imm));
+    if (u.vid) begin
+      brow = '0;
+      for (int unsigned k = 0; k < MaxElems; k++) begin
+        if (32'(k) < (32'd1 << epr_lg)) begin
+          logic [31:0] j;
+          j = (g_q << epr_lg) + 32'(k);
+          unique case (eew)
+            2'd0:    brow[8*k +: 8] = j[7:0];
+            2'd1:    if (k < DLEN / 16) brow[16*k +: 16] = j[15:0];
+            default: if (k < DLEN / 32) brow[32*k +: 32] = j;
+          endcase
+        end
+      end
+    end else if (u.src == SRC_V) begin
+      brow = rdata_b_i;
+    end else begin
+      brow = {Lanes{replicate(s, eew)}};
+    end
+  end
+
+  // lanes
+  logic [DLEN-1:0]     lres;
+  logic [MaxElems-1:0] lcmp;
+  logic [MaxElems-1:0] lsat;
+  logic [4*Lanes-1:0]  lane_cmp, lane_sat;
+  for (genvar l = 0; l < Lanes; l++) begin : g_lane
+    logic [3:0] cin;
+    always_comb begin
+      for (int unsigned s = 0; s < 4; s++) begin
+        int unsigned k;
+        k      = (eew == 2'd0) ? 4 * l + s : (eew == 2'd1) ? 2 * l + s : l + s;
+        cin[s] = (k < MaxElems) ? v0e[k] : 1'b0;
+      end
+    end
+    vec_lane u_lane (
+      .op_i      (u.op),
+      .sew_i     (eew),
+      .a_i       (rdata_a_i[32*l +: 32]),
+      .b_i       (brow[32*l +: 32]),
+      .c_i       (rdata_c_i[32*l +: 32]),
+      .cin_i     (cin),
+      .use_cin_i (u.mask_op),
+      .res_o     (lres[32*l +: 32]),
+      .cmp_o     (lane_cmp[4*l +: 4]),
+      .sat_o     (lane_sat[4*l +: 4])
+    );
+  end
+
+  // per-element compare / saturation bits in element order
+  always_comb begin
+    lcmp = '0;
+    lsat = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      for (int unsigned s = 0; s < 4; s++) begin
+        int unsigned k;
+        k = (eew == 2'd0) ? 4 * l + s : (eew == 2'd1) ? 2 * l + s : l;
+        if ((eew == 2'd0) || (eew == 2'd1 && s < 2) || (eew == 2'd2 && s == 0)) begin
+          lcmp[k] = lane_cmp[4*l + s];
+          lsat[k] = lane_sat[4*l + s];
+        end
+      end
+    end
+  end
+
+  // per-bit write enable of a SEW row from per-element activity
+  logic [DLEN-1:0] ebe;
+  always_comb begin
+    for (int unsigned b = 0; b < DLEN; b++) ebe[b] = act[b >> (3 + eew)];
+  end
+
+  // mask logical
+  logic [DLEN-1:0] mres;
+  always_comb begin
+    logic [DLEN-1:0] x, y;
+    x = rdata_a_i;   // vs2
+    y = rdata_b_i;   // vs1
+    unique case (u.op)
+      VA_MANDN: mres = x & ~y;
+      VA_MAND:  mres = x & y;
+      VA_MOR:   mres = x | y;
+      VA_MXOR:  mres = x ^ y;
+      VA_MORN:  mres = x | ~y;
+      VA_MNAND: mres = ~(x & y);
+      VA_MNOR:  mres = ~(x | y);
+      default:  mres = ~(x ^ y);
+    endcase
+  end
+
+  // reduction over the active elements of the row
+  logic [31:0] red_acc;
+  always_comb begin
+    logic [31:0] a;
+    a = (g_q == (vstart >> epr_lg) && !found_q) ? (rdata_b_i[31:0]) : acc_q;
+    for (int unsigned k = 0; k < MaxElems; k++) begin
+      logic [31:0] x;
+      x = 32'(rdata_a_i >> (k * ebits));
+      if (act[k]) a = red_op(u.op, ebits, a, x);
+    end
+    red_acc = a;
+  end
+
+  // vcpop / vfirst over the row
+  logic [31:0] pop_row;
+  logic [31:0] first_row;
+  logic        first_hit;
+  always_comb begin
+    pop_row   = '0;
+    first_row = '0;
+    first_hit = 1'b0;
+    for (int b = DLEN - 1; b >= 0; b--) begin
+      if (bact[b] && rdata_a_i[b]) begin
+        pop_row   = pop_row + 32'd1;
+        first_row = (g_q << DlenLg) + 32'(b);
+        first_hit = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Element-serial permutation datapath (S_PERM): element i = g_q
+  // ---------------------------------------------------------------------------
+  logic [31:0] pi;
+  logic        p_src_valid;  // source element index in range (else 0 / scalar)
+  logic [31:0] p_src_idx;
+  logic        p_use_scalar;
+  logic [31:0] p_idx;        // gather index value
+  logic [31:0] p_off;        // slide amount
+  logic        p_active;
+  logic        p_write;
+  assign pi    = g_q;
+  assign p_off = (u.src == SRC_X) ? ins_i.rs1 : 32'(u.imm);
+  always_comb begin
+    int unsigned ieb;
+    logic [31:0] ibytes;
+    ieb    = (u.op == VA_GATHER16) ? 2 : (1 << eew);
+    ibytes = pi * ieb;
+    p_idx  = 32'(rdata_b_i >> (8 * (ibytes & (DLEN / 8 - 1))));
+    if (u.op == VA_GATHER16) p_idx = {16'b0, p_idx[15:0]};
+    else if (u.src != SRC_V) p_idx = p_off;
+    else p_idx = p_idx & ((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
+  end
+  always_comb begin
+    logic m;
+    m            = (pi < VLEN) ? v0_i[pi[$clog2(VLEN)-1:0]] : 1'b0;
+    p_active     = (pi >= vstart) && (pi < evl_q) && (u.vm || m);
+    p_write      = p_active;
+    p_use_scalar = 1'b0;
+    p_src_valid  = 1'b1;
+    p_src_idx    = pi;
+    unique case (u.op)
+      VA_SLIDEUP: begin
+        p_write   = p_active && (pi >= p_off);
+        p_src_idx = pi - p_off;
+      end
+      VA_SLIDEDN: begin
+        p_src_idx   = pi + p_off;
+        p_src_valid = (p_off < vlmax) && (pi + p_off < vlmax);
+      end
+      VA_SLIDE1UP: begin
+        p_use_scalar = (pi == 32'd0);
+        p_src_idx    = pi - 32'd1;
+      end
+      VA_SLIDE1DN: begin
+        p_use_scalar = (pi == evl_q - 32'd1);
+        p_src_idx    = pi + 32'd1;
+      end
+      default: begin   // gathers
+        p_src_idx   = p_idx;
+        p_src_valid = (p_idx < vlmax);
+      end
+    endcase
+  end
+  logic [31:0] p_val;
+  logic [31:0] p_sbytes;
+  logic [31:0] p_dbytes;
+  assign p_sbytes = p_src_idx << eew;
+  assign p_dbytes = pi << eew;
+  always_comb begin
+    if (p_use_scalar)     p_val = ins_i.rs1;
+    else if (p_src_valid) p_val = 32'(rdata_a_i >> (8 * (p_sbytes & (DLEN / 8 - 1))));
+    else                  p_val = '0;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Register-file read addresses
+  // ---------------------------------------------------------------------------
+  always_comb begin
+    raddr_b_o = rowaddr(u.vs1, g_q);
+    raddr_c_o = rowaddr(u.vd, g_q);
+    if (state_q == S_PERM) begin
+      raddr_b_o = rowaddr(u.vs1, ((u.op == VA_GATHER16) ? (pi << 1) : p_dbytes) >> (DlenLg - 3));
+    end else if (u.cls == VC_RED) begin
+      raddr_b_o = rowaddr(u.vs1, 32'd0);
+    end
+  end
+  always_comb begin
+    raddr_a_o = rowaddr(u.vs2, g_q);
+    if (state_q == S_PERM) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
+    else if (state_q == S_FIN) raddr_a_o = rowaddr(u.vs2, 32'd0);
+  end
+
+  // ---------------------------------------------------------------------------
+  // Control
+  // ---------------------------------------------------------------------------
+  always_comb begin
+    state_d   = state_q;
+    g_d       = g_q;
+    g_end_d   = g_end_q;
+    evl_d     = evl_q;
+    acc_d     = acc_q;
+    found_d   = found_q;
+    sat_d     = sat_q;
+    we_o      = 1'b0;
+    waddr_o   = rowaddr(u.vd, g_q);
+    wdata_o   = lres;
+    wbe_o     = ebe;
+    done_o    = 1'b0;
+    xres_o    = acc_q;
+    lane_active_o = 1'b0;
+
+    unique case (state_q)
+      S_IDLE: begin
+        if (start_i) begin
+          logic [31:0] lg;
+          lg      = bitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew);
+          evl_d   = evl_start;
+          g_d     = vstart >> lg;
+          g_end_d = (evl_start - 32'd1) >> lg;
+          acc_d   = (u.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
+          found_d = 1'b0;
+          sat_d   = 1'b0;
+          if (u.cls == VC_MVXS || u.cls == VC_MVSX || evl_start == 32'd0
+              || vstart >= evl_start) begin
+            state_d = S_FIN;
+          end else if (u.cls == VC_PERM) begin
+            g_d     = vstart;
+            g_end_d = evl_start - 32'd1;
+            state_d = S_PERM;
+          end else begin
+            state_d = S_RUN;
+          end
+        end
+      end
+
+      S_RUN: begin
+        lane_active_o = (u.cls == VC_ALU) || (u.cls == VC_CMP);
+        unique case (u.cls)
+          VC_ALU: begin
+            we_o  = 1'b1;
+            sat_d = sat_q | (|(lsat & act));
+          end
+          VC_CMP: begin
+            logic [31:0] bit0;
+            bit0    = g_q << epr_lg;
+            we_o    = 1'b1;
+            waddr_o = rowaddr(u.vd, bit0 >> DlenLg);
+            wdata_o = DLEN'(lcmp) << (bit0 & (DLEN - 1));
+            wbe_o   = DLEN'(act) << (bit0 & (DLEN - 1));
+          end
+          VC_MASK: begin
+            we_o    = 1'b1;
+            wdata_o = mres;
+            wbe_o   = bact;
+          end
+          VC_RED: begin
+            acc_d     = red_acc;
+            found_d   = 1'b1;   // vs1[0] consumed
+          end
+          VC_CPOP: acc_d = acc_q + pop_row;
+          VC_FIRST: begin
+            if (!found_q && first_hit) begin
+              acc_d   = first_row;
+              found_d = 1'b1;
+            end
+          end
+          default: ;
+        endcase
+        g_d = g_q + 32'd1;
+        if (g_q == g_end_q) state_d = S_FIN;
+      end
+
+      S_PERM: begin
+        logic [31:0] dbit;
+        dbit      = 8 * (p_dbytes & (DLEN / 8 - 1));
+        we_o      = p_write;
+        waddr_o   = rowaddr(u.vd, p_dbytes >> (DlenLg - 3));
+        wdata_o   = DLEN'(p_val) << dbit;
+        wbe_o     = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1)) << dbit;
+        g_d       = g_q + 32'd1;
+        if (g_q == g_end_q) state_d = S_FIN;
+      end
+
+      S_FIN: begin
+        done_o = 1'b1;
+        unique case (u.cls)
+          VC_RED: begin
+            we_o    = (evl_q != 32'd0);
+            waddr_o = rowaddr(u.vd, 32'd0);
+            wdata_o = DLEN'(acc_q);
+            wbe_o   = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
+          end
+          VC_MVSX: begin
+            we_o    = (evl_q != 32'd0) && (vstart < evl_q);
+            waddr_o = rowaddr(u.vd, 32'd0);
+            wdata_o = DLEN'(ins_i.rs1);
+            wbe_o   = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
+          end
+          VC_MVXS: begin
+            xres_o    = sext_elem(rdata_a_i[31:0], ins_i.sew);
+          end
+          default: ;
+        endcase
+        state_d = S_IDLE;
+      end
+
+      default: state_d = S_IDLE;
+    endcase
+  end
+
+  assign busy_o  = (state_q != S_IDLE);
+  assign vxsat_o = sat_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= S_IDLE;
+      g_q     <= '0;
+      g_end_q <= '0;
+      evl_q   <= '0;
+      acc_q   <= '0;
+      found_q <= 1'b0;
+      sat_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      g_q     <= g_d;
+      g_end_q <= g_end_d;
+      evl_q   <= evl_d;
+      acc_q   <= acc_d;
+      found_q <= found_d;
+      sat_q   <= sat_d;
+    end
+  end
+
+  logic unused;
+  assign unused = ^{ins_i.frm, ins_i.vxrm, ins_i.seq, ins_i.rs2, row_reg_off(32'd0)};
+
+endmodule

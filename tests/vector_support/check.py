@@ -1,0 +1,66 @@
+"""Run an instruction sequence on the RTL harness and on the reference model and
+compare everything observable: legality, completions (x results, vxsat), the
+whole register file and the touched memory."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from . import harness
+from .model import Model
+
+
+@dataclass
+class Geometry:
+    vlen: int
+    dlen: int
+    memw: int
+
+
+def random_vrf(rng: random.Random, vlen: int) -> bytes:
+    return bytes(rng.getrandbits(8) for _ in range(32 * vlen // 8))
+
+
+def run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: list[harness.Issue],
+                    dumps: list[tuple[int, int]], latency: int = 4) -> harness.RunResult:
+    exe = harness.build(geo.vlen, geo.dlen, geo.memw)
+    res = harness.run(exe, geo.vlen, geo.dlen, vrf, mem, issues, dumps, latency=latency)
+    m = Model(geo.vlen)
+    m.s.vrf[:] = vrf
+    for a, data in mem.items():
+        for k, b in enumerate(data):
+            m.s.mem[a + k] = b
+    expected_cmp = []
+    for seq, i in enumerate(issues):
+        before = bytes(m.s.vrf)
+        out = m.execute(i.insn, i.rs1, i.rs2, i.vtype, i.vl, i.vstart)
+        legal = out is not None
+        assert res.accepted.get(seq) == legal, (
+            f"issue {seq} insn {i.insn:#010x} vtype {i.vtype:#x} vl {i.vl} vstart {i.vstart}: "
+            f"RTL says {'legal' if res.accepted.get(seq) else 'illegal'}, model {'legal' if legal else 'illegal'}")
+        if legal:
+            expected_cmp.append((seq, out, before))
+    assert [c.seq for c in res.completions] == [s & 0xFF for s, _, _ in expected_cmp], "completion order"
+    for c, (seq, out, _) in zip(res.completions, expected_cmp, strict=True):
+        i = issues[seq]
+        if "x" in out:
+            assert c.x_we and c.wdata == out["x"] and c.rd == (i.insn >> 7) & 31, (
+                f"issue {seq} insn {i.insn:#010x}: x result {c.wdata:#x}, expected {out['x']:#x}")
+        else:
+            assert not c.x_we
+        assert c.vxsat == bool(out.get("vxsat", False)), f"issue {seq} insn {i.insn:#010x}: vxsat {c.vxsat}"
+        assert not c.exc
+    if res.vrf != bytes(m.s.vrf):
+        vlenb = geo.vlen // 8
+        bad = [r for r in range(32) if res.vrf[r * vlenb:(r + 1) * vlenb] != m.s.vrf[r * vlenb:(r + 1) * vlenb]]
+        r = bad[0]
+        raise AssertionError(
+            f"VRF mismatch in v{bad} (after {len(issues)} instructions: "
+            + ", ".join(f"{i.insn:#010x}/vt{i.vtype:#x}/vl{i.vl}/vs{i.vstart}" for i in issues) + ")\n"
+            f"v{r} RTL   {res.vrf[r * vlenb:(r + 1) * vlenb][::-1].hex()}\n"
+            f"v{r} model {bytes(m.s.vrf[r * vlenb:(r + 1) * vlenb])[::-1].hex()}")
+    for a, n in dumps:
+        exp = bytes(m.s.mem.get(a + k, 0) for k in range(n))
+        assert res.dumps[a] == exp, f"memory at {a:#x}: RTL {res.dumps[a].hex()} model {exp.hex()}"
+    return res

@@ -1,0 +1,438 @@
+"""Reference model of the RVV 1.0 semantics the vector unit implements.
+
+Written from the RVV 1.0 specification (and Spike's observable behaviour:
+agnostic elements are left undisturbed), independently of the RTL. State: the
+register file as bytes (v0 first, VLEN/8 bytes per register) and a sparse byte
+memory. `execute` returns None for an illegal instruction, else a dict with the
+x-register result (if any) and vxsat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rvv import FVF, FVV, IVI, IVV, IVX, MVV, MVX
+
+INT_OPS = {  # funct6 -> (name, forms) for OPIVV/OPIVX/OPIVI
+    0x00: ("add", "vxi"), 0x02: ("sub", "vx"), 0x03: ("rsub", "xi"),
+    0x04: ("minu", "vx"), 0x05: ("min", "vx"), 0x06: ("maxu", "vx"), 0x07: ("max", "vx"),
+    0x09: ("and", "vxi"), 0x0A: ("or", "vxi"), 0x0B: ("xor", "vxi"),
+    0x0C: ("rgather", "vxi"), 0x0E: ("slideup", "xiv"), 0x0F: ("slidedown", "xi"),
+    0x10: ("adc", "vxi"), 0x11: ("madc", "vxi"), 0x12: ("sbc", "vx"), 0x13: ("msbc", "vx"),
+    0x17: ("merge", "vxi"),
+    0x18: ("mseq", "vxi"), 0x19: ("msne", "vxi"), 0x1A: ("msltu", "vx"), 0x1B: ("mslt", "vx"),
+    0x1C: ("msleu", "vxi"), 0x1D: ("msle", "vxi"), 0x1E: ("msgtu", "xi"), 0x1F: ("msgt", "xi"),
+    0x20: ("saddu", "vxi"), 0x21: ("sadd", "vxi"), 0x22: ("ssubu", "vx"), 0x23: ("ssub", "vx"),
+    0x25: ("sll", "vxi"), 0x27: ("wholemv", "i"), 0x28: ("srl", "vxi"), 0x29: ("sra", "vxi"),
+}
+M_OPS = {  # funct6 -> name for OPMVV/OPMVX element-wise ops
+    0x20: "divu", 0x21: "div", 0x22: "remu", 0x23: "rem",
+    0x24: "mulhu", 0x25: "mul", 0x26: "mulhsu", 0x27: "mulh",
+    0x29: "madd", 0x2B: "nmsub", 0x2D: "macc", 0x2F: "nmsac",
+}
+RED_OPS = ["redsum", "redand", "redor", "redxor", "redminu", "redmin", "redmaxu", "redmax"]
+MASK_OPS = ["mandn", "mand", "mor", "mxor", "morn", "mnand", "mnor", "mxnor"]
+CMP = {"mseq", "msne", "msltu", "mslt", "msleu", "msle", "msgtu", "msgt"}
+
+
+def sx(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+@dataclass
+class VState:
+    vlen: int
+    vrf: bytearray = field(default=None)  # type: ignore[assignment]
+    mem: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.vrf is None:
+            self.vrf = bytearray(32 * self.vlen // 8)
+
+    @property
+    def vlenb(self) -> int:
+        return self.vlen // 8
+
+    # element access within a register group
+    def get(self, reg: int, i: int, eew: int) -> int:
+        eb = eew // 8
+        o = reg * self.vlenb + i * eb
+        return int.from_bytes(self.vrf[o:o + eb], "little")
+
+    def set(self, reg: int, i: int, eew: int, v: int) -> None:
+        eb = eew // 8
+        o = reg * self.vlenb + i * eb
+        self.vrf[o:o + eb] = (v & ((1 << eew) - 1)).to_bytes(eb, "little")
+
+    def mbit(self, reg: int, i: int) -> int:
+        return (self.vrf[reg * self.vlenb + i // 8] >> (i % 8)) & 1
+
+    def set_mbit(self, reg: int, i: int, b: int) -> None:
+        o = reg * self.vlenb + i // 8
+        self.vrf[o] = (self.vrf[o] & ~(1 << (i % 8))) | ((b & 1) << (i % 8))
+
+    def load(self, a: int, n: int) -> int:
+        return int.from_bytes(bytes(self.mem.get(a + k, 0) for k in range(n)), "little")
+
+    def store(self, a: int, n: int, v: int) -> None:
+        for k in range(n):
+            self.mem[a + k] = (v >> (8 * k)) & 0xFF
+
+
+def _overlap(a: int, an: int, b: int, bn: int) -> bool:
+    return a < b + bn and b < a + an
+
+
+def _aligned(r: int, n: int) -> bool:
+    return r % n == 0
+
+
+class Model:
+    def __init__(self, vlen: int):
+        self.vlen = vlen
+        self.s = VState(vlen)
+
+    # -- helpers -------------------------------------------------------------
+    def _vt(self, vtype: int):
+        vill = (vtype >> 31) & 1
+        vsew = (vtype >> 3) & 7
+        vlmul = vtype & 7
+        ok = not vill and vsew <= 2 and vlmul != 4 and (vtype >> 8) & 0x7FFFFF == 0
+        sew = 8 << vsew if vsew <= 3 else 0
+        lmul = 2.0 ** (vlmul - 8 if vlmul >= 4 else vlmul)
+        return ok, sew, lmul
+
+    def execute(self, insn: int, rs1: int = 0, rs2: int = 0, vtype: int = 0, vl: int = 0,
+                vstart: int = 0) -> dict | None:
+        opc = insn & 0x7F
+        if opc == 0x57:
+            return self._opv(insn, rs1, vtype, vl, vstart)
+        if opc in (0x07, 0x27):
+            return self._mem(insn, rs1, rs2, vtype, vl, vstart)
+        return None
+
+    # -- arithmetic ----------------------------------------------------------
+    def _opv(self, insn, rs1, vtype, vl, vstart):
+        s = self.s
+        vd, f3, vs1, vs2, vm, f6 = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 15) & 31,
+                                    (insn >> 20) & 31, (insn >> 25) & 1, insn >> 26)
+        ok, sew, lmul = self._vt(vtype)
+        g = max(1, int(lmul))
+        vlmax = int(self.vlen * lmul) // sew if ok else 0
+        if f3 in (FVV, FVF) or f3 == 7:
+            return None
+        if f3 in (IVV, IVX, IVI):
+            if f6 not in INT_OPS:
+                return None
+            name, forms = INT_OPS[f6]
+            form = {IVV: "v", IVX: "x", IVI: "i"}[f3]
+            if name == "slideup" and form == "v":
+                name = "rgatherei16"
+            elif form not in forms:
+                return None
+            if name == "wholemv":
+                nr = vs1 + 1
+                if vm != 1 or nr not in (1, 2, 4, 8) or vd % nr or vs2 % nr:
+                    return None
+                eew = sew if ok else 8
+                evl = nr * self.vlen // eew
+                if vd != vs2:
+                    for i in range(vstart, evl):
+                        s.set(vd, i, eew, s.get(vs2, i, eew))
+                return {}
+            if not ok:
+                return None
+            if form == "v":
+                opb = lambda i: s.get(vs1, i, sew)  # noqa: E731
+            elif form == "x":
+                opb = lambda i: rs1 & ((1 << sew) - 1)  # noqa: E731
+            else:
+                simm = sx(vs1, 5)
+                opb = lambda i: simm & ((1 << sew) - 1)  # noqa: E731
+            if name in CMP or name in ("madc", "msbc"):
+                if not _aligned(vs2, g) or (vd != vs2 and _overlap(vd, 1, vs2, g)):
+                    return None
+                if form == "v" and (not _aligned(vs1, g) or (vd != vs1 and _overlap(vd, 1, vs1, g))):
+                    return None
+                return self._cmp(name, vd, vs2, opb, vm, sew, vl, vstart)
+            if name in ("rgather", "rgatherei16", "slideup", "slidedown"):
+                return self._perm(name, form, vd, vs2, vs1, rs1, vm, sew, lmul, g, vl, vstart, vlmax)
+            # single-width element-wise
+            if not _aligned(vd, g) or not _aligned(vs2, g) or (form == "v" and not _aligned(vs1, g)):
+                return None
+            if not vm and vd == 0:
+                return None
+            if name in ("adc", "sbc") and vm:
+                return None
+            if name == "merge" and vm and vs2 != 0:
+                return None
+            return self._elementwise(name, vd, vs2, opb, vm, sew, vl, vstart)
+        # OPM
+        if f6 in M_OPS:
+            if not ok or not _aligned(vd, g) or not _aligned(vs2, g) or (f3 == MVV and not _aligned(vs1, g)):
+                return None
+            if not vm and vd == 0:
+                return None
+            opb = (lambda i: s.get(vs1, i, sew)) if f3 == MVV else (lambda i: rs1 & ((1 << sew) - 1))
+            return self._elementwise(M_OPS[f6], vd, vs2, opb, vm, sew, vl, vstart)
+        if f6 <= 7:
+            if f3 != MVV or not ok or not _aligned(vs2, g) or vstart != 0:
+                return None
+            return self._red(RED_OPS[f6], vd, vs2, vs1, vm, sew, vl)
+        if f6 in (0x0E, 0x0F):
+            if f3 != MVX or not ok:
+                return None
+            return self._perm("slide1up" if f6 == 0x0E else "slide1down", "x", vd, vs2, vs1, rs1, vm, sew,
+                              lmul, g, vl, vstart, vlmax)
+        if f6 == 0x10:
+            if not ok:
+                return None
+            if f3 == MVV:
+                if vs1 == 0:
+                    if not vm:
+                        return None
+                    return {"x": sx(s.get(vs2, 0, sew), sew) & 0xFFFFFFFF}
+                if vs1 in (0x10, 0x11):
+                    if vstart != 0:
+                        return None
+                    act = [i for i in range(vl) if (vm or s.mbit(0, i)) and s.mbit(vs2, i)]
+                    if vs1 == 0x10:
+                        return {"x": len(act)}
+                    return {"x": (act[0] if act else -1) & 0xFFFFFFFF}
+                return None
+            if not vm or vs2 != 0:
+                return None
+            if vl > 0 and vstart < vl:
+                s.set(vd, 0, sew, rs1)
+            return {}
+        if f6 == 0x14:
+            if f3 != MVV or vs1 != 0x11 or not ok or vs2 != 0 or not _aligned(vd, g) or (not vm and vd == 0):
+                return None
+            for i in range(vstart, vl):
+                if vm or s.mbit(0, i):
+                    s.set(vd, i, sew, i)
+            return {}
+        if 0x18 <= f6 <= 0x1F:
+            if f3 != MVV or not ok or not vm:
+                return None
+            name = MASK_OPS[f6 - 0x18]
+            res = []
+            for i in range(vstart, vl):
+                a, b = s.mbit(vs2, i), s.mbit(vs1, i)
+                r = {"mandn": a & ~b, "mand": a & b, "mor": a | b, "mxor": a ^ b, "morn": a | ~b,
+                     "mnand": ~(a & b), "mnor": ~(a | b), "mxnor": ~(a ^ b)}[name] & 1
+                res.append((i, r))
+            for i, r in res:
+                s.set_mbit(vd, i, r)
+            return {}
+        return None
+
+    def _cmp(self, name, vd, vs2, opb, vm, sew, vl, vstart):
+        s = self.s
+        res = []
+        for i in range(vstart, vl):
+            a, b = s.get(vs2, i, sew), opb(i)
+            if name in ("madc", "msbc"):
+                cin = 0 if vm else s.mbit(0, i)
+                if name == "madc":
+                    r = (a + b + cin) >> sew
+                else:
+                    r = int(a - b - cin < 0)
+            else:
+                if not vm and not s.mbit(0, i):
+                    continue
+                sa, sb = sx(a, sew), sx(b, sew)
+                r = {"mseq": a == b, "msne": a != b, "msltu": a < b, "mslt": sa < sb, "msleu": a <= b,
+                     "msle": sa <= sb, "msgtu": a > b, "msgt": sa > sb}[name]
+            res.append((i, int(r)))
+        for i, r in res:
+            s.set_mbit(vd, i, r)
+        return {}
+
+    def _elementwise(self, name, vd, vs2, opb, vm, sew, vl, vstart):
+        s = self.s
+        m = (1 << sew) - 1
+        smax, smin = (1 << (sew - 1)) - 1, -(1 << (sew - 1))
+        sat = False
+        for i in range(vstart, vl):
+            mask = s.mbit(0, i)
+            if name in ("adc", "sbc", "merge"):
+                pass
+            elif not vm and not mask:
+                continue
+            a, b, c = s.get(vs2, i, sew), opb(i), s.get(vd, i, sew)
+            sa, sb, sc = sx(a, sew), sx(b, sew), sx(c, sew)
+            sh = b & (sew - 1)
+            if name == "add": r = a + b
+            elif name == "sub": r = a - b
+            elif name == "rsub": r = b - a
+            elif name == "adc": r = a + b + mask
+            elif name == "sbc": r = a - b - mask
+            elif name == "and": r = a & b
+            elif name == "or": r = a | b
+            elif name == "xor": r = a ^ b
+            elif name == "sll": r = a << sh
+            elif name == "srl": r = a >> sh
+            elif name == "sra": r = sa >> sh
+            elif name == "minu": r = min(a, b)
+            elif name == "min": r = min(sa, sb)
+            elif name == "maxu": r = max(a, b)
+            elif name == "max": r = max(sa, sb)
+            elif name == "merge": r = b if (vm or mask) else a
+            elif name == "mul": r = a * b
+            elif name == "mulh": r = (sa * sb) >> sew
+            elif name == "mulhu": r = (a * b) >> sew
+            elif name == "mulhsu": r = (sa * b) >> sew
+            elif name == "macc": r = b * a + c
+            elif name == "nmsac": r = c - b * a
+            elif name == "madd": r = b * c + a
+            elif name == "nmsub": r = a - b * c
+            elif name == "divu": r = m if b == 0 else a // b
+            elif name == "remu": r = a if b == 0 else a % b
+            elif name == "div":
+                if sb == 0: r = -1
+                elif sa == smin and sb == -1: r = sa
+                else: r = abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)
+            elif name == "rem":
+                if sb == 0: r = sa
+                elif sa == smin and sb == -1: r = 0
+                else: r = sa - (abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)) * sb
+            elif name == "saddu":
+                r = a + b
+                if r > m: r, sat = m, True
+            elif name == "ssubu":
+                r = a - b
+                if r < 0: r, sat = 0, True
+            elif name in ("sadd", "ssub"):
+                r = sa + sb if name == "sadd" else sa - sb
+                if r > smax: r, sat = smax, True
+                elif r < smin: r, sat = smin, True
+            else:
+                raise AssertionError(name)
+            s.set(vd, i, sew, r)
+        return {"vxsat": sat}
+
+    def _red(self, name, vd, vs2, vs1, vm, sew, vl):
+        s = self.s
+        if vl == 0:
+            return {}
+        acc = s.get(vs1, 0, sew)
+        for i in range(vl):
+            if not vm and not s.mbit(0, i):
+                continue
+            x = s.get(vs2, i, sew)
+            if name == "redsum": acc = acc + x
+            elif name == "redand": acc &= x
+            elif name == "redor": acc |= x
+            elif name == "redxor": acc ^= x
+            elif name == "redminu": acc = min(acc, x)
+            elif name == "redmaxu": acc = max(acc, x)
+            elif name == "redmin": acc = acc if sx(acc, sew) <= sx(x, sew) else x
+            elif name == "redmax": acc = acc if sx(acc, sew) >= sx(x, sew) else x
+            acc &= (1 << sew) - 1
+        s.set(vd, 0, sew, acc)
+        return {}
+
+    def _perm(self, name, form, vd, vs2, vs1, rs1, vm, sew, lmul, g, vl, vstart, vlmax):
+        s = self.s
+        if not _aligned(vd, g) or not _aligned(vs2, g) or (not vm and vd == 0):
+            return None
+        if name == "rgatherei16":
+            emul = 16 / sew * lmul
+            if emul < 0.125 or emul > 8:
+                return None
+            ig = max(1, int(emul))
+            if not _aligned(vs1, ig) or _overlap(vd, g, vs1, ig) or _overlap(vd, g, vs2, g):
+                return None
+        if name == "rgather":
+            if _overlap(vd, g, vs2, g) or (form == "v" and (not _aligned(vs1, g) or _overlap(vd, g, vs1, g))):
+                return None
+        if name in ("slideup", "slide1up") and _overlap(vd, g, vs2, g):
+            return None
+        off = rs1 if form == "x" else vs1
+        old = [s.get(vs2, i, sew) for i in range(vlmax)]
+        idxv = [s.get(vs1, i, 16 if name == "rgatherei16" else sew) for i in range(vl)] \
+            if form == "v" else None
+        for i in range(vstart, vl):
+            if not vm and not s.mbit(0, i):
+                continue
+            if name == "slideup":
+                if i < off:
+                    continue
+                v = old[i - off]
+            elif name == "slidedown":
+                v = old[i + off] if i + off < vlmax else 0
+            elif name == "slide1up":
+                v = rs1 if i == 0 else old[i - 1]
+            elif name == "slide1down":
+                v = rs1 if i == vl - 1 else old[i + 1]
+            else:
+                idx = idxv[i] if idxv is not None else off
+                v = old[idx] if idx < vlmax else 0
+            s.set(vd, i, sew, v)
+        return {}
+
+    # -- memory --------------------------------------------------------------
+    def _mem(self, insn, rs1, rs2, vtype, vl, vstart):
+        s = self.s
+        store = (insn & 0x7F) == 0x27
+        vd, width, lumop, vm, mop, mew, nf = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 20) & 31,
+                                              (insn >> 25) & 1, (insn >> 26) & 3, (insn >> 28) & 1, insn >> 29)
+        eew = {0: 8, 5: 16, 6: 32}.get(width)
+        if eew is None or mew:
+            return None
+        ok, sew, lmul = self._vt(vtype)
+        if mop == 0 and lumop == 0x08:
+            nr = nf + 1
+            if nr not in (1, 2, 4, 8) or vd % nr or not vm or (store and eew != 8):
+                return None
+            evl = nr * self.vlen // eew
+            self._access(store, vd, eew, range(vstart, evl), lambda i: rs1 + i * eew // 8)
+            return {}
+        if not ok or nf != 0:
+            return None
+        if not vm and vd == 0 and not store:
+            return None
+        if mop == 0 and lumop == 0x0B:
+            if eew != 8 or not vm:
+                return None
+            evl = (vl + 7) // 8
+            self._access(store, vd, 8, range(vstart, evl), lambda i: rs1 + i)
+            return {}
+        if mop in (1, 3):
+            demul = lmul
+            iemul = eew / sew * lmul
+            if iemul < 0.125 or iemul > 8:
+                return None
+            dg, ig = max(1, int(demul)), max(1, int(iemul))
+            vs2 = lumop
+            if vd % dg or vs2 % ig:
+                return None
+            if not store and eew != sew and _overlap(vd, dg, vs2, ig):
+                return None
+            act = [i for i in range(vstart, vl) if vm or s.mbit(0, i)]
+            idx = {i: s.get(vs2, i, eew) for i in act}
+            self._access(store, vd, sew, act, lambda i: (rs1 + idx[i]) & 0xFFFFFFFF)
+            return {}
+        emul = eew / sew * lmul
+        if emul < 0.125 or emul > 8 or vd % max(1, int(emul)):
+            return None
+        if mop == 0:
+            if lumop not in (0, 0x10) or (store and lumop != 0):
+                return None
+            stride = eew // 8
+        else:
+            stride = rs2
+        act = [i for i in range(vstart, vl) if vm or s.mbit(0, i)]
+        self._access(store, vd, eew, act, lambda i: (rs1 + i * stride) & 0xFFFFFFFF)
+        return {}
+
+    def _access(self, store, vd, eew, elems, addr):
+        s = self.s
+        for i in elems:
+            a = addr(i)
+            if store:
+                s.store(a, eew // 8, s.get(vd, i, eew))
+            else:
+                s.set(vd, i, eew, s.load(a, eew // 8))
