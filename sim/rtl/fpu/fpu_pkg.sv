@@ -75,18 +75,18 @@ package fpu_pkg;
     return r;
   endfunction
 
-  // Leading-zero count of a 24-bit significand (24 when zero).
+  // Leading-zero count of a 24-bit significand (24 when zero): binary search on the
+  // significand padded with ones below, so the count saturates at 24.
   function automatic logic [4:0] lzc24(logic [23:0] x);
-    logic [4:0] n;
-    logic       found;
-    n     = 5'd24;
-    found = 1'b0;
-    for (int i = 23; i >= 0; i--) begin
-      if (!found && x[i]) begin
-        n     = 5'(23 - i);
-        found = 1'b1;
-      end
-    end
+    logic [31:0] v;
+    logic [4:0]  n;
+    v = {x, 8'hff};
+    n = 5'd0;
+    if (v[31:16] == 16'd0) begin n[4] = 1'b1; v = v << 16; end
+    if (v[31:24] == 8'd0)  begin n[3] = 1'b1; v = v << 8;  end
+    if (v[31:28] == 4'd0)  begin n[2] = 1'b1; v = v << 4;  end
+    if (v[31:30] == 2'd0)  begin n[1] = 1'b1; v = v << 2;  end
+    if (v[31] == 1'b0)     begin n[0] = 1'b1;              end
     return n;
   endfunction
 

@@ -21,25 +21,41 @@ module fpu_round
   output logic                   nx_o
 );
 
-  localparam int unsigned ShW = $clog2(Width + 2) + 1;
+  // Only the top 26 bits matter (24 kept, guard, and the guard after the one-bit
+  // renormalization); everything below is sticky. Compressing first keeps the
+  // rounding logic narrow whatever the caller's width. Right shifts for subnormal
+  // results only move bits downward, so the compression stays exact.
+  localparam int unsigned RW  = 26;
+  localparam int unsigned ShW = $clog2(RW + 2) + 1;
+
+  logic [RW-1:0] sig;
+  logic          sticky_in;
+
+  if (Width > RW) begin : g_compress
+    assign sig       = sig_i[Width-1 -: RW];
+    assign sticky_in = sticky_i | (|sig_i[Width-RW-1:0]);
+  end else begin : g_exact
+    assign sig       = sig_i;
+    assign sticky_in = sticky_i;
+  end
 
   // --- denormalize: results below 2^-126 keep fewer significand bits ----------
-  logic [ShW-1:0]   dshift;
-  logic [Width-1:0] sig_sh;
-  logic             lost;
+  logic [ShW-1:0] dshift;
+  logic [RW-1:0]  sig_sh;
+  logic           lost;
 
   always_comb begin
     if (exp_i >= 1) begin
       dshift = '0;
-    end else if (exp_i < -$signed(ExpW'(Width))) begin
-      dshift = ShW'(Width + 1);  // everything goes to sticky
+    end else if (exp_i < -$signed(ExpW'(RW))) begin
+      dshift = ShW'(RW + 1);  // everything goes to sticky
     end else begin
       dshift = ShW'(1 - exp_i);
     end
   end
 
-  assign sig_sh = sig_i >> dshift;
-  assign lost   = |(sig_i & ~({Width{1'b1}} << dshift));
+  assign sig_sh = sig >> dshift;
+  assign lost   = |(sig & ~({RW{1'b1}} << dshift));
 
   // --- round at the 24-bit boundary (subnormals: the fixed 2^-149 ulp) ----------
   logic [23:0] kept;
@@ -48,9 +64,9 @@ module fpu_round
   logic        inc;
   logic [24:0] kept_r;
 
-  assign kept   = sig_sh[Width-1 -: 24];
-  assign guard  = sig_sh[Width-25];
-  assign sticky = |sig_sh[Width-26:0] | lost | sticky_i;
+  assign kept   = sig_sh[RW-1 -: 24];
+  assign guard  = sig_sh[RW-25];
+  assign sticky = sig_sh[RW-26] | lost | sticky_in;
   assign inc    = round_up(rm_i, sign_i, kept[0], guard, sticky);
   assign kept_r = {1'b0, kept} + 25'(inc);
 
@@ -72,10 +88,9 @@ module fpu_round
   logic carry_u;
   logic tiny;
 
-  assign guard_u  = sig_i[Width-25];
-  assign sticky_u = |sig_i[Width-26:0] | sticky_i;
-  assign carry_u  = (&sig_i[Width-1 -: 24]) &
-                    round_up(rm_i, sign_i, sig_i[Width-24], guard_u, sticky_u);
+  assign guard_u  = sig[RW-25];
+  assign sticky_u = sig[RW-26] | sticky_in;
+  assign carry_u  = (&sig[RW-1 -: 24]) & round_up(rm_i, sign_i, sig[RW-24], guard_u, sticky_u);
   assign tiny     = (exp_i < 0) || ((exp_i == 0) && !carry_u);
 
   // --- overflow result per rounding mode: infinity or the largest finite --------
