@@ -86,20 +86,28 @@ def check_batch(binary: Path, batch: np.ndarray, keep: int = 50) -> BatchReport:
     return compare(batch, resp, cycles, keep)
 
 
+def _compare_one(report: BatchReport, req: tuple, rsp: tuple, keep: int) -> None:
+    op, rm, a, b, c, _pad, int_op = req
+    got = (rsp[0], rsp[1])
+    want = reference(op, rm, a, b, c, int_op)
+    name = FpuOp(op).name
+    report.per_op[name] += 1
+    lo, hi = report.latency.get(name, (rsp[2], rsp[2]))
+    report.latency[name] = (min(lo, rsp[2]), max(hi, rsp[2]))
+    if got != want:
+        report.mismatch_count += 1
+        report.per_op_failed[name] += 1
+        if report.per_op_failed[name] <= keep:
+            report.mismatches.append(Mismatch(FpuOp(op), rm, a, b, c, int_op, got, want))
+
+
 def compare(batch: np.ndarray, resp: np.ndarray, cycles: int = 0, keep: int = 50) -> BatchReport:
     """Compare RTL responses with the reference, request by request (bits and fflags)."""
     report = BatchReport(ops=len(batch), cycles=cycles)
-    for req, rsp in zip(batch.tolist(), resp.tolist(), strict=True):
-        op, rm, a, b, c, _pad, int_op = req
-        got = (rsp[0], rsp[1])
-        want = reference(op, rm, a, b, c, int_op)
-        name = FpuOp(op).name
-        report.per_op[name] += 1
-        lo, hi = report.latency.get(name, (rsp[2], rsp[2]))
-        report.latency[name] = (min(lo, rsp[2]), max(hi, rsp[2]))
-        if got != want:
-            report.mismatch_count += 1
-            report.per_op_failed[name] += 1
-            if sum(1 for m in report.mismatches if m.op == op) < keep:
-                report.mismatches.append(Mismatch(FpuOp(op), rm, a, b, c, int_op, got, want))
+    chunk = 1 << 16  # bounded memory for multi-million batches
+    for start in range(0, len(batch), chunk):
+        reqs = batch[start : start + chunk].tolist()
+        rsps = resp[start : start + chunk].tolist()
+        for req, rsp in zip(reqs, rsps, strict=True):
+            _compare_one(report, req, rsp, keep)
     return report

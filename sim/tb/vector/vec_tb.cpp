@@ -7,11 +7,13 @@
 //   D <addr> <len>                              dump memory at the end
 // Options: argv[1] script, argv[2] memory latency (cycles), argv[3] max cycles.
 // Output: A <seq> <illegal> | C <seq> <x_we> <rd> <wdata> <vxsat> <exc>
-//         | R <row> <hex> | D <addr> <hex bytes> | T <cycles> <lane_active_cycles>
+//         | R <row> <hex> | D <addr> <hex bytes> | W <addr> <byte> (every memory byte
+//         | ever written or preloaded) | T <cycles> <lane_active_cycles>
 //         <issue_to_idle_cycles>
 #include "Vvec_tb_top.h"
 #include "verilated.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -217,6 +219,9 @@ int main(int argc, char** argv) {
     for (uint64_t k = 0; k < n; ++k) std::printf("%02x", rd8(a + k));
     std::printf("\n");
   }
+  std::vector<std::pair<uint64_t, uint8_t>> all(mem.begin(), mem.end());
+  std::sort(all.begin(), all.end());
+  for (auto& [a, b] : all) std::printf("W %llx %02x\n", static_cast<unsigned long long>(a), b);
   std::printf("T %llu %llu\n", static_cast<unsigned long long>(cycle),
               static_cast<unsigned long long>(lane_active));
   top->final();

@@ -1,0 +1,33 @@
+// Register file: two read ports (three with ReadC), one write port.
+// ZeroReg hard-wires entry 0 to zero (the x file); the f file has no zero.
+module core_regfile #(
+  parameter int unsigned Width   = 32,
+  parameter bit          ZeroReg = 1'b1
+) (
+  input  logic             clk_i,
+  input  logic [4:0]       raddr_a_i,
+  input  logic [4:0]       raddr_b_i,
+  input  logic [4:0]       raddr_c_i,
+  output logic [Width-1:0] rdata_a_o,
+  output logic [Width-1:0] rdata_b_o,
+  output logic [Width-1:0] rdata_c_o,
+  input  logic             we_i,
+  input  logic [4:0]       waddr_i,
+  input  logic [Width-1:0] wdata_i
+);
+
+  logic [Width-1:0] regs_q [32];
+
+  // No reset: like Spike, the contents start as zero (Verilator zero-initialises
+  // and the start-up code writes every register it relies on).
+  always_ff @(posedge clk_i) begin
+    if (we_i && !(ZeroReg && waddr_i == 5'd0)) begin
+      regs_q[waddr_i] <= wdata_i;
+    end
+  end
+
+  assign rdata_a_o = (ZeroReg && raddr_a_i == 5'd0) ? '0 : regs_q[raddr_a_i];
+  assign rdata_b_o = (ZeroReg && raddr_b_i == 5'd0) ? '0 : regs_q[raddr_b_i];
+  assign rdata_c_o = (ZeroReg && raddr_c_i == 5'd0) ? '0 : regs_q[raddr_c_i];
+
+endmodule

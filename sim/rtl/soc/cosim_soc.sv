@@ -1,0 +1,127 @@
+// SoC top: the scalar core and its coprocessor (accelerator), with the memory
+// ports the test bench serves. Accel selects the unit behind the coprocessor
+// port: 0 = none (cosim_noacc). A vector or Gemmini unit plugs in as another
+// branch of the generate below, using the acc memory port (amem_*).
+module cosim_soc
+  import cosim_pkg::*;
+  import core_pkg::*;
+#(
+  parameter int unsigned XLEN     = 32,
+  parameter int unsigned DataW    = 32,   // core memory ports (config memory.width_bits)
+  parameter int unsigned AccDataW = 64,   // accelerator memory port
+  parameter int unsigned Accel    = 0,    // 0 none, 1 vector, 2 gemmini
+  parameter int unsigned VLEN     = 128,
+  parameter int unsigned DLEN     = 64
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic [XLEN-1:0]       boot_addr_i,
+
+  output logic                  imem_req_valid_o,
+  input  logic                  imem_req_ready_i,
+  output logic [31:0]           imem_req_addr_o,
+  input  logic                  imem_resp_valid_i,
+  input  logic [DataW-1:0]      imem_resp_data_i,
+  input  logic                  imem_resp_err_i,
+
+  output logic                  dmem_req_valid_o,
+  input  logic                  dmem_req_ready_i,
+  output logic [31:0]           dmem_req_addr_o,
+  output logic                  dmem_req_we_o,
+  output logic [DataW/8-1:0]    dmem_req_wstrb_o,
+  output logic [DataW-1:0]      dmem_req_wdata_o,
+  input  logic                  dmem_resp_valid_i,
+  input  logic [DataW-1:0]      dmem_resp_data_i,
+  input  logic                  dmem_resp_err_i,
+
+  output logic                  amem_req_valid_o,
+  input  logic                  amem_req_ready_i,
+  output logic [31:0]           amem_req_addr_o,
+  output logic                  amem_req_we_o,
+  output logic [AccDataW/8-1:0] amem_req_wstrb_o,
+  output logic [AccDataW-1:0]   amem_req_wdata_o,
+  input  logic                  amem_resp_valid_i,
+  input  logic [AccDataW-1:0]   amem_resp_data_i,
+  input  logic                  amem_resp_err_i,
+
+  input  logic                  corrupt_en_i,
+  input  logic [63:0]           corrupt_pc_i,
+
+  output retire_t               retire_o,
+  output trap_t                 trap_o,
+  output late_wb_t              late_wb_o,
+  output logic                  acc_progress_o  // accelerator did work this cycle (watchdog)
+);
+
+  logic     cop_req_valid, cop_req_ready, cop_illegal, cop_cmp_valid, cop_busy;
+  cop_req_t cop_req;
+  cop_cmp_t cop_cmp;
+  logic     acc_progress;
+
+  cosim_core #(
+    .XLEN       (XLEN),
+    .DataW      (DataW),
+    .VecPresent (Accel == 1),
+    .VLEN       (VLEN)
+  ) u_core (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .boot_addr_i       (boot_addr_i),
+    .imem_req_valid_o  (imem_req_valid_o),
+    .imem_req_ready_i  (imem_req_ready_i),
+    .imem_req_addr_o   (imem_req_addr_o),
+    .imem_resp_valid_i (imem_resp_valid_i),
+    .imem_resp_data_i  (imem_resp_data_i),
+    .imem_resp_err_i   (imem_resp_err_i),
+    .dmem_req_valid_o  (dmem_req_valid_o),
+    .dmem_req_ready_i  (dmem_req_ready_i),
+    .dmem_req_addr_o   (dmem_req_addr_o),
+    .dmem_req_we_o     (dmem_req_we_o),
+    .dmem_req_wstrb_o  (dmem_req_wstrb_o),
+    .dmem_req_wdata_o  (dmem_req_wdata_o),
+    .dmem_resp_valid_i (dmem_resp_valid_i),
+    .dmem_resp_data_i  (dmem_resp_data_i),
+    .dmem_resp_err_i   (dmem_resp_err_i),
+    .cop_req_valid_o   (cop_req_valid),
+    .cop_req_ready_i   (cop_req_ready),
+    .cop_req_o         (cop_req),
+    .cop_illegal_i     (cop_illegal),
+    .cop_cmp_valid_i   (cop_cmp_valid),
+    .cop_cmp_i         (cop_cmp),
+    .cop_busy_o        (cop_busy),
+    .corrupt_en_i      (corrupt_en_i),
+    .corrupt_pc_i      (corrupt_pc_i),
+    .retire_o          (retire_o),
+    .trap_o            (trap_o),
+    .late_wb_o         (late_wb_o)
+  );
+
+  // Accelerator slot. A new unit adds a branch here with the same signals.
+  if (Accel == 0) begin : g_noacc
+    cosim_noacc u_acc (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (cop_req_valid),
+      .req_ready_o (cop_req_ready),
+      .req_i       (cop_req),
+      .illegal_o   (cop_illegal),
+      .cmp_valid_o (cop_cmp_valid),
+      .cmp_o       (cop_cmp),
+      .progress_o  (acc_progress)
+    );
+    assign amem_req_valid_o = 1'b0;
+    assign amem_req_addr_o  = '0;
+    assign amem_req_we_o    = 1'b0;
+    assign amem_req_wstrb_o = '0;
+    assign amem_req_wdata_o = '0;
+    logic unused_amem;
+    assign unused_amem = ^{amem_req_ready_i, amem_resp_valid_i, amem_resp_data_i, amem_resp_err_i,
+                           cop_busy, DLEN[0]};
+  end else begin : g_unsupported
+    // Elaboration error: the requested unit is not in this RTL yet.
+    $error("cosim_soc: Accel=%0d has no unit in sim/rtl yet (0 = none)", Accel);
+  end
+
+  assign acc_progress_o = acc_progress;
+
+endmodule

