@@ -2,7 +2,7 @@
 
 import itertools
 
-from sim.difftest import Comparator, compare_streams, iter_rtl_trace, iter_spike_log
+from sim.difftest import Comparator, compare_streams
 
 
 def r_type(f7, rs2, rs1, f3, rd, op=0x33):
@@ -62,7 +62,7 @@ def build(program, base=0x20000000):
 
 
 def run(s, r, **kw):
-    return compare_streams(iter_spike_log(s), iter_rtl_trace(r), 32, **kw)
+    return compare_streams(s, r, 32, **kw)
 
 
 def test_identical_traces_compare_clean_and_count():
@@ -131,10 +131,10 @@ def test_side_effect_csr_writes_are_not_compared_but_named_csr_is():
 def test_f_registers_compare_nan_boxed_against_spike_flen32():
     prog = [(FADD, "c1_fflags 0x00000001 f4  0x3f36db6e", "f4 0xffffffff3f36db6e")]
     s, r = build(prog)
-    assert compare_streams(iter_spike_log(s), iter_rtl_trace(r), 64).ok
+    assert compare_streams(s, r, 64).ok
     prog = [(FADD, "f4  0x3f36db6e", "f4 0x000000003f36db6e")]  # not boxed: wrong
     s, r = build(prog)
-    d = compare_streams(iter_spike_log(s), iter_rtl_trace(r), 64).divergence
+    d = compare_streams(s, r, 64).divergence
     assert d is not None and "0x000000003f36db6e (not NaN-boxed)" in d.details[0]
     prog = [(FADD, "f4  0x3f36db6e", "f4 0x3f36db6e")]  # RV32: 8 digits, no boxing
     assert run(*build(prog)).ok
@@ -216,5 +216,5 @@ def test_comparison_streams_without_reading_everything():
             yield spike_line(0x20000000 + 4 * i, ADDI_X5, "x5  0x00000005")
 
     rtl = (rtl_line(0x20000000 + 4 * i, ADDI_X5, "x5 0x00000005") for i in range(20000))
-    res = Comparator(32).run(iter_spike_log(endless_spike()), iter_rtl_trace(rtl))
+    res = Comparator(32).run(endless_spike(), rtl)
     assert res.ok and res.compared == 20000

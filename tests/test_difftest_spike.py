@@ -14,6 +14,7 @@ from harness.cli import main as cosim
 from harness.commands.difftest import run_difftest
 from harness.toolchain import build_elf
 from sim.difftest.rtl_trace import format_rtl_line
+from sim.difftest.spike_log import iter_spike_log
 from sim.difftest.spike_stream import spike_commits
 from sim.randgen import generate
 from sim.spike import run_spike
@@ -48,7 +49,7 @@ def c_elf(request, tmp_path_factory):
 def record_trace(elf, soc, path):
     """Spike's commits written in the RTL trace format; returns the lines."""
     with spike_commits(elf, soc) as s:
-        lines = [format_rtl_line(c, XLEN[soc]) for c in s]
+        lines = [format_rtl_line(c, XLEN[soc]) for c in iter_spike_log(s)]
     path.write_text("\n".join(lines) + "\n")
     return lines
 

@@ -21,7 +21,7 @@ from configs import SocConfig, load_soc
 from harness.disasm import disassemble
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
-from sim.difftest import Comparator, DiffResult, iter_rtl_trace
+from sim.difftest import Comparator, DiffResult
 from sim.difftest.spike_stream import spike_commits
 from sim.outcome import RunOutcome
 
@@ -92,7 +92,7 @@ def run_difftest(
             context_lines=context_lines,
         )
         with trace.open(errors="replace") as rtl_lines, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
-            result = comparator.run(iter(spike), iter_rtl_trace(rtl_lines))
+            result = comparator.run(spike, rtl_lines)
         return DifftestReport(result, rtl_outcome, spike.outcome, trace)
 
 

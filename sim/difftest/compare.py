@@ -29,11 +29,12 @@ from sim.difftest.record import (
     Completion,
     MemAccess,
     RegKey,
-    RtlItem,
     TrapEvent,
     key_name,
     normalize_writes,
 )
+from sim.difftest.rtl_trace import parse_rtl_line
+from sim.difftest.spike_log import LogFormatError, parse_spike_line, spike_commit_lines
 
 # Only the CSR a Zicsr instruction names is compared (sim/tb/commit_trace.md: the
 # RTL logs no side-effect CSR writes such as fflags accrual, mstatus.FS dirtying or
@@ -129,7 +130,7 @@ class Comparator:
         self.mmio = (mmio_base, mmio_base + mmio_size)
         self.disasm = disassembler or capstone_disassembler(xlen)
         self.ignored_csrs = frozenset(ignored_csrs)
-        self._context: deque[tuple[int, Commit]] = deque(maxlen=context_lines)
+        self._context: deque[tuple[int, str, int]] = deque(maxlen=context_lines)  # (index, RTL line, line no)
         self._taint: set[RegKey] = set()
         self._taint_mem: set[int] = set()
         self._pending: dict[int, _Pending] = {}
@@ -142,30 +143,24 @@ class Comparator:
 
     # ---- driver -------------------------------------------------------------
 
-    def run(self, spike: Iterator[Commit], rtl: Iterable[RtlItem]) -> DiffResult:
+    def run(self, spike_lines: Iterable[str], rtl_lines: Iterable[str]) -> DiffResult:
+        """Compare Spike's commit-log lines with the RTL trace lines; stops at the first divergence."""
+        spike = spike_commit_lines(spike_lines)
         try:
-            for item in rtl:
+            for rtl_no, rline in enumerate(rtl_lines, 1):
+                if rline.startswith("0x"):
+                    self._retire_text(spike, rline, rtl_no)
+                    continue
+                item = parse_rtl_line(rline, rtl_no)
+                if item is None:
+                    continue
                 if isinstance(item, TrapEvent):
                     self._traps += 1
                     self._last_trap = item
                 elif isinstance(item, Completion):
                     self._completion(item)
                 else:
-                    self._index += 1
-                    expected = next(spike, None)
-                    if expected is None:
-                        self._fail(
-                            item,
-                            None,
-                            "spike-ended",
-                            [
-                                f"Spike's log ended after {self._index - 1} instructions; "
-                                f"the RTL retired one more at pc 0x{item.pc:08x}"
-                            ],
-                        )
-                    self._commit(expected, item)
-                    self._last_trap = None
-                    self._context.append((self._index, item))
+                    self._retire_text(spike, item.text, rtl_no)
             for seq, p in self._pending.items():
                 self._fail(
                     p.commit,
@@ -179,6 +174,56 @@ class Comparator:
         except _Found as found:
             return DiffResult(self._index, found.divergence, self._copied, self._traps)
         return DiffResult(self._index, None, self._copied, self._traps)
+
+    def _retire_text(self, spike: Iterator[tuple[int, str, list[str]]], rline: str, rtl_no: int) -> None:
+        self._index += 1
+        nxt = next(spike, None)
+        if nxt is None:
+            r = self._parse_rtl(rline, rtl_no)
+            self._fail(
+                r,
+                None,
+                "spike-ended",
+                [
+                    f"Spike's log ended after {self._index - 1} instructions; "
+                    f"the RTL retired one more at pc 0x{r.pc:08x}"
+                ],
+            )
+        s_no, sline, s_tokens = nxt
+        if self._fast_match(s_tokens, rline.split()):
+            self._control_tainted = False
+        else:
+            self._commit(parse_spike_line(sline, s_no), self._parse_rtl(rline, rtl_no))
+        self._last_trap = None
+        self._context.append((self._index, rline, rtl_no))
+
+    def _fast_match(self, s_tokens: list[str], r_tokens: list[str]) -> bool:
+        """True when the two lines certainly describe the same state change and no
+        taint bookkeeping is needed; anything else takes the full comparison."""
+        if r_tokens != s_tokens:
+            if len(r_tokens) < 2 or r_tokens[1] != s_tokens[1] or _is_zicsr(r_tokens[1]):
+                return False
+            if self.xlen == 64:
+                r_tokens = _unbox_tokens(r_tokens)
+            if r_tokens != _drop_csr_tokens(s_tokens):
+                return False
+        elif _is_zicsr(r_tokens[1]):
+            return False  # the full path tracks mtvec and CSR taint
+        if not self._taint and not self._taint_mem:
+            return True
+        d = decode(int(r_tokens[1][3:-1], 16))
+        if d.csr is not None or d.is_load or d.is_store or not d.known or self._tainted_any(d.sources):
+            return False
+        if d.dest is not None:
+            self._taint.discard(d.dest)
+        return ("c", CSR_FFLAGS) not in self._taint  # FP ops accrue fflags: full path
+
+    @staticmethod
+    def _parse_rtl(rline: str, rtl_no: int) -> Commit:
+        r = parse_rtl_line(rline, rtl_no)
+        if not isinstance(r, Commit):
+            raise LogFormatError(f"RTL trace line {rtl_no}: expected a retired instruction: {rline.strip()!r}")
+        return r
 
     # ---- one instruction ----------------------------------------------------
 
@@ -426,7 +471,11 @@ class Comparator:
         return ""
 
     def _context_lines(self) -> list[str]:
-        return [f"{i:>8}  0x{c.pc:08x}  {self.disasm(c.pc, c.insn):<32} {c.text}" for i, c in self._context]
+        out = []
+        for i, text, line_no in self._context:
+            c = self._parse_rtl(text, line_no)
+            out.append(f"{i:>8}  0x{c.pc:08x}  {self.disasm(c.pc, c.insn):<32} {c.text}")
+        return out
 
     def _fail(self, r: Commit, s: Commit | None, what: str, details: list[str], note: str = "") -> None:
         raise _Found(
@@ -447,6 +496,41 @@ class Comparator:
         )
 
 
-def compare_streams(spike: Iterable[Commit], rtl: Iterable[RtlItem], xlen: int, **options) -> DiffResult:
-    """Compare two already-parsed streams (see :class:`Comparator` for the options)."""
-    return Comparator(xlen, **options).run(iter(spike), rtl)
+def _is_zicsr(insn_token: str) -> bool:
+    """``(0x........)`` of a Zicsr instruction (SYSTEM opcode, funct3 != 0)."""
+    try:
+        insn = int(insn_token[3:-1], 16)
+    except ValueError:
+        return True  # malformed: let the full parser report it
+    return insn & 0x7F == 0x73 and (insn >> 12) & 7 != 0
+
+
+def _drop_csr_tokens(tokens: list[str]) -> list[str]:
+    """Spike's tokens without CSR side-effect writes (``c1_fflags 0x..``)."""
+    out = []
+    skip = False
+    for t in tokens:
+        if skip:
+            skip = False
+        elif t[0] == "c" and "_" in t:
+            skip = True
+        else:
+            out.append(t)
+    return out
+
+
+def _unbox_tokens(tokens: list[str]) -> list[str]:
+    """RV64 RTL f values ``0xffffffffXXXXXXXX`` as Spike prints them (``0xXXXXXXXX``)."""
+    out = list(tokens)
+    for i in range(len(out) - 1):
+        t = out[i]
+        if t[0] == "f" and t[1:].isdigit():
+            v = out[i + 1]
+            if len(v) == 18 and v[2:10] in ("ffffffff", "FFFFFFFF"):
+                out[i + 1] = "0x" + v[10:]
+    return out
+
+
+def compare_streams(spike_lines: Iterable[str], rtl_lines: Iterable[str], xlen: int, **options) -> DiffResult:
+    """Compare Spike's commit log with an RTL trace, both as lines (see :class:`Comparator` for the options)."""
+    return Comparator(xlen, **options).run(spike_lines, rtl_lines)

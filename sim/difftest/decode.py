@@ -10,6 +10,7 @@ scalar ISA decode to "reads nothing tracked", which only weakens that tracking.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sim.difftest.record import CSR_FFLAGS, CSR_FRM, RegKey
 
@@ -40,6 +41,7 @@ class Decoded:
     known: bool = True
 
 
+@lru_cache(maxsize=8192)  # programs retire the same few words over and over
 def decode(insn: int) -> Decoded:
     op = insn & 0x7F
     rd = (insn >> 7) & 31

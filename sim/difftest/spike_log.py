@@ -107,3 +107,27 @@ def iter_spike_log(lines: Iterable[str], skip_bootrom: bool = True) -> Iterator[
                 continue
             in_prologue = False
         yield c
+
+
+def spike_commit_lines(lines: Iterable[str], skip_bootrom: bool = True) -> Iterator[tuple[int, str, list[str]]]:
+    """The raw commit lines (line number, text, tokens after ``core N: <priv>``), boot ROM skipped.
+
+    The comparator's fast path compares these tokens with the RTL line's directly
+    and parses a line only when they differ.
+    """
+    in_prologue = skip_bootrom
+    for line_no, line in enumerate(lines, 1):
+        if not line.startswith("core"):
+            continue
+        tokens = line.split()[3:]
+        if len(tokens) < 2:
+            raise LogFormatError(f"line {line_no}: a commit without pc and instruction: {line.strip()}")
+        if in_prologue:
+            try:
+                pc = int(tokens[0], 16)
+            except ValueError:
+                raise LogFormatError(f"line {line_no}: bad pc {tokens[0]!r}: {line.strip()}") from None
+            if BOOTROM_BASE <= pc < BOOTROM_BASE + BOOTROM_SIZE:
+                continue
+            in_prologue = False
+        yield line_no, line, tokens

@@ -18,8 +18,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from configs import SocConfig
-from sim.difftest.record import Commit
-from sim.difftest.spike_log import iter_spike_log
 from sim.errors import SimError
 from sim.outcome import RunOutcome
 from sim.spike import run_spike
@@ -29,7 +27,10 @@ _JOIN_TIMEOUT_S = 30.0
 
 
 class SpikeStream:
-    """The commits of one running Spike; iterate once. ``outcome`` is set after the run."""
+    """The commit-log lines of one running Spike; iterate once. ``outcome`` is set after the run.
+
+    Lines are raw text (parse them with :func:`iter_spike_log`), so the comparator
+    can take its fast path."""
 
     def __init__(self, log, thread: threading.Thread, box: dict) -> None:
         self._log = log
@@ -37,10 +38,10 @@ class SpikeStream:
         self._box = box
         self.count = 0
 
-    def __iter__(self) -> Iterator[Commit]:
-        for commit in iter_spike_log(self._log):
+    def __iter__(self) -> Iterator[str]:
+        for line in self._log:
             self.count += 1
-            yield commit
+            yield line
         if self.count == 0:
             self._thread.join(_JOIN_TIMEOUT_S)
             raise SimError(f"Spike produced no commit log: {self._describe()}")
@@ -64,7 +65,7 @@ def spike_commits(
     max_instructions: int | None = None,
     timeout_s: float | None = None,
 ) -> Iterator[SpikeStream]:
-    """Start Spike on ``elf`` for ``soc`` and yield a :class:`SpikeStream` of its commits."""
+    """Start Spike on ``elf`` for ``soc`` and yield a :class:`SpikeStream` of its commit-log lines."""
     with tempfile.TemporaryDirectory(prefix="difftest-") as tmp:
         fifo = Path(tmp) / "commits.fifo"
         os.mkfifo(fifo)
