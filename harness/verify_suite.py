@@ -44,6 +44,7 @@ CASE_SOURCES: dict[str, str] = {
     "c-programs": "harness.c_programs:verify_cases",
 }
 SOURCES_ENV = "COSIM_CASE_SOURCES"
+ONLY_ENV = "COSIM_VERIFY_ONLY"  # comma-separated source names to restrict a run to
 RESULTS_ENV = "COSIM_RESULTS_DIR"
 PYTEST_MODULE = Path(__file__).with_name("verify_pytest.py")
 
@@ -75,6 +76,12 @@ def source_specs() -> dict[str, str]:
     specs = dict(CASE_SOURCES)
     for entry in filter(None, (e.strip() for e in os.environ.get(SOURCES_ENV, "").split(","))):
         specs[entry] = entry
+    only = [n for n in os.environ.get(ONLY_ENV, "").split(",") if n]
+    if only:
+        unknown = set(only) - set(specs)
+        if unknown:
+            raise CosimError(f"unknown case source(s) {sorted(unknown)}; known: {sorted(specs)}")
+        specs = {n: specs[n] for n in only}
     return specs
 
 
@@ -129,7 +136,7 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
         )
     table = Table(title=f"verify: {sum(r['status'] == 'pass' for r in rows)}/{len(rows)} pass")
     for col in ("case", "soc", "target", "status", "instret", "cycles"):
-        table.add_column(col, justify="right" if col in ("instret", "cycles") else "left", no_wrap=col == "case")
+        table.add_column(col, justify="right" if col in ("instret", "cycles") else "left", no_wrap=True)
     colors = {"pass": "green", "mismatch": "red", "trap": "red", "timeout": "yellow", "error": "red"}
     for r in rows:
         color = colors.get(r["status"], "magenta")
@@ -154,7 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", default="results", help="results directory (default ./results)")
     parser.add_argument("-k", dest="keyword", default=None, help="only cases matching this pytest -k expression")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument(
+        "--source", action="append", default=[], metavar="NAME", help="only this case source (repeatable)"
+    )
     args = parser.parse_args(argv)
+    if args.source:
+        os.environ[ONLY_ENV] = ",".join(args.source)
 
     cases = collect_cases()
     if args.list:
@@ -175,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
 
     selected = [c for c in cases if (case_dir(results, c.id) / "result.json").is_file()] if args.keyword else cases
     file_console = Console(record=True, width=140, file=open(os.devnull, "w"))  # noqa: SIM115
-    rows = summarize(selected, results, Console())
+    # Wide enough for the case ids even when stdout is not a terminal (nox, CI logs).
+    rows = summarize(selected, results, Console(width=max(shutil.get_terminal_size().columns, 120)))
     summarize(selected, results, file_console)
     (results / "summary.txt").write_text(file_console.export_text())
     write_json_atomic(results / "summary.json", rows)
