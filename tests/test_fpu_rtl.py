@@ -45,8 +45,24 @@ def special_batch() -> np.ndarray:
     FMAs, every special for one-operand ops and conversions; every rounding mode
     where it matters."""
     sp = [int(x) for x in SPECIALS]
-    fma_sp = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0x00000001, 0x807FFFFF,
-              0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800001, 0x3F7FFFFF, 0x1F800000, 0x5F000000]
+    fma_sp = [
+        0x00000000,
+        0x80000000,
+        0x7F800000,
+        0xFF800000,
+        0x7FC00000,
+        0x7F800001,
+        0x00000001,
+        0x807FFFFF,
+        0x00800000,
+        0x7F7FFFFF,
+        0xFF7FFFFF,
+        0x3F800000,
+        0xBF800001,
+        0x3F7FFFFF,
+        0x1F800000,
+        0x5F000000,
+    ]
     rows = []
     for op in FpuOp:
         for rm in _rms(op):

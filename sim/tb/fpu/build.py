@@ -90,8 +90,16 @@ def build_fpu_tb(cache_root: Path | None = None, jobs: int = 2) -> Path:
             shutil.rmtree(entry)  # corrupt or partial entry
         tmp = Path(tempfile.mkdtemp(prefix="build-", dir=root))
         cmd = [
-            exe, *VERILATOR_FLAGS, "-j", str(jobs), "--Mdir", str(tmp / "obj"), "-o", BINARY,
-            *map(str, FPU_RTL_SOURCES), str(HARNESS_CPP),
+            exe,
+            *VERILATOR_FLAGS,
+            "-j",
+            str(jobs),
+            "--Mdir",
+            str(tmp / "obj"),
+            "-o",
+            BINARY,
+            *map(str, FPU_RTL_SOURCES),
+            str(HARNESS_CPP),
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:

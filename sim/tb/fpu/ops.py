@@ -52,10 +52,23 @@ NV, DZ, OF, UF, NX = 16, 8, 4, 2, 1
 # Ops whose rounding mode matters; the others are run with every rm anyway.
 ROUNDED_OPS = frozenset(
     {
-        FpuOp.ADD, FpuOp.SUB, FpuOp.MUL, FpuOp.DIV, FpuOp.SQRT,
-        FpuOp.MADD, FpuOp.MSUB, FpuOp.NMSUB, FpuOp.NMADD,
-        FpuOp.CVT_W_S, FpuOp.CVT_WU_S, FpuOp.CVT_L_S, FpuOp.CVT_LU_S,
-        FpuOp.CVT_S_W, FpuOp.CVT_S_WU, FpuOp.CVT_S_L, FpuOp.CVT_S_LU,
+        FpuOp.ADD,
+        FpuOp.SUB,
+        FpuOp.MUL,
+        FpuOp.DIV,
+        FpuOp.SQRT,
+        FpuOp.MADD,
+        FpuOp.MSUB,
+        FpuOp.NMSUB,
+        FpuOp.NMADD,
+        FpuOp.CVT_W_S,
+        FpuOp.CVT_WU_S,
+        FpuOp.CVT_L_S,
+        FpuOp.CVT_LU_S,
+        FpuOp.CVT_S_W,
+        FpuOp.CVT_S_WU,
+        FpuOp.CVT_S_L,
+        FpuOp.CVT_S_LU,
     }
 )
 

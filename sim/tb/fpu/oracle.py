@@ -18,8 +18,7 @@ try:
     import softfloatpy as sf
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     raise ImportError(
-        "the FPU oracle needs softfloatpy (Berkeley SoftFloat); install the dev extras: "
-        "`./dev pip install -e .[dev]`"
+        "the FPU oracle needs softfloatpy (Berkeley SoftFloat); install the dev extras: `./dev pip install -e .[dev]`"
     ) from exc
 
 CANONICAL_NAN = 0x7FC00000

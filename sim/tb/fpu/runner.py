@@ -13,8 +13,8 @@ import numpy as np
 
 from sim.errors import SimError
 
-from .oracle import describe, reference
 from .ops import FpuOp
+from .oracle import describe, reference
 
 RESPONSE_DTYPE = np.dtype([("result", "<u8"), ("fflags", "<u4"), ("latency", "<u4")])
 

@@ -53,19 +53,36 @@ SPECIALS = np.array(_SPECIAL_MAGS + [m | 0x80000000 for m in _SPECIAL_MAGS], dty
 
 _INT_SPECIALS = np.array(
     [
-        0, 1, 2, 3, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x00FFFFFF, 0x01000000, 0x01000001, 0x01000003,
-        0x7FFFFFBF, 0x7FFFFFC0, 0x7FFFFF80, 0xFFFFFF7F, 0x8000000000000000, 0x7FFFFFFFFFFFFFFF,
-        0xFFFFFFFFFFFFFFFF, 0xFFFFFFFF80000000, 0x0000000100000000, 0x8000008000000000,
-        0x7FFFFF8000000000, 0xFFFFFF7FFFFFFFFF,
+        0,
+        1,
+        2,
+        3,
+        0x7FFFFFFF,
+        0x80000000,
+        0xFFFFFFFF,
+        0x00FFFFFF,
+        0x01000000,
+        0x01000001,
+        0x01000003,
+        0x7FFFFFBF,
+        0x7FFFFFC0,
+        0x7FFFFF80,
+        0xFFFFFF7F,
+        0x8000000000000000,
+        0x7FFFFFFFFFFFFFFF,
+        0xFFFFFFFFFFFFFFFF,
+        0xFFFFFFFF80000000,
+        0x0000000100000000,
+        0x8000008000000000,
+        0x7FFFFF8000000000,
+        0xFFFFFF7FFFFFFFFF,
     ],
     dtype=np.uint64,
 )
 
 
 def _pack(sign: np.ndarray, exp: np.ndarray, frac: np.ndarray) -> np.ndarray:
-    return ((sign.astype(np.uint32) << 31) | (exp.astype(np.uint32) << 23) | frac.astype(np.uint32)).astype(
-        np.uint32
-    )
+    return ((sign.astype(np.uint32) << 31) | (exp.astype(np.uint32) << 23) | frac.astype(np.uint32)).astype(np.uint32)
 
 
 def _frac(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -103,15 +120,30 @@ def _mix(rng: np.random.Generator, parts: list[np.ndarray]) -> np.ndarray:
 def _general(rng: np.random.Generator, n: int) -> np.ndarray:
     return _mix(
         rng,
-        [specials(rng, n), random_bits(rng, n), near_exp(rng, n, 100, 154), near_exp(rng, n, 0, 30),
-         near_exp(rng, n, 120, 134)],
+        [
+            specials(rng, n),
+            random_bits(rng, n),
+            near_exp(rng, n, 100, 154),
+            near_exp(rng, n, 0, 30),
+            near_exp(rng, n, 120, 134),
+        ],
     )
 
 
 # Results the rounding logic finds hard: the normal/subnormal boundary (tininess
 # after rounding), the half-ulp below the smallest subnormal, the largest finite.
-_TARGETS = np.array([2.0**-126, 2.0**-126 * (1 - 2.0**-25), 2.0**-149, 2.0**-150, 2.0**-127,
-                     3.4028234663852886e38, 3.4028235677973366e38], dtype=np.float64)
+_TARGETS = np.array(
+    [
+        2.0**-126,
+        2.0**-126 * (1 - 2.0**-25),
+        2.0**-149,
+        2.0**-150,
+        2.0**-127,
+        3.4028234663852886e38,
+        3.4028235677973366e38,
+    ],
+    dtype=np.float64,
+)
 
 
 def _tweak(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -187,8 +219,14 @@ def f2i_operands(rng: np.random.Generator, n: int) -> np.ndarray:
     """Floats around every integer range limit and with fractional parts near .5."""
     return _mix(
         rng,
-        [specials(rng, n), random_bits(rng, n), near_exp(rng, n, 120, 192), near_exp(rng, n, 125, 130),
-         near_exp(rng, n, 155, 160), near_exp(rng, n, 187, 192)],
+        [
+            specials(rng, n),
+            random_bits(rng, n),
+            near_exp(rng, n, 120, 192),
+            near_exp(rng, n, 125, 130),
+            near_exp(rng, n, 155, 160),
+            near_exp(rng, n, 187, 192),
+        ],
     )
 
 
