@@ -203,7 +203,7 @@ def fp_operands(op: FpuOp, rng: np.random.Generator, n: int) -> tuple[np.ndarray
             sign = np.uint32(0x80000000) if op in (FpuOp.MADD, FpuOp.NMADD) else np.uint32(0)
             cancel = (prod ^ sign) + rng.integers(-3, 4, n).astype(np.uint32)
             pe = ((prod >> 23) & 0xFF).astype(np.int64)
-            near = _pack(rng.integers(0, 2, n), np.clip(pe + rng.integers(-50, 51, n), 0, 254), _frac(rng, n))
+            near = _pack(rng.integers(0, 2, n), np.clip(pe + rng.integers(-60, 61, n), 0, 254), _frac(rng, n))
             c = _mix(rng, [c, cancel, cancel, near])
         ta, tb, tc = aimed(op, rng, n)
         use = rng.integers(0, 4, n) == 0
