@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from configs import load_soc
+from harness.commands.iss import run_iss
 from harness.errors import CosimError
+from harness.results import make_result
 from harness.toolchain import REPO_ROOT, build_elf, cache_root
+from harness.verify_suite import Case
 
 PROGRAM_DIR = REPO_ROOT / "tests" / "programs"
 DEFAULT_SOCS = ("rv32", "rv64")
@@ -98,8 +101,6 @@ def uart_mismatches(expected: str, actual: str) -> int:
 
 def run_program(program: CProgram, soc: str, workdir: Path, *, timeout_s: float = 300.0) -> dict:
     """Build ``program`` for ``soc``, run it on Spike, compare its UART text; return the result record."""
-    from harness.commands.iss import run_iss
-
     cfg = load_soc(soc)
     expected = host_expected(program)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -107,8 +108,6 @@ def run_program(program: CProgram, soc: str, workdir: Path, *, timeout_s: float 
     outcome, _ = run_iss(elf, cfg, case=f"c:{program.name}", timeout_s=timeout_s)
     mismatches = uart_mismatches(expected, outcome.uart)
     outputs = {"uart": {"max_abs_err": None, "max_ulp_err": None, "mismatches": mismatches}}
-    from harness.results import make_result
-
     result = make_result(outcome, soc=cfg, elf=elf, case=f"c:{program.name}", outputs=outputs)
     if mismatches:
         (workdir / "expected_uart.txt").write_text(expected)
@@ -117,10 +116,8 @@ def run_program(program: CProgram, soc: str, workdir: Path, *, timeout_s: float 
     return result
 
 
-def verify_cases() -> list:
+def verify_cases() -> list[Case]:
     """Case source for ``nox -s verify``: every program on each of its configs, on Spike."""
-    from harness.verify_suite import Case
-
     cases = []
     for program in discover():
         for soc in program.socs:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -127,10 +128,9 @@ def _render(template: str, soc: SocConfig) -> str:
     text = (TEMPLATE_DIR / template).read_text()
     for key, value in _substitutions(soc).items():
         text = text.replace(f"@{key}@", value)
-    if "@" in text.replace("@function", "").replace("@nobits", ""):
-        leftover = [w for w in text.split() if w.count("@") >= 2]
-        if leftover:
-            raise ToolchainError(f"template {template} has unknown placeholders: {leftover[:3]}")
+    leftover = sorted(set(re.findall(r"@[A-Z_]+@", text)))
+    if leftover:
+        raise ToolchainError(f"template {template} has placeholders the config does not fill: {leftover}")
     return text
 
 

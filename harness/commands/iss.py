@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from configs import SocConfig, load_soc
@@ -36,7 +37,7 @@ def run_iss(
     soc: SocConfig | str,
     *,
     case: str | None = None,
-    dumps: list[Dump] = (),
+    dumps: Sequence[Dump] = (),
     max_instructions: int | None = None,
     timeout_s: float | None = None,
 ) -> tuple[RunOutcome, dict]:
