@@ -24,6 +24,26 @@ def random_vrf(rng: random.Random, vlen: int) -> bytes:
 
 def run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: list[harness.Issue],
                     dumps: list[tuple[int, int]], latency: int = 4) -> harness.RunResult:
+    """Compare RTL and model; on a mismatch, name the first instruction that diverges."""
+    try:
+        return _run_and_compare(geo, vrf, mem, issues, dumps, latency)
+    except AssertionError as full:
+        lo, hi = 0, len(issues)          # prefix of length hi fails; find the shortest
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            try:
+                _run_and_compare(geo, vrf, mem, issues[:mid], [], latency)
+                lo = mid
+            except AssertionError:
+                hi = mid
+        i = issues[hi - 1]
+        raise AssertionError(
+            f"first divergence at instruction {hi - 1}: insn {i.insn:#010x} rs1 {i.rs1:#x} rs2 {i.rs2:#x} "
+            f"vtype {i.vtype:#x} vl {i.vl} vstart {i.vstart}\n{full}") from None
+
+
+def _run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: list[harness.Issue],
+                     dumps: list[tuple[int, int]], latency: int = 4) -> harness.RunResult:
     exe = harness.build(geo.vlen, geo.dlen, geo.memw)
     res = harness.run(exe, geo.vlen, geo.dlen, vrf, mem, issues, dumps, latency=latency)
     m = Model(geo.vlen)
@@ -60,6 +80,12 @@ def run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: li
             + ", ".join(f"{i.insn:#010x}/vt{i.vtype:#x}/vl{i.vl}/vs{i.vstart}" for i in issues) + ")\n"
             f"v{r} RTL   {res.vrf[r * vlenb:(r + 1) * vlenb][::-1].hex()}\n"
             f"v{r} model {bytes(m.s.vrf[r * vlenb:(r + 1) * vlenb])[::-1].hex()}")
+    if res.mem != m.s.mem:
+        diff = sorted(a for a in set(res.mem) | set(m.s.mem) if res.mem.get(a) != m.s.mem.get(a))
+        a = diff[0]
+        raise AssertionError(f"memory differs at {len(diff)} bytes, first {a:#x}: RTL {res.mem.get(a)} "
+                             f"model {m.s.mem.get(a)} (instructions: "
+                             + ", ".join(f"{i.insn:#010x}/vt{i.vtype:#x}/vl{i.vl}" for i in issues) + ")")
     for a, n in dumps:
         exp = bytes(m.s.mem.get(a + k, 0) for k in range(n))
         assert res.dumps[a] == exp, f"memory at {a:#x}: RTL {res.dumps[a].hex()} model {exp.hex()}"

@@ -95,6 +95,7 @@ class RunResult:
     completions: list[Completion] = field(default_factory=list)
     vrf: bytes = b""
     dumps: dict[int, bytes] = field(default_factory=dict)
+    mem: dict[int, int] = field(default_factory=dict)
     cycles: int = 0
     lane_active: int = 0
 
@@ -150,6 +151,8 @@ def run(exe: Path, vlen: int, dlen: int, vrf: bytes, mem: dict[int, bytes], issu
             rows[int(t[1], 16)] = bytes.fromhex(t[2])[::-1]
         elif t[0] == "D":
             res.dumps[int(t[1], 16)] = bytes.fromhex(t[2]) if len(t) > 2 else b""
+        elif t[0] == "W":
+            res.mem[int(t[1], 16)] = int(t[2], 16)
         elif t[0] == "T":
             res.cycles, res.lane_active = int(t[1]), int(t[2])
     res.vrf = b"".join(rows[r] for r in sorted(rows))

@@ -313,7 +313,18 @@ module vec_decoder
         u.cls   = (opc == OpcLoadFp) ? VC_LOAD : VC_STORE;
         u.eew   = mem_eew;
         chk_v0  = (opc == OpcLoadFp);
-        if (mem_eew_ok && !mew && nf == 3'd0) begin
+        if (mem_eew_ok && !mew && mop == 2'b00 && rs2 == 5'b01000) begin
+          // whole-register vl<nr>re<eew>.v / vs<nr>r.v: independent of vtype
+          known      = 1'b1;
+          need_vtype = 1'b0;
+          need_vm1   = 1'b1;
+          chk_v0     = 1'b0;
+          u.whole    = 1'b1;
+          u.nregs    = 4'(nf) + 4'd1;
+          extra_ok   = (nf == 3'd0 || nf == 3'd1 || nf == 3'd3 || nf == 3'd7)
+                       && ((rd & {2'b0, nf}) == 5'd0)
+                       && (opc == OpcLoadFp || mem_eew == 2'd0);
+        end else if (mem_eew_ok && !mew && nf == 3'd0) begin
           unique case (mop)
             2'b00: begin
               unique case (rs2)
@@ -345,17 +356,6 @@ module vec_decoder
               end
             end
           endcase
-        end else if (mem_eew_ok && !mew && mop == 2'b00 && rs2 == 5'b01000) begin
-          // whole-register vl<nr>re<eew>.v / vs<nr>r.v: independent of vtype
-          known      = 1'b1;
-          need_vtype = 1'b0;
-          need_vm1   = 1'b1;
-          chk_v0     = 1'b0;
-          u.whole    = 1'b1;
-          u.nregs    = 4'(nf) + 4'd1;
-          extra_ok   = (nf == 3'd0 || nf == 3'd1 || nf == 3'd3 || nf == 3'd7)
-                       && ((rd & {2'b0, nf}) == 5'd0)
-                       && (opc == OpcLoadFp || mem_eew == 2'd0);
         end
       end
 

@@ -1,0 +1,241 @@
+"""Vector unit RTL (sim/rtl/vector) against the reference model, standalone.
+
+Random instruction sequences per family and policy (SEW 8/16/32, LMUL 1/8..8,
+vl, vstart, masks, tails, misaligned register groups and vill for the legality
+check) run on the Verilator harness and on tests/vector_support/model.py; every
+legality answer, completion, the whole register file and memory must agree.
+The default tier uses t1-small's geometry; t1-blastoise's is marked slow.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from vector_support import harness, rvv
+from vector_support.check import Geometry, random_vrf, run_and_compare
+from vector_support.harness import Issue
+
+from configs import load_soc
+
+
+def geometry(name: str) -> Geometry:
+    cfg = load_soc(name)
+    acc = cfg.accelerator
+    return Geometry(acc.vlen, acc.dlen, min(acc.dlen, cfg.memory.width_bits))
+
+
+SMALL = geometry("t1-small")
+MEM_BASE = 0x4000_0000
+MEM_SIZE = 4096
+
+LMULS = [0.125, 0.25, 0.5, 1, 2, 4, 8]
+
+
+def rand_vtype(rng: random.Random, vlen: int, allow_vill: bool = True):
+    if allow_vill and rng.random() < 0.03:
+        return rvv.vtype(8, 1, vill=True), 8, 1, 0
+    sew = rng.choice([8, 16, 32])
+    lmul = rng.choice([m for m in LMULS if m >= sew / 32])
+    vlmax = rvv.vlmax(vlen, sew, lmul)
+    r = rng.random()
+    vl = vlmax if r < 0.35 else 0 if r < 0.4 else rng.randint(1, vlmax)
+    return rvv.vtype(sew, lmul, vta=rng.randint(0, 1), vma=rng.randint(0, 1)), sew, lmul, vl
+
+
+def rand_reg(rng: random.Random, lmul: float) -> int:
+    g = max(1, int(lmul))
+    if rng.random() < 0.08:
+        return rng.randrange(32)            # maybe misaligned: legality check
+    return rng.randrange(0, 32, g)
+
+
+def rand_vstart(rng: random.Random, vl: int) -> int:
+    return rng.randint(0, max(vl - 1, 0)) if rng.random() < 0.15 else 0
+
+
+# (funct6, funct3 forms) of the implemented integer element-wise / compare families
+INT_ALU = [(0x00, "vxi"), (0x02, "vx"), (0x03, "xi"), (0x04, "vx"), (0x05, "vx"), (0x06, "vx"), (0x07, "vx"),
+           (0x09, "vxi"), (0x0A, "vxi"), (0x0B, "vxi"), (0x25, "vxi"), (0x28, "vxi"), (0x29, "vxi"),
+           (0x20, "vxi"), (0x21, "vxi"), (0x22, "vx"), (0x23, "vx")]
+INT_CARRY = [(0x10, "vxi"), (0x11, "vxi"), (0x12, "vx"), (0x13, "vx"), (0x17, "vxi")]
+INT_CMP = [(0x18, "vxi"), (0x19, "vxi"), (0x1A, "vx"), (0x1B, "vx"), (0x1C, "vxi"), (0x1D, "vxi"),
+           (0x1E, "xi"), (0x1F, "xi")]
+INT_MUL = [(f6, "vx") for f6 in (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x29, 0x2B, 0x2D, 0x2F)]
+PERM = [(0x0C, "vxi", "I"), (0x0E, "xiv", "I"), (0x0F, "xi", "I"), (0x0E, "x", "M"), (0x0F, "x", "M")]
+F3 = {"v": rvv.IVV, "x": rvv.IVX, "i": rvv.IVI}
+MF3 = {"v": rvv.MVV, "x": rvv.MVX}
+
+
+def rand_scalar(rng: random.Random) -> int:
+    return rng.choice([0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, rng.getrandbits(32), rng.randrange(16)])
+
+
+def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
+    vt, sew, lmul, vl = rand_vtype(rng, vlen)
+    vm = 1 if rng.random() < 0.5 else 0
+    vd, vs2, vs1 = rand_reg(rng, lmul), rand_reg(rng, lmul), rand_reg(rng, lmul)
+    rs1 = rand_scalar(rng)
+    vstart = rand_vstart(rng, vl)
+    if family in ("alu", "carry", "cmp"):
+        f6, forms = rng.choice({"alu": INT_ALU, "carry": INT_CARRY, "cmp": INT_CMP}[family])
+        form = rng.choice(forms)
+        if f6 in (0x10, 0x12):
+            vm = 0 if rng.random() < 0.95 else 1
+        if f6 == 0x17 and vm == 1 and rng.random() < 0.9:
+            vs2 = 0
+        if family == "cmp" and rng.random() < 0.3:
+            vd = vs2
+        insn = rvv.opv(f6, F3[form], vd, vs2, vs1 if form != "i" else rng.randrange(32), vm)
+    elif family == "mul":
+        f6, forms = rng.choice(INT_MUL)
+        form = rng.choice(forms)
+        insn = rvv.opv(f6, MF3[form], vd, vs2, vs1, vm)
+    elif family == "perm":
+        f6, forms, cat = rng.choice(PERM)
+        form = rng.choice(forms)
+        f3 = F3[form] if cat == "I" else rvv.MVX
+        imm = rng.randrange(32) if rng.random() < 0.7 else rng.randrange(4)
+        rs1 = rng.choice([0, 1, 2, 3, rng.randrange(2 * rvv.vlmax(vlen, sew, 8)), 0xFFFFFFFF])
+        insn = rvv.opv(f6, f3, vd, vs2, vs1 if form == "v" else imm, vm)
+    elif family == "red":
+        insn = rvv.opv(rng.randrange(8), rvv.MVV, rng.randrange(32), vs2, rng.randrange(32), vm)
+        vstart = 0 if rng.random() < 0.95 else 1
+    elif family == "mask":
+        kind = rng.randrange(6)
+        if kind == 0:     # mask logical
+            insn = rvv.opv(rng.randrange(0x18, 0x20), rvv.MVV, rng.randrange(32), rng.randrange(32),
+                           rng.randrange(32), 1 if rng.random() < 0.95 else 0)
+        elif kind == 1:   # vcpop / vfirst
+            insn = rvv.opv(0x10, rvv.MVV, rng.randrange(32), rng.randrange(32), rng.choice([0x10, 0x11]), vm)
+            vstart = 0 if rng.random() < 0.9 else 1
+        elif kind == 2:   # vmv.x.s
+            insn = rvv.opv(0x10, rvv.MVV, rng.randrange(32), rng.randrange(32), 0, 1)
+        elif kind == 3:   # vmv.s.x
+            insn = rvv.opv(0x10, rvv.MVX, rng.randrange(32), 0, rng.randrange(32), 1)
+        elif kind == 4:   # vid.v
+            insn = rvv.opv(0x14, rvv.MVV, vd, 0, 0x11, vm)
+        else:             # vmv<nr>r.v
+            nr = rng.choice([1, 2, 4, 8])
+            insn = rvv.opv(0x27, rvv.IVI, rng.randrange(0, 32, nr), rng.randrange(0, 32, nr), nr - 1, 1)
+            if rng.random() < 0.3:
+                vt = rvv.vtype(8, 1, vill=True)
+    else:
+        raise AssertionError(family)
+    return Issue(insn, rs1=rs1, vtype=vt, vl=vl, vstart=vstart)
+
+
+def gen_mem(rng: random.Random, vlen: int) -> Issue:
+    vt, sew, lmul, vl = rand_vtype(rng, vlen)
+    store = rng.random() < 0.5
+    vm = 1 if rng.random() < 0.6 else 0
+    eew = rng.choice([8, 16, 32])
+    emul = eew / sew * lmul
+    # loads write v0..v15 only, so the index values kept in v16..v31 stay aligned
+    vd = rand_reg(rng, max(emul, 1)) % 16
+    base = MEM_BASE + rng.randrange(0, MEM_SIZE // 2, 4)   # element addresses stay aligned
+    kind = rng.choice(["unit", "unit", "strided", "indexed", "whole", "mask", "ff"])
+    vstart = rand_vstart(rng, vl)
+    rs2 = 0
+    if kind == "unit":
+        insn = rvv.vmem(store, eew, vd, 10, vm=vm)
+    elif kind == "ff":
+        insn = rvv.vmem(store, eew, vd, 10, lumop=0x10, vm=vm)
+    elif kind == "strided":
+        rs2 = rng.choice([0, eew // 8, 2 * eew // 8, -eew // 8, 12, 64]) & 0xFFFFFFFF
+        if rs2 >= 0x8000_0000:
+            base += MEM_SIZE // 2
+        insn = rvv.vmem(store, eew, vd, 10, mop=2, lumop=11, vm=vm)
+    elif kind == "indexed":
+        insn = rvv.vmem(store, eew, rand_reg(rng, lmul) % 16, 10, mop=rng.choice([1, 3]),
+                        lumop=16 + rand_reg(rng, max(emul, 1)) % 16, vm=vm)
+    elif kind == "whole":
+        nr = rng.choice([1, 2, 4, 8])
+        insn = rvv.vmem(store, 8 if store else eew, rng.randrange(0, 16, nr), 10, lumop=0x08, nf=nr - 1)
+        if rng.random() < 0.2:
+            vt = rvv.vtype(8, 1, vill=True)
+    else:
+        insn = rvv.vmem(store, 8, rand_reg(rng, 1) % 16, 10, lumop=0x0B, vm=1)
+    return Issue(insn, rs1=base, rs2=rs2, vtype=vt, vl=vl, vstart=vstart)
+
+
+def random_batch(rng: random.Random, geo: Geometry, family: str, n: int):
+    vrf = bytearray(random_vrf(rng, geo.vlen))
+    if family == "mem":
+        # small, 4-byte aligned index values in half of the register file keep indexed
+        # accesses aligned and near the buffer (misaligned elements are not supported)
+        for k in range(len(vrf) // 2, len(vrf)):
+            vrf[k] &= 0x1C
+    mem = {MEM_BASE: bytes(rng.getrandbits(8) for _ in range(MEM_SIZE))}
+    gen = (lambda: gen_mem(rng, geo.vlen)) if family == "mem" else (lambda: gen_arith(rng, geo.vlen, family))
+    return bytes(vrf), mem, [gen() for _ in range(n)]
+
+
+FAMILIES = ["alu", "carry", "cmp", "mul", "red", "mask", "perm", "mem"]
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("family", FAMILIES)
+def test_random_family_small(family):
+    rng = random.Random(f"small-{family}")
+    for _ in range(3):
+        vrf, mem, issues = random_batch(rng, SMALL, family, 40)
+        run_and_compare(SMALL, vrf, mem, issues, [])
+
+
+@pytest.mark.rtl
+def test_directed_load_add_store():
+    """vle32 / vadd.vv / vse32 end to end, with known numbers."""
+    vt = rvv.vtype(32, 1)
+    n = SMALL.vlen // 32
+    a = list(range(1, n + 1))
+    b = [100 * k for k in range(n)]
+    mem = {MEM_BASE: b"".join(x.to_bytes(4, "little") for x in a + b)}
+    issues = [
+        Issue(rvv.vmem(False, 32, 1, 10), rs1=MEM_BASE, vtype=vt, vl=n),
+        Issue(rvv.vmem(False, 32, 2, 10), rs1=MEM_BASE + 4 * n, vtype=vt, vl=n),
+        Issue(rvv.opv(0x00, rvv.IVV, 3, 1, 2), vtype=vt, vl=n),
+        Issue(rvv.vmem(True, 32, 3, 10), rs1=MEM_BASE + 8 * n, vtype=vt, vl=n),
+    ]
+    res = run_and_compare(SMALL, bytes(32 * SMALL.vlen // 8), mem, issues, [(MEM_BASE + 8 * n, 4 * n)])
+    got = [int.from_bytes(res.dumps[MEM_BASE + 8 * n][4 * k:4 * k + 4], "little") for k in range(n)]
+    assert got == [x + y for x, y in zip(a, b, strict=True)]
+
+
+@pytest.mark.rtl
+def test_unimplemented_answers_illegal():
+    """FP arithmetic and segment loads are not implemented: illegal, no completion."""
+    vt = rvv.vtype(32, 1)
+    issues = [
+        Issue(rvv.opv(0x00, rvv.FVV, 1, 2, 3), vtype=vt, vl=4),       # vfadd.vv
+        Issue(rvv.vmem(False, 32, 4, 10, nf=1), rs1=MEM_BASE, vtype=vt, vl=4),  # vlseg2e32
+        Issue(rvv.opv(0x00, rvv.IVV, 1, 2, 3), vtype=vt, vl=4),       # vadd.vv: legal
+    ]
+    exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)
+    res = harness.run(exe, SMALL.vlen, SMALL.dlen, bytes(32 * SMALL.vlen // 8), {}, issues, [])
+    assert res.accepted == {0: False, 1: False, 2: True}
+    assert [c.seq for c in res.completions] == [2]
+
+
+@pytest.mark.rtl
+def test_lmul8_takes_rows_per_cycle():
+    """N back-to-back LMUL=8 vmacc.vv take at least N*8*VLEN/DLEN cycles in the lanes."""
+    n = 4
+    vt = rvv.vtype(32, 8)
+    vl = rvv.vlmax(SMALL.vlen, 32, 8)
+    issues = [Issue(rvv.opv(0x2D, rvv.MVV, 8, 16, 24), vtype=vt, vl=vl) for _ in range(n)]
+    res = run_and_compare(SMALL, random_vrf(random.Random(5), SMALL.vlen), {}, issues, [])
+    rows = 8 * SMALL.vlen // SMALL.dlen
+    assert res.lane_active == n * rows
+    assert res.cycles >= n * rows
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+@pytest.mark.parametrize("family", FAMILIES)
+def test_random_family_blastoise(family):
+    geo = geometry("t1-blastoise")
+    rng = random.Random(f"big-{family}")
+    for _ in range(2):
+        vrf, mem, issues = random_batch(rng, geo, family, 30)
+        run_and_compare(geo, vrf, mem, issues, [])
