@@ -1,4 +1,116 @@
-"""Compiler layer: PyTorch (or linalg/tosa MLIR) to RVV, scalar or Gemmini object code.
+"""Compiler layer: PyTorch (or linalg/tosa MLIR) to RVV or scalar RISC-V object code.
 
-Stages: frontend -> targets -> lowering -> codegen. Never imports ``harness`` or ``sim``.
+Stages: :mod:`compiler.frontend` -> :mod:`compiler.targets` -> :mod:`compiler.lowering`
+-> :mod:`compiler.codegen`. Never imports ``harness`` or ``sim``.
+
+    from compiler import compile_kernel
+    from compiler.frontend import import_torch
+    imported = import_torch(model, (x,), name="mlp")
+    kernel = compile_kernel(imported, "t1-small")      # kernel.object: an ELF .o defining forward
 """
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.errors import CompileError
+from compiler.frontend import Imported, TensorSpec
+from compiler.targets import Target, target_for
+
+__all__ = ["CompileError", "Kernel", "compile_kernel", "compiler_version", "cache_dir"]
+
+
+def compiler_version() -> str:
+    """Hash of the compiler's own sources: any change invalidates cached objects."""
+    h = hashlib.sha256()
+    for p in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("COSIM_CACHE") or str(Path.home() / ".cache" / "dsa-cosim")
+    return Path(root) / "kernels"
+
+
+@dataclass
+class Kernel:
+    """A compiled ``forward``: the object plus what its arguments are."""
+
+    name: str
+    soc: str
+    target: Target
+    object: Path
+    llvm_ir: Path
+    args: list[TensorSpec]
+    outputs: list[TensorSpec]
+    key: str
+    cached: bool
+    seconds: dict[str, float] = field(default_factory=dict)  # lowering / codegen
+    schedule: list[dict] = field(default_factory=list)  # per linalg op: tiles, vectorized?
+
+
+def _key(imported: Imported, target: Target) -> str:
+    h = hashlib.sha256()
+    for part in (imported.ir_hash_text(), target.key(), compiler_version()):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+def compile_kernel(
+    imported: Imported,
+    soc,
+    *,
+    dump_dir: str | Path | None = None,
+    use_cache: bool = True,
+) -> Kernel:
+    """Lower and compile ``imported`` for ``soc`` (name, path or SocConfig).
+
+    Cached by a hash of (IR, target, compiler version); ``dump_dir`` (which
+    bypasses the cache so every stage really runs) gets the IR of every stage."""
+    from compiler.codegen import check_llvm_ir, compile_llvm_ir, translate
+    from compiler.lowering import lower
+
+    target = target_for(soc)
+    key = _key(imported, target)
+    entry = cache_dir() / key
+    obj, ll, meta = entry / "kernel.o", entry / "kernel.ll", entry / "kernel.json"
+    if use_cache and dump_dir is None and obj.is_file() and meta.is_file():
+        info = json.loads(meta.read_text())
+        return Kernel(imported.name, target.soc, target, obj, ll, imported.args, imported.outputs, key, True, {}, info["schedule"])
+    if dump_dir is not None:
+        Path(dump_dir).mkdir(parents=True, exist_ok=True)
+        (Path(dump_dir) / "00-frontend.mlir").write_text(imported.mlir)
+    lowered = lower(imported.mlir, target, dump_dir=dump_dir)
+    t0 = time.perf_counter()
+    text = translate(lowered.module)
+    check_llvm_ir(text)
+    seconds = {"lowering": sum(lowered.stage_seconds.values()), **{f"stage:{k}": v for k, v in lowered.stage_seconds.items()}}
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=entry.parent, prefix=f".{key}."))
+    try:
+        compile_llvm_ir(text, target, tmp / "kernel.o")
+        if dump_dir is not None:
+            (Path(dump_dir) / "06-llvm.ll").write_text(text)
+            shutil.copy(tmp / "kernel.ll", Path(dump_dir) / "07-llvm22.ll")
+        (tmp / "kernel.json").write_text(json.dumps({"schedule": lowered.report.ops, "soc": target.soc}, indent=1))
+        seconds["codegen"] = time.perf_counter() - t0
+        try:
+            os.replace(tmp, entry)  # atomic publish; a concurrent builder may have won
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    if not obj.is_file():
+        raise CompileError(f"kernel cache entry {entry} is incomplete; delete it and retry")
+    return Kernel(imported.name, target.soc, target, obj, ll, imported.args, imported.outputs, key, False, seconds, lowered.report.ops)

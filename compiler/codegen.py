@@ -1,0 +1,70 @@
+"""Codegen: LLVM dialect -> LLVM IR text -> (down-leveled) -> RISC-V object via zig's clang.
+
+The object defines ``forward`` and ``_mlir_ciface_forward`` (memref descriptors
+passed by pointer). Before compiling, the IR is checked for what the bare-metal
+targets cannot run: ``double`` arithmetic (no D extension) and calls to libm.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from compiler.downlevel import downlevel
+from compiler.errors import CompileError
+from compiler.targets import Target
+
+# Same flags the runtime is built with (DESIGN.md, toolchain facts).
+CFLAGS = ("-O2", "-mcmodel=medany", "-ffreestanding", "-fno-stack-protector", "-fno-math-errno")
+
+# Functions the generated code may call: the runtime provides them.
+RUNTIME_FUNCTIONS = {"malloc", "free", "memcpy", "memset", "memmove", "aligned_alloc"}
+
+_LIBM = re.compile(r"@llvm\.(exp|exp2|exp10|log|log2|log10|pow|sin|cos|tan|tanh|atan|atan2|asin|acos|sinh|cosh|erf)\.")
+
+
+def translate(module) -> str:
+    """LLVM dialect module -> LLVM IR text (LLVM 24 spelling)."""
+    from torch_mlir.dialects import llvm as llvm_d
+
+    try:
+        return llvm_d.translate_module_to_llvmir(module.operation)
+    except Exception as e:
+        raise CompileError(f"translating the LLVM dialect to LLVM IR failed: {e}") from e
+
+
+def check_llvm_ir(text: str) -> None:
+    """Reject IR that would need the D extension or libm."""
+    for line in text.splitlines():
+        code = line.split(";", 1)[0]
+        if re.search(r"\bdouble\b", code) and not code.lstrip().startswith(("declare", "!")):
+            raise CompileError(
+                "the kernel computes in double precision (a float64 value survived into LLVM IR: "
+                f"`{code.strip()[:120]}`); the targets have no D extension: keep the model and inputs float32"
+            )
+    m = _LIBM.search(text)
+    if m:
+        raise CompileError(f"the kernel calls libm's {m.group(1)}, which bare-metal programs do not have")
+    for name in re.findall(r"^declare [^@]*@([\w.$]+)\(", text, flags=re.M):
+        if not name.startswith("llvm.") and name not in RUNTIME_FUNCTIONS:
+            raise CompileError(f"the kernel calls {name}(), which the runtime does not provide")
+
+
+def zig_cc() -> list[str]:
+    return [sys.executable, "-m", "ziglang", "cc"]
+
+
+def compile_llvm_ir(text: str, target: Target, out: str | Path, *, opt: str = "-O2") -> Path:
+    """Down-level ``text`` and compile it to an object for ``target``."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ll = out.with_suffix(".ll")
+    ll.write_text(downlevel(text))
+    flags = [f for f in CFLAGS if f != "-O2"] + [opt]
+    cmd = [*zig_cc(), *target.clang_flags(), *flags, "-Wno-override-module", "-c", str(ll), "-o", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CompileError(f"zig cc could not compile the kernel ({ll}):\n{proc.stderr.strip()[:2000]}")
+    return out

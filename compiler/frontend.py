@@ -1,0 +1,334 @@
+"""Frontend: a PyTorch module/callable (or a linalg/tosa ``.mlir`` file) to
+linalg-on-tensors MLIR with one public function ``@forward``.
+
+Weights never become IR literals: the module's parameters and buffers are lifted
+to leading arguments of ``forward`` (through ``torch.func.functional_call``), so
+the program builder can place their bytes in the ELF's data sections. The
+returned :class:`Imported` lists every argument (role ``input`` or ``weight``,
+shape, dtype, values) and every output in the order of ``forward``'s signature.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from compiler.errors import CompileError
+
+# Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
+SUPPORTED_DTYPES = ("float32", "int32", "int64", "int16", "int8", "uint8", "bool")
+
+# Dialects that may appear in the imported module (anything else cannot be lowered).
+LOWERABLE_DIALECTS = {"builtin", "func", "arith", "math", "linalg", "tensor", "bufferization"}
+
+_MLIR_TO_NUMPY = {"f32": "float32", "i32": "int32", "i64": "int64", "i16": "int16", "i8": "int8", "i1": "bool"}
+
+
+@dataclass
+class TensorSpec:
+    """One argument or result of ``forward``."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str  # numpy dtype name
+    role: str = "input"  # input | weight | output
+    data: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.dtype).itemsize
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype, "role": self.role}
+
+
+@dataclass
+class Imported:
+    """linalg-on-tensors IR of ``forward`` plus what its arguments and results are."""
+
+    name: str
+    mlir: str  # textual module (generic enough to re-parse in any context)
+    args: list[TensorSpec]
+    outputs: list[TensorSpec]
+    source: str  # where the program came from (for messages)
+
+    def ir_hash_text(self) -> str:
+        """Everything that determines generated code and data, as text for hashing."""
+        meta = json.dumps([[a.to_dict() for a in self.args], [o.to_dict() for o in self.outputs]])
+        return self.mlir + meta
+
+
+# ---------------------------------------------------------------------------
+# PyTorch
+
+
+def _torch():
+    import torch
+
+    return torch
+
+
+def _lift_parameters(fn, example_inputs: tuple):
+    """Wrap ``fn`` so that its parameters and buffers are leading inputs.
+
+    Returns (wrapper module, weight names, weight tensors)."""
+    torch = _torch()
+    if isinstance(fn, torch.nn.Module):
+        named = list(fn.named_parameters()) + list(fn.named_buffers())
+    else:
+        named = []
+    names = [n for n, _ in named]
+    values = [t.detach().contiguous() for _, t in named]
+
+    class Lifted(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = fn if isinstance(fn, torch.nn.Module) else None
+
+        def forward(self, *flat):
+            k = len(names)
+            if self.inner is None:
+                return fn(*flat[k:])
+            return torch.func.functional_call(self.inner, dict(zip(names, flat[:k], strict=True)), flat[k:])
+
+    return Lifted().eval(), names, values
+
+
+def _np_dtype(t) -> str:
+    return str(t.dtype).removeprefix("torch.")
+
+
+def _where(node) -> str:
+    """Innermost user frame of an FX node's stack trace, e.g. ``model.py:12``."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
+    user = [f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0]]
+    if user or frames:
+        path, line = (user or frames)[-1]
+        return f"{path}:{line}"
+    return "unknown location"
+
+
+def _check_graph(ep) -> None:
+    """Reject what the targets cannot run, naming the op and its Python source line."""
+    torch = _torch()
+    for node in ep.graph.nodes:
+        vals = node.meta.get("val")
+        vals = vals if isinstance(vals, (tuple, list)) else [vals]
+        for v in vals:
+            if not isinstance(v, torch.Tensor):
+                continue
+            what = f"{node.target}" if node.op == "call_function" else f"input {node.name}"
+            dtype = _np_dtype(v)
+            if dtype not in SUPPORTED_DTYPES:
+                hint = " (no D extension: use float32, e.g. model.float() and float32 inputs)" if dtype == "float64" else ""
+                raise CompileError(f"{what} at {_where(node)} produces {dtype}, which the targets do not support{hint}")
+            if any(not isinstance(d, int) for d in v.shape):
+                raise CompileError(
+                    f"{what} at {_where(node)} has a dynamic shape {tuple(v.shape)}; only static shapes are supported "
+                    f"(export without dynamic_shapes and avoid data-dependent sizes)"
+                )
+
+
+def _check_lowerable(module, source: str) -> None:
+    """Every op in the imported module must belong to a dialect we lower."""
+    bad = []
+
+    def visit(op):
+        name = op.operation.name
+        if name.split(".")[0] not in LOWERABLE_DIALECTS:
+            bad.append((name, str(op.operation.location)))
+        for region in op.operation.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    visit(inner)
+
+    visit(module.operation)
+    if bad:
+        name, loc = bad[0]
+        raise CompileError(
+            f"{source}: operation {name} at {_short_loc(loc)} is not supported by the compiler "
+            f"(it lowers only linalg, tensor, arith and math); {len(bad)} unsupported op(s) in total"
+        )
+
+
+def _short_loc(loc: str) -> str:
+    m = re.findall(r'"([^"]+)":(\d+)', loc)
+    user = [x for x in m if "site-packages" not in x[0]]
+    if user or m:
+        return "{}:{}".format(*(user or m)[-1])
+    return loc
+
+
+def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str | None = None) -> Imported:
+    """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors."""
+    torch = _torch()
+    from torch_mlir import fx
+
+    source = source or name
+    if not isinstance(example_inputs, tuple):
+        example_inputs = (example_inputs,)
+    for i, x in enumerate(example_inputs):
+        if not isinstance(x, torch.Tensor):
+            raise CompileError(f"{source}: example input {i} is a {type(x).__name__}; every input must be a torch.Tensor")
+        if _np_dtype(x) not in SUPPORTED_DTYPES:
+            raise CompileError(f"{source}: example input {i} has dtype {_np_dtype(x)}; supported: {', '.join(SUPPORTED_DTYPES)}")
+    wrapper, weight_names, weights = _lift_parameters(fn, example_inputs)
+    for n, w in zip(weight_names, weights, strict=True):
+        if _np_dtype(w) not in SUPPORTED_DTYPES:
+            raise CompileError(f"{source}: parameter/buffer {n!r} has dtype {_np_dtype(w)}; convert the model with .float()")
+    flat = (*weights, *(x.contiguous() for x in example_inputs))
+    try:
+        ep = torch.export.export(wrapper, flat, strict=False)
+    except Exception as e:  # torch.export explains itself; keep its first lines
+        first = "\n".join(str(e).strip().splitlines()[:6])
+        raise CompileError(f"{source}: torch.export failed: {first}") from e
+    _check_graph(ep)
+    try:
+        module = fx.export_and_import(ep, output_type="linalg-on-tensors", func_name="forward")
+    except Exception as e:
+        raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
+    _check_lowerable(module, source)
+    args = [
+        TensorSpec(f"w_{_c_ident(n)}", tuple(w.shape), _np_dtype(w), "weight", w.numpy().copy())
+        for n, w in zip(weight_names, weights, strict=True)
+    ]
+    args += [
+        TensorSpec(f"in{i}", tuple(x.shape), _np_dtype(x), "input", x.detach().contiguous().numpy().copy())
+        for i, x in enumerate(example_inputs)
+    ]
+    outputs = _outputs_of(module)
+    return Imported(name=name, mlir=_module_text(module), args=args, outputs=outputs, source=source)
+
+
+def _explain_torch_mlir_failure(source: str, text: str) -> str:
+    ops = re.findall(r"failed to legalize operation '([^']+)'", text)
+    locs = re.findall(r'loc\("([^"]+)":(\d+)', text)
+    user = [x for x in locs if "site-packages" not in x[0]]
+    where = "{}:{}".format(*(user or locs)[-1]) if (user or locs) else "unknown location"
+    if ops:
+        return f"{source}: operation {ops[0]} at {where} cannot be lowered to linalg by torch-mlir (unsupported op)"
+    lines = [ln for ln in text.splitlines() if "error" in ln.lower()][:3] or text.splitlines()[:3]
+    return f"{source}: torch-mlir could not import the program (at {where}): " + " | ".join(lines)
+
+
+def _c_ident(name: str) -> str:
+    return re.sub(r"\W", "_", name)
+
+
+def _module_text(module) -> str:
+    # Keep dense_resource blobs (small constants) inline in the text so it re-parses.
+    return module.operation.get_asm(enable_debug_info=True)
+
+
+def _forward_func(module):
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and op.attributes["sym_name"].value == "forward":
+            return op
+    raise CompileError("the module has no func.func @forward")
+
+
+def _parse_tensor_type(t) -> tuple[tuple[int, ...], str]:
+    from torch_mlir import ir
+
+    rt = ir.RankedTensorType(t)
+    if not rt.has_static_shape:
+        raise CompileError(f"type {t} has a dynamic shape; only static shapes are supported")
+    et = str(rt.element_type)
+    if et not in _MLIR_TO_NUMPY:
+        hint = " (no D extension: use f32)" if et == "f64" else ""
+        raise CompileError(f"element type {et} of {t} is not supported{hint}")
+    return tuple(rt.shape), _MLIR_TO_NUMPY[et]
+
+
+def _outputs_of(module) -> list[TensorSpec]:
+    from torch_mlir import ir
+
+    fn = _forward_func(module)
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    outs = []
+    for i, t in enumerate(ftype.results):
+        shape, dtype = _parse_tensor_type(t)
+        outs.append(TensorSpec(f"out{i}", shape, dtype, "output"))
+    return outs
+
+
+# ---------------------------------------------------------------------------
+# .mlir files (linalg or tosa on tensors), e.g. from buddy-mlir or t1's mlir cases.
+
+
+def import_mlir_file(path: str | Path, inputs: dict | None = None, *, name: str | None = None) -> Imported:
+    """A ``.mlir`` file with one public function (renamed ``forward``).
+
+    ``inputs`` (or ``<file>.inputs.json`` beside it) describes the arguments:
+    ``{"seed": 0, "args": [{"name": "x", "role": "input"|"weight", "init": "randn"|"rand"|"zeros"|"ones"|"arange"}]}``;
+    shapes and dtypes come from the function's signature; missing entries are
+    ``randn`` inputs.
+    """
+    from torch_mlir import ir, passmanager
+
+    path = Path(path)
+    if not path.is_file():
+        raise CompileError(f"MLIR file {str(path)!r} does not exist")
+    if inputs is None:
+        desc = path.with_suffix(".inputs.json")
+        inputs = json.loads(desc.read_text()) if desc.is_file() else {}
+    ctx = ir.Context()
+    try:
+        with ctx:
+            module = ir.Module.parse(path.read_text())
+    except Exception as e:
+        raise CompileError(f"{path}: not valid MLIR: {e}") from None
+    with ctx:
+        funcs = [
+            op
+            for op in module.body.operations
+            if op.operation.name == "func.func" and "sym_visibility" not in op.attributes and op.regions[0].blocks
+        ]
+        if len(funcs) != 1:
+            raise CompileError(f"{path}: expected exactly one public func.func, found {len(funcs)}")
+        funcs[0].attributes["sym_name"] = ir.StringAttr.get("forward")
+        if "tosa." in str(module):
+            pm = passmanager.PassManager.parse(
+                "builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize)"
+            )
+            try:
+                pm.run(module.operation)
+            except Exception as e:
+                raise CompileError(f"{path}: lowering tosa to linalg failed: {e}") from None
+        _check_lowerable(module, str(path))
+        ftype = ir.FunctionType(ir.TypeAttr(funcs[0].attributes["function_type"]).value)
+        descs = inputs.get("args", [])
+        rng = np.random.default_rng(inputs.get("seed", 0))
+        args = []
+        for i, t in enumerate(ftype.inputs):
+            shape, dtype = _parse_tensor_type(t)
+            d = descs[i] if i < len(descs) else {}
+            data = _init_array(d.get("init", "randn"), shape, dtype, rng, path)
+            args.append(TensorSpec(d.get("name", f"in{i}"), shape, dtype, d.get("role", "input"), data))
+        outputs = _outputs_of(module)
+        text = _module_text(module)
+    return Imported(name=name or path.stem, mlir=text, args=args, outputs=outputs, source=str(path))
+
+
+def _init_array(kind: str, shape, dtype: str, rng, path) -> np.ndarray:
+    if kind == "randn":
+        a = rng.standard_normal(shape)
+    elif kind == "rand":
+        a = rng.random(shape)
+    elif kind == "zeros":
+        a = np.zeros(shape)
+    elif kind == "ones":
+        a = np.ones(shape)
+    elif kind == "arange":
+        a = np.arange(int(np.prod(shape))).reshape(shape)
+    else:
+        raise CompileError(f"{path}: unknown init {kind!r}; use randn, rand, zeros, ones or arange")
+    if np.dtype(dtype).kind in "iub" and kind in ("randn", "rand"):
+        a = rng.integers(-8, 8, size=shape) if dtype != "bool" else rng.integers(0, 2, size=shape)
+    return np.ascontiguousarray(a.astype(dtype))

@@ -1,0 +1,375 @@
+"""Lowering: linalg-on-tensors to the LLVM dialect, as a named pipeline of stages.
+
+Every stage is a name plus a function that rewrites the module in place; the
+pipeline prints the IR after each stage when asked (``--dump-ir DIR`` writes
+``NN-<stage>.mlir``), so each step can be read and checked in tests.
+
+Stages (``stage_names(target)``):
+
+- ``preprocess``: fuse elementwise ops, ``math-expand-ops`` (tanh, rsqrt, ...),
+  then our exp/erf polynomials (:mod:`compiler.mathexpand`).
+- ``bufferize``: one-shot bufferization; results become out-parameters of
+  ``forward`` (``modify-public-functions``), temporaries move to the stack or heap
+  and are freed.
+- ``schedule``: the target strategy. Scalar: nothing. RVV: named ops generalized,
+  each linalg op tiled and vectorized with sizes from VLEN
+  (:func:`compiler.targets.plan_rvv`) by the transform dialect, then
+  loop-invariant accumulators hoisted out of reduction loops.
+- ``to-loops``: what is left of linalg becomes scf loops; vector transfers of rank
+  > 1 become loops of rank-1 transfers.
+- ``to-llvm``: LLVM dialect with ``index`` = XLEN bits (memref descriptors of
+  ``_mlir_ciface_forward`` match the C side's ``intptr_t`` fields).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.errors import CompileError
+from compiler.mathexpand import expand_math
+from compiler.targets import OpShape, Target, TilePlan, plan_rvv
+
+TILE_ATTR = "cosim_tile"
+
+
+@dataclass
+class Stage:
+    name: str
+    run: Callable[[object], None]
+
+
+@dataclass
+class ScheduleReport:
+    """What the schedule stage did to each linalg op (for coverage and tests)."""
+
+    ops: list[dict] = field(default_factory=list)
+
+    @property
+    def vectorized(self) -> int:
+        return sum(1 for o in self.ops if o["vectorized"])
+
+
+def _passes(pipeline: str) -> Callable[[object], None]:
+    def run(module) -> None:
+        from torch_mlir import passmanager
+
+        with module.context:
+            pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
+            pm.run(module.operation)
+
+    run.pipeline = pipeline  # type: ignore[attr-defined]
+    return run
+
+
+def _preprocess(module) -> None:
+    _passes("func.func(linalg-fuse-elementwise-ops),canonicalize,cse,func.func(math-expand-ops)")(module)
+    expand_math(module)
+    _passes("canonicalize,cse")(module)
+
+
+def _mark_noalias(module) -> None:
+    """Arguments of ``forward`` never alias (the program builder gives each its own
+    buffer): saying so lets accumulators be hoisted and LLVM vectorize freely."""
+    from torch_mlir import ir
+
+    with module.context:
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and op.attributes["sym_name"].value == "forward":
+                n = len(op.regions[0].blocks[0].arguments)
+                attrs = ir.DictAttr.get({"llvm.noalias": ir.UnitAttr.get()})
+                op.attributes["arg_attrs"] = ir.ArrayAttr.get([attrs] * n)
+
+
+def _bufferize(module) -> None:
+    _passes(BUFFERIZE)(module)
+    _mark_noalias(module)
+
+
+BUFFERIZE = (
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
+    "func.func(promote-buffers-to-stack),"
+    "buffer-deallocation-pipeline,"
+    "canonicalize,cse"
+)
+
+TO_LOOPS = (
+    "func.func(convert-linalg-to-loops),"
+    "func.func(lower-vector-mask,lower-vector-multi-reduction),"
+    "convert-vector-to-scf{full-unroll=true},"
+    "canonicalize,"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-scf-to-cf,"
+    "canonicalize,cse"
+)
+
+
+def _to_llvm(target: Target) -> Callable[[object], None]:
+    bw = target.index_bitwidth
+    # Vector ops convert inside the transform dialect, the only place the LLVM
+    # type converter takes an index bit-width (convert-vector-to-llvm has none).
+    vector_script = f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %f = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {{
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.lower_broadcast
+      transform.apply_patterns.vector.lower_shape_cast
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
+    }} : !transform.any_op
+    transform.apply_conversion_patterns to %f {{
+      transform.apply_conversion_patterns.vector.vector_to_llvm
+    }} with type_converter {{
+      transform.apply_conversion_patterns.memref.memref_to_llvm_type_converter {{index_bitwidth = {bw}}}
+    }} {{legal_dialects = ["llvm"], partial_conversion}} : !transform.any_op
+    transform.yield
+  }}
+}}"""
+    rest = _passes(
+        "func.func(llvm-request-c-wrappers),"
+        "convert-math-to-llvm,"
+        f"finalize-memref-to-llvm{{index-bitwidth={bw}}},"
+        f"convert-arith-to-llvm{{index-bitwidth={bw}}},"
+        f"convert-index-to-llvm{{index-bitwidth={bw}}},"
+        f"convert-cf-to-llvm{{index-bitwidth={bw}}},"
+        f"convert-func-to-llvm{{index-bitwidth={bw}}},"
+        f"convert-ub-to-llvm{{index-bitwidth={bw}}},"
+        "reconcile-unrealized-casts,canonicalize"
+    )
+
+    def run(module) -> None:
+        if "vector." in str(module):
+            _run_transform(module, vector_script)
+        rest(module)
+
+    return run
+
+
+def _run_transform(module, script: str) -> None:
+    from torch_mlir import ir, passmanager
+
+    with module.context:
+        seq_module = ir.Module.parse(script)
+        module.operation.attributes["transform.with_named_sequence"] = ir.UnitAttr.get()
+        ops = list(seq_module.body.operations)
+        for op in ops:
+            module.body.append(op)
+        try:
+            passmanager.PassManager.parse("builtin.module(transform-interpreter)").run(module.operation)
+        finally:
+            for op in list(module.body.operations):
+                if op.operation.name == "transform.named_sequence":
+                    op.operation.erase()
+            del module.operation.attributes["transform.with_named_sequence"]
+
+
+# ---------------------------------------------------------------------------
+# RVV schedule
+
+
+def _linalg_ops(module) -> list:
+    out = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    if inner.operation.name == "linalg.generic":
+                        out.append(inner.operation)
+                    else:
+                        visit(inner.operation)
+
+    visit(module.operation)
+    return out
+
+
+def op_shape(op) -> OpShape:
+    """Loop ranges, iterator kinds and map properties of a linalg.generic on buffers."""
+    from torch_mlir import ir
+
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    iters = tuple(str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"]))
+    ranges = [-1] * len(iters)
+    for operand, amap in zip(op.operands, maps, strict=False):
+        if not isinstance(operand.type, ir.ShapedType):
+            continue
+        shape = ir.ShapedType(operand.type).shape
+        for dim, expr in zip(shape, amap.results, strict=False):
+            if isinstance(expr, ir.AffineDimExpr):
+                pos = ir.AffineDimExpr(expr).position
+                if ranges[pos] < 0 and dim >= 0:
+                    ranges[pos] = dim
+    projected = all(m.is_projected_permutation for m in maps)
+    body = [o.operation.name for o in op.regions[0].blocks[0].operations]
+    contraction = (
+        "reduction" in iters
+        and len(op.operands) == 3
+        and any(n in body for n in ("arith.mulf", "arith.muli"))
+        and any(n in body for n in ("arith.addf", "arith.addi"))
+    )
+    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction)
+
+
+def _tile_script(tile_id: int, plan: TilePlan) -> str:
+    loops = sum(1 for s in plan.tile_sizes if s)
+    match = (
+        f"%op = transform.structured.match attributes {{{TILE_ATTR} = {tile_id} : i64}} in %root "
+        f": (!transform.any_op) -> !transform.any_op"
+    )
+    if loops:
+        results = ", ".join(["!transform.any_op"] * (loops + 1))
+        tile = (
+            f"%t, %loops:{loops} = transform.structured.tile_using_for %op tile_sizes {list(plan.tile_sizes)} "
+            f": (!transform.any_op) -> ({results})"
+        )
+        handle = "%t"
+    else:
+        tile, handle = "", "%op"
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    {match}
+    {tile}
+    transform.yield
+  }}
+}}"""
+
+
+# After tiling: drop unit dimensions (a 1 x n tile becomes a rank-1 op, a k-by-1
+# matmul step becomes acc[j] += a * b[j]), vectorize every tiled op, clean up and
+# keep loop-invariant accumulators in registers across reduction loops.
+VECTORIZE_SCRIPT = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %v = transform.structured.vectorize_children_and_apply_patterns %f : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %v {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.sink_mem_ops
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %loops = transform.structured.match ops{["scf.for"]} in %v : (!transform.any_op) -> !transform.any_op
+    transform.apply_licm to %loops : !transform.any_op
+    %h = transform.structured.hoist_redundant_vector_transfers %v : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}"""
+
+
+def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
+    from torch_mlir import ir
+
+    _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
+    assert target.vector is not None
+    with module.context:
+        ops = _linalg_ops(module)
+        plans = []
+        for i, op in enumerate(ops):
+            shape = op_shape(op)
+            plan = plan_rvv(shape, target.vector)
+            op.attributes[TILE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i)
+            plans.append((i, shape, plan, str(op.location)))
+    for i, shape, plan, loc in plans:
+        entry = {
+            "op": i,
+            "loops": list(shape.loop_ranges),
+            "iterators": list(shape.iterators),
+            "tile_sizes": list(plan.tile_sizes),
+            "vectorized": False,
+            "reason": plan.reason,
+            "loc": loc,
+        }
+        if plan.vectorize:
+            try:
+                _run_transform(module, _tile_script(i, plan))
+                entry["vectorized"] = True
+            except Exception as e:  # the op stays scalar: correct, just slower
+                entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
+        report.ops.append(entry)
+    _run_transform(module, VECTORIZE_SCRIPT)
+    _passes("canonicalize,cse")(module)
+    # Whatever linalg op is still there was not vectorized (its loops stay scalar).
+    with module.context:
+        left = {int(ir.IntegerAttr(op.attributes[TILE_ATTR]).value) for op in _linalg_ops(module) if TILE_ATTR in op.attributes}
+    for entry in report.ops:
+        if entry["op"] in left and entry["vectorized"]:
+            entry["vectorized"] = False
+            entry["reason"] += "; the vectorizer declined it (scalar loops)"
+
+
+# ---------------------------------------------------------------------------
+# The pipeline
+
+
+def build_stages(target: Target, report: ScheduleReport) -> list[Stage]:
+    def schedule(module) -> None:
+        if target.vector is not None:
+            schedule_rvv(module, target, report)
+
+    return [
+        Stage("preprocess", _preprocess),
+        Stage("bufferize", _bufferize),
+        Stage("schedule", schedule),
+        Stage("to-loops", _passes(TO_LOOPS)),
+        Stage("to-llvm", _to_llvm(target)),
+    ]
+
+
+def stage_names(target: Target) -> list[str]:
+    return [s.name for s in build_stages(target, ScheduleReport())]
+
+
+@dataclass
+class Lowered:
+    module: object  # torch_mlir.ir.Module in the LLVM dialect
+    report: ScheduleReport
+    stage_seconds: dict[str, float]
+
+
+def lower(mlir_text: str, target: Target, *, dump_dir: str | Path | None = None, first_index: int = 1) -> Lowered:
+    """Run every stage on a fresh context; dump IR after each one if asked."""
+    from torch_mlir import ir
+
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = False
+    try:
+        with ctx:
+            module = ir.Module.parse(mlir_text)
+    except Exception as e:
+        raise CompileError(f"the frontend's IR does not parse: {e}") from None
+    report = ScheduleReport()
+    times: dict[str, float] = {}
+    dump = Path(dump_dir) if dump_dir else None
+    if dump:
+        dump.mkdir(parents=True, exist_ok=True)
+    for n, stage in enumerate(build_stages(target, report), start=first_index):
+        t0 = time.perf_counter()
+        try:
+            stage.run(module)
+        except CompileError:
+            raise
+        except Exception as e:
+            raise CompileError(
+                f"lowering stage {stage.name!r} failed for {target.soc}: {_first_lines(str(e))}"
+                + (f" (IR before the stage: {dump})" if dump else " (rerun with --dump-ir DIR to see the IR)")
+            ) from e
+        times[stage.name] = time.perf_counter() - t0
+        if dump:
+            (dump / f"{n:02d}-{stage.name}.mlir").write_text(module.operation.get_asm(enable_debug_info=False))
+    return Lowered(module, report, times)
+
+
+def _first_lines(text: str, n: int = 8) -> str:
+    return "\n".join(text.strip().splitlines()[:n])

@@ -1,0 +1,156 @@
+"""Transcendentals to f32 polynomials, so no kernel ever calls libm.
+
+MLIR's ``math-expand-ops`` already rewrites tanh (via exp), rsqrt (1/sqrt) and a
+few more; the polynomial-approximation patterns are not registered in our MLIR
+Python build, so ``exp`` and ``erf`` are expanded here, on scalar or vector f32
+operands, before vectorization (so the expansions vectorize with the op around them).
+
+- exp: Cody-Waite range reduction x = k*ln2 + r (|r| <= ln2/2), a degree-7
+  Taylor polynomial of e^r (relative error < 1e-8 on that interval), then
+  scaling by 2^k built in the exponent bits. Inputs are clamped to
+  [-87.33, 88.37] so 2^k stays a normal float.
+- erf: Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7) on |x|, sign copied back.
+"""
+
+from __future__ import annotations
+
+from compiler.errors import CompileError
+
+# math ops left to LLVM after expansion: each is a single RISC-V F / RVV instruction.
+NATIVE_MATH = {"math.sqrt", "math.absf", "math.copysign", "math.fma"}
+EXPANDED_HERE = {"math.exp", "math.erf"}
+
+LOG2E = 1.4426950408889634
+LN2_HI = 0.693359375
+LN2_LO = -2.12194440e-4
+EXP_LO, EXP_HI = -87.33654, 88.37626
+ERF_P = 0.3275911
+ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+
+class _Builder:
+    """Creates arith/math ops before ``anchor`` with the type of ``like``."""
+
+    def __init__(self, ir, anchor, like) -> None:
+        self.ir = ir
+        self.t = like.type
+        self.loc = anchor.location
+        self.ip = ir.InsertionPoint(anchor)
+        vt = ir.VectorType(self.t) if isinstance(self.t, ir.VectorType) else None
+        self.shape = list(vt.shape) if vt else None
+        self.i32 = ir.IntegerType.get_signless(32)
+        self.it = ir.VectorType.get(self.shape, self.i32) if vt else self.i32
+        self.i1 = ir.VectorType.get(self.shape, ir.IntegerType.get_signless(1)) if vt else ir.IntegerType.get_signless(1)
+
+    def _op(self, name, operands, result, attrs=None):
+        op = self.ir.Operation.create(name, results=[result], operands=operands, attributes=attrs or {}, loc=self.loc, ip=self.ip)
+        return op.result
+
+    def const(self, value: float):
+        attr = self.ir.FloatAttr.get(self.ir.F32Type.get(), value)
+        if self.shape is not None:
+            attr = self.ir.DenseElementsAttr.get_splat(self.t, attr)
+        return self._op("arith.constant", [], self.t, {"value": attr})
+
+    def iconst(self, value: int):
+        attr = self.ir.IntegerAttr.get(self.i32, value)
+        if self.shape is not None:
+            attr = self.ir.DenseElementsAttr.get_splat(self.it, attr)
+        return self._op("arith.constant", [], self.it, {"value": attr})
+
+    def bin(self, name, a, b):
+        return self._op(f"arith.{name}", [a, b], self.t)
+
+    def add(self, a, b):
+        return self.bin("addf", a, b)
+
+    def mul(self, a, b):
+        return self.bin("mulf", a, b)
+
+    def sub(self, a, b):
+        return self.bin("subf", a, b)
+
+    def div(self, a, b):
+        return self.bin("divf", a, b)
+
+    def fma(self, a, b, c):
+        return self.add(self.mul(a, b), c)
+
+    def olt(self, a, b):
+        pred = self.ir.IntegerAttr.get(self.ir.IntegerType.get_signless(64), 4)  # olt
+        return self._op("arith.cmpf", [a, b], self.i1, {"predicate": pred})
+
+    def select(self, c, a, b):
+        return self._op("arith.select", [c, a, b], self.t)
+
+
+def _exp(b: _Builder, x):
+    x = b.bin("maxnumf", x, b.const(EXP_LO))
+    x = b.bin("minnumf", x, b.const(EXP_HI))
+    t = b.mul(x, b.const(LOG2E))
+    half = b.select(b.olt(t, b.const(0.0)), b.const(-0.5), b.const(0.5))
+    k = b._op("arith.fptosi", [b.add(t, half)], b.it)  # round half away from zero
+    kf = b._op("arith.sitofp", [k], b.t)
+    r = b.sub(x, b.mul(kf, b.const(LN2_HI)))
+    r = b.sub(r, b.mul(kf, b.const(LN2_LO)))
+    p = b.const(1.0 / 5040)
+    for c in (1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0):
+        p = b.fma(p, r, b.const(c))
+    bits = b._op("arith.shli", [b._op("arith.addi", [k, b.iconst(127)], b.it), b.iconst(23)], b.it)
+    scale = b._op("arith.bitcast", [bits], b.t)
+    return b.mul(p, scale)
+
+
+def _erf(b: _Builder, x):
+    ax = b._op("math.absf", [x], b.t)
+    t = b.div(b.const(1.0), b.fma(ax, b.const(ERF_P), b.const(1.0)))
+    poly = b.const(ERF_A[4])
+    for a in reversed(ERF_A[:4]):
+        poly = b.fma(poly, t, b.const(a))
+    poly = b.mul(poly, t)
+    neg_x2 = b.sub(b.const(0.0), b.mul(ax, ax))
+    y = b.sub(b.const(1.0), b.mul(poly, _exp(b, neg_x2)))
+    return b._op("math.copysign", [y, x], b.t)
+
+
+def expand_math(module) -> int:
+    """Rewrite every f32 ``math.exp``/``math.erf`` in ``module``; returns how many.
+
+    Raises CompileError for any other math op that has no RISC-V instruction and no
+    expansion (it would otherwise become a libm call the runtime does not have)."""
+    from torch_mlir import ir
+
+    todo = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    name = inner.operation.name
+                    if name.startswith("math."):
+                        todo.append(inner.operation)
+                    visit(inner.operation)
+
+    with module.context:
+        visit(module.operation)
+        count = 0
+        for op in todo:
+            name = op.name
+            if name in NATIVE_MATH:
+                continue
+            if name not in EXPANDED_HERE:
+                raise CompileError(
+                    f"operation {name} at {op.location} has no polynomial expansion (supported: exp, erf, tanh, "
+                    f"sigmoid, rsqrt, sqrt); it would need libm, which bare-metal programs do not have"
+                )
+            x = op.operands[0]
+            et = ir.VectorType(x.type).element_type if isinstance(x.type, ir.VectorType) else x.type
+            if not isinstance(et, ir.F32Type):
+                raise CompileError(f"operation {name} at {op.location} works on {et}; only f32 is supported")
+            b = _Builder(ir, op, x)
+            with op.location:
+                new = _exp(b, x) if name == "math.exp" else _erf(b, x)
+            op.result.replace_all_uses_with(new)
+            op.erase()
+            count += 1
+    return count

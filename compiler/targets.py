@@ -1,0 +1,148 @@
+"""Per-SoC compilation targets: what the backend must know about a config.
+
+A :class:`Target` is derived from a :class:`configs.SocConfig` and nothing else:
+the clang target flags come from ``march``/``mabi``/``xlen``, and on vector
+configs the tile and vector sizes come from VLEN and the element width, so a
+config with a VLEN nobody wrote a rule for works unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from compiler.errors import CompileError
+from configs import SocConfig, load_soc
+
+# Single-letter ISA extensions and the feature names zig's clang knows them by.
+_LETTER_FEATURES = {"m": "m", "a": "a", "f": "f", "v": "v"}
+
+# Element width of every tensor the kernels touch (f32 and i32 only: no D extension).
+SEW = 32
+
+
+@dataclass(frozen=True)
+class VectorTarget:
+    vlen: int
+    dlen: int
+    elen: int = 32
+
+    def vlmax(self, lmul: int, sew: int = SEW) -> int:
+        """Elements of ``sew`` bits in a register group of ``lmul`` registers."""
+        return self.vlen * lmul // sew
+
+
+@dataclass(frozen=True)
+class Target:
+    soc: str
+    xlen: int
+    march: str
+    mabi: str
+    features: tuple[str, ...]
+    vector: VectorTarget | None
+
+    @property
+    def triple(self) -> str:
+        return f"riscv{self.xlen}-freestanding-none"
+
+    @property
+    def mcpu(self) -> str:
+        return f"generic_rv{self.xlen}" + "".join(f"+{f}" for f in self.features)
+
+    @property
+    def index_bitwidth(self) -> int:
+        # The C side builds memref descriptors with intptr_t fields: index == XLEN.
+        return self.xlen
+
+    @property
+    def strategy(self) -> str:
+        return "rvv" if self.vector else "scalar"
+
+    def clang_flags(self) -> list[str]:
+        return ["-target", self.triple, f"-mcpu={self.mcpu}", f"-mabi={self.mabi}"]
+
+    def key(self) -> str:
+        """Stable identity for caches: every field that changes generated code."""
+        text = repr((self.xlen, self.march, self.mabi, self.features, self.vector))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def target_for(soc: SocConfig | str) -> Target:
+    """The compilation target of a SoC config (name, path or loaded config)."""
+    soc = load_soc(soc)
+    features = []
+    for ext in soc.isa_extensions:
+        if ext == "i":
+            continue
+        if len(ext) == 1 and ext not in _LETTER_FEATURES:
+            raise CompileError(f"{soc.name}: ISA letter {ext!r} in march {soc.march!r} is not supported by the compiler")
+        features.append(_LETTER_FEATURES.get(ext, ext))
+    vector = None
+    if soc.has_vector:
+        acc = soc.accelerator
+        vector = VectorTarget(vlen=acc.vlen, dlen=acc.dlen, elen=acc.elen)
+    # Gemmini configs compile with the scalar strategy for their RV64 core: the
+    # Gemmini lowering is a separate target not provided by this module.
+    return Target(soc=soc.name, xlen=soc.xlen, march=soc.march, mabi=soc.mabi, features=tuple(features), vector=vector)
+
+
+# ---------------------------------------------------------------------------
+# RVV tiling plans: per linalg op, tile sizes and whether to vectorize.
+
+
+@dataclass(frozen=True)
+class OpShape:
+    """What the strategy needs to know about one linalg op."""
+
+    name: str  # e.g. "linalg.matmul", "linalg.generic"
+    loop_ranges: tuple[int, ...]
+    iterators: tuple[str, ...]  # "parallel" / "reduction" per loop
+    projected_permutation: bool  # every indexing map is a projected permutation
+    contraction: bool  # a multiply-accumulate over reduction loops (matmul family)
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    tile_sizes: tuple[int, ...]  # 0 = loop not tiled
+    vectorize: bool
+    reason: str = ""
+
+
+def fit(extent: int, limit: int) -> int:
+    """Largest power of two <= limit that divides extent.
+
+    Full tiles keep vectors static (no masks), and power-of-two lengths map onto
+    whole RVV register groups: LLVM splits a <24 x float> into 16 + 8 pieces and
+    glues them with slides, which costs more than three 8-element iterations."""
+    t = 1
+    while t * 2 <= limit and extent % (t * 2) == 0:
+        t *= 2
+    return t
+
+
+def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
+    """Tile sizes for one op on a vector target.
+
+    Elementwise and reduction ops: vectorize the innermost loop with LMUL 8 register
+    groups, every outer loop tiled by 1. Contractions (matmul, bmm): one output row
+    segment of up to VLMAX(LMUL 4) columns per tile with k innermost by 1; after unit
+    dimensions fold away each step is ``acc += a[i,k] * B[k, j:j+vl]`` (a vfmacc.vf),
+    and the accumulator stays in registers across the k loop (hoisted).
+    """
+    n = len(op.loop_ranges)
+    if n == 0:
+        return TilePlan((), False, "rank-0 op")
+    if not op.projected_permutation:
+        return TilePlan((0,) * n, False, "indexing maps are not projected permutations (convolution/pooling window)")
+    if any(r <= 0 for r in op.loop_ranges):
+        return TilePlan((0,) * n, False, "dynamic or empty loop range")
+    if op.contraction and op.iterators[-1] == "reduction" and n >= 3 and op.iterators[-3:-1] == ("parallel", "parallel"):
+        n_ext = op.loop_ranges[-2]
+        nt = fit(n_ext, vt.vlmax(4))
+        outer = (1,) * (n - 2)
+        return TilePlan((*outer, nt, 1), True, f"contraction: rows by 1, {nt} columns per vector, k by 1")
+    inner = op.loop_ranges[-1]
+    t = fit(inner, vt.vlmax(8))
+    # Outer loops by 1, reductions included (on buffers the output accumulates).
+    outer = (1,) * (n - 1)
+    return TilePlan((*outer, t), True, f"innermost loop by {t} elements (LMUL<=8)")
