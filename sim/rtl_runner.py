@@ -21,7 +21,7 @@ from pathlib import Path
 from configs import SocConfig, load_soc
 from sim.errors import SimError
 from sim.outcome import ProfileRegion, RunOutcome, Trap
-from sim.verilator_build import TIMESCALE, TOPLEVEL, Build, _runner_class, build, check_plusarg_path
+from sim.verilator_build import TOPLEVEL, Build, _runner_class, build, check_plusarg_path
 
 TRAP_NAMES = {
     0: "instruction address misaligned",
@@ -281,8 +281,7 @@ def _outcome(rep: TbReport, elf: Path, soc: SocConfig, uart: str, wall: float, b
     elif rep.ending == "watchdog":
         out.ending = "timeout"
         out.message = (
-            f"timeout: watchdog, no instruction retired and no accelerator progress for "
-            f"{watchdog} cycles, at {where}"
+            f"timeout: watchdog, no instruction retired and no accelerator progress for {watchdog} cycles, at {where}"
         )
     else:
         out.ending = "error"

