@@ -1,6 +1,9 @@
 // IEEE-754 binary32 FPU implementing every RISC-V F-extension arithmetic operation
 // (moves are the core's job). Interface fixed for the core; see README.md here.
 //
+// The wide units (FMA, conversions) are enabled only in the cycle their result is
+// due, so a Verilator model of the core does not evaluate them in idle cycles.
+//
 // Timing: a request is taken when req_valid_i && req_ready_o. Every operation but
 // DIV/SQRT answers with resp_valid_o in the next cycle (operands are registered,
 // the units are combinational), and a new request may be taken in that same
@@ -96,7 +99,18 @@ module cosim_fpu
     endcase
   end
 
+  logic fma_en, f2i_en, i2f_en;
+
+  assign fma_en = valid_q & ((op_q == FPU_ADD) | (op_q == FPU_SUB) | (op_q == FPU_MUL) |
+                             (op_q == FPU_MADD) | (op_q == FPU_MSUB) | (op_q == FPU_NMSUB) |
+                             (op_q == FPU_NMADD));
+  assign f2i_en = valid_q & ((op_q == FPU_CVT_W_S) | (op_q == FPU_CVT_WU_S) |
+                             (op_q == FPU_CVT_L_S) | (op_q == FPU_CVT_LU_S));
+  assign i2f_en = valid_q & ((op_q == FPU_CVT_S_W) | (op_q == FPU_CVT_S_WU) |
+                             (op_q == FPU_CVT_S_L) | (op_q == FPU_CVT_S_LU));
+
   fpu_fma u_fma (
+    .en_i       (fma_en),
     .a_i        (a_q),
     .b_i        (fma_b),
     .c_i        (fma_c),
@@ -163,6 +177,7 @@ module cosim_fpu
                         (op_q == FPU_CVT_S_WU) | (op_q == FPU_CVT_S_LU);
 
   fpu_f2i u_f2i (
+    .en_i      (f2i_en),
     .a_i       (a_q),
     .rm_i      (rm_q),
     .is64_i    (cvt_is64),
@@ -172,6 +187,7 @@ module cosim_fpu
   );
 
   fpu_i2f u_i2f (
+    .en_i      (i2f_en),
     .int_i     (int_q),
     .rm_i      (rm_q),
     .is64_i    (cvt_is64),

@@ -4,7 +4,9 @@
 // Special operands (NaN, infinities, zeros, negative sqrt) finish in one cycle.
 //
 // Handshake: start_i is taken whenever busy_o is low (also in the cycle done_o is
-// high). done_o pulses one cycle with result_o/fflags_o valid.
+// high). done_o pulses one cycle with result_o/fflags_o valid (zero otherwise).
+// Operand decode and rounding are functions evaluated only in the start and done
+// cycles, so a Verilator model does not pay for them while idle.
 module fpu_divsqrt
   import fpu_pkg::*;
 (
@@ -26,74 +28,80 @@ module fpu_divsqrt
   typedef enum logic [1:0] {StIdle, StIter, StDone} state_e;
 
   // --- operand decode at start ---------------------------------------------------
-  fp_info_t ia, ib;
-  assign ia = fp_classify(a_i);
-  assign ib = fp_classify(b_i);
+  typedef struct packed {
+    logic                   special;      // answer known without iterating
+    logic [31:0]            special_res;
+    logic [4:0]             special_flags;
+    logic                   sign;
+    logic signed [ExpW-1:0] exp;          // biased exponent of the 2^0 quotient/root bit
+    logic [QBits+1:0]       rem;          // initial partial remainder
+    logic [23:0]            divisor;
+    logic [2*QBits-1:0]     radicand;
+  } start_t;
 
-  logic unused_sub;  // subnormals are normalized, no special case
-  assign unused_sub = ia.is_sub ^ ib.is_sub;
+  function automatic start_t decode(logic [31:0] a, logic [31:0] b, logic sqrt);
+    start_t                 s;
+    // is_sub is unused: subnormals are normalized like any other significand
+    /* verilator lint_off UNUSEDSIGNAL */
+    fp_info_t               ia, ib;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [4:0]             lza, lzb;
+    logic [23:0]            ma, mb;
+    logic signed [ExpW-1:0] ea, eb, e_unb, e_even;
 
-  logic [4:0]             lza, lzb;
-  logic [23:0]            ma, mb;
-  logic signed [ExpW-1:0] ea, eb;
+    ia  = fp_classify(a);
+    ib  = fp_classify(b);
+    lza = lzc24(ia.mant);
+    lzb = lzc24(ib.mant);
+    ma  = ia.mant << lza;  // subnormals normalized, exponent may go below 1
+    mb  = ib.mant << lzb;
+    ea  = $signed({5'b0, ia.exp}) - $signed({8'b0, lza});
+    eb  = $signed({5'b0, ib.exp}) - $signed({8'b0, lzb});
 
-  assign lza = lzc24(ia.mant);
-  assign lzb = lzc24(ib.mant);
-  assign ma  = ia.mant << lza;
-  assign mb  = ib.mant << lzb;
-  assign ea  = $signed({5'b0, ia.exp}) - $signed({8'b0, lza});
-  assign eb  = $signed({5'b0, ib.exp}) - $signed({8'b0, lzb});
-
-  // Special-case outcome, decided combinationally from the operands.
-  logic        special;
-  logic [31:0] special_res;
-  logic [4:0]  special_flags;
-
-  always_comb begin
-    special       = 1'b1;
-    special_res   = CanonicalNaN;
-    special_flags = 5'd0;
-    if (sqrt_i) begin
+    s.special       = 1'b1;
+    s.special_res   = CanonicalNaN;
+    s.special_flags = 5'd0;
+    if (sqrt) begin
       if (ia.is_nan) begin
-        special_flags[FlagNV] = ia.is_snan;
+        s.special_flags[FlagNV] = ia.is_snan;
       end else if (ia.is_zero) begin
-        special_res = a_i;  // sqrt(+-0) = +-0
+        s.special_res = a;  // sqrt(+-0) = +-0
       end else if (ia.sign) begin
-        special_flags[FlagNV] = 1'b1;  // negative (including -inf)
+        s.special_flags[FlagNV] = 1'b1;  // negative (including -inf)
       end else if (ia.is_inf) begin
-        special_res = PosInf;
+        s.special_res = PosInf;
       end else begin
-        special = 1'b0;
+        s.special = 1'b0;
       end
     end else begin
       if (ia.is_nan | ib.is_nan) begin
-        special_flags[FlagNV] = ia.is_snan | ib.is_snan;
+        s.special_flags[FlagNV] = ia.is_snan | ib.is_snan;
       end else if ((ia.is_inf & ib.is_inf) | (ia.is_zero & ib.is_zero)) begin
-        special_flags[FlagNV] = 1'b1;
+        s.special_flags[FlagNV] = 1'b1;
       end else if (ia.is_inf) begin
-        special_res = {ia.sign ^ ib.sign, PosInf[30:0]};
+        s.special_res = {ia.sign ^ ib.sign, PosInf[30:0]};
       end else if (ib.is_zero) begin
-        special_res           = {ia.sign ^ ib.sign, PosInf[30:0]};
-        special_flags[FlagDZ] = 1'b1;
+        s.special_res           = {ia.sign ^ ib.sign, PosInf[30:0]};
+        s.special_flags[FlagDZ] = 1'b1;
       end else if (ia.is_zero | ib.is_inf) begin
-        special_res = {ia.sign ^ ib.sign, 31'd0};
+        s.special_res = {ia.sign ^ ib.sign, 31'd0};
       end else begin
-        special = 1'b0;
+        s.special = 1'b0;
       end
     end
-  end
 
-  // Square root: make the unbiased exponent even; the radicand's 2*QBits bits then
-  // hold the significand (doubled when the exponent was odd) scaled by 2^50, so the
-  // integer root has its MSB at bit QBits-1.
-  logic signed [ExpW-1:0] e_unb, e_even;
-  logic                   e_odd;
-  logic [2*QBits-1:0]     radicand;
-
-  assign e_unb    = ea - ExpW'(127);
-  assign e_odd    = e_unb[0];
-  assign e_even   = e_odd ? e_unb - ExpW'(1) : e_unb;
-  assign radicand = e_odd ? {ma, 28'b0} : {1'b0, ma, 27'b0};
+    // Square root: make the unbiased exponent even; the radicand then holds the
+    // significand (doubled when the exponent was odd) scaled by 2^50, so the
+    // integer root has its MSB at bit QBits-1.
+    e_unb      = ea - ExpW'(127);
+    e_even     = e_unb[0] ? e_unb - ExpW'(1) : e_unb;
+    s.radicand = e_unb[0] ? {ma, 28'b0} : {1'b0, ma, 27'b0};
+    s.divisor  = mb;
+    s.rem      = sqrt ? '0 : {4'b0, ma};
+    s.sign     = sqrt ? 1'b0 : ia.sign ^ ib.sign;
+    s.exp      = sqrt ? (e_even >>> 1) + ExpW'(127) : ea - eb + ExpW'(127);
+    return s;
+  endfunction
 
   // --- iteration state -----------------------------------------------------------
   state_e                 state_q, state_d;
@@ -120,7 +128,10 @@ module fpu_divsqrt
   assign sqrt_trial  = {quo_q, 2'b01};
   assign sqrt_ge     = sqrt_rem_in >= sqrt_trial;
 
+  start_t st;
+
   always_comb begin
+    st           = '0;
     state_d      = state_q;
     count_d      = count_q;
     sqrt_d       = sqrt_q;
@@ -156,20 +167,20 @@ module fpu_divsqrt
     endcase
 
     if (start_i && state_q != StIter) begin
+      st           = decode(a_i, b_i, sqrt_i);
       sqrt_d       = sqrt_i;
       rm_d         = rm_i;
-      special_d    = special;
-      spec_res_d   = special_res;
-      spec_flags_d = special_flags;
+      special_d    = st.special;
+      spec_res_d   = st.special_res;
+      spec_flags_d = st.special_flags;
       count_d      = 5'(QBits - 1);
       quo_d        = '0;
-      divisor_d    = mb;
-      rad_d        = radicand;
-      rem_d        = sqrt_i ? '0 : {4'b0, ma};
-      sign_d       = sqrt_i ? 1'b0 : ia.sign ^ ib.sign;
-      // Biased exponent of the result's 2^0 quotient/root bit.
-      exp_d        = sqrt_i ? (e_even >>> 1) + ExpW'(127) : ea - eb + ExpW'(127);
-      state_d      = special ? StDone : StIter;
+      divisor_d    = st.divisor;
+      rad_d        = st.radicand;
+      rem_d        = st.rem;
+      sign_d       = st.sign;
+      exp_d        = st.exp;
+      state_d      = st.special ? StDone : StIter;
     end
   end
 
@@ -205,30 +216,29 @@ module fpu_divsqrt
     end
   end
 
-  // --- normalize (the quotient may have a leading zero; the root never does) -----
-  logic [QBits-1:0]       sig;
-  logic signed [ExpW-1:0] sig_exp;
-  logic [31:0]            rnd_result;
-  logic                   rnd_of, rnd_uf, rnd_nx;
+  // --- result: normalize (the quotient may have a leading zero; the root never
+  // does), round once; evaluated only in the done cycle ---------------------------
+  round_res_t rnd;
 
-  assign sig     = quo_q[QBits-1] ? quo_q : {quo_q[QBits-2:0], 1'b0};
-  assign sig_exp = quo_q[QBits-1] ? exp_q : exp_q - ExpW'(1);
+  always_comb begin
+    rnd      = '0;
+    result_o = 32'd0;
+    fflags_o = 5'd0;
+    if (state_q == StDone) begin
+      if (special_q) begin
+        result_o = spec_res_q;
+        fflags_o = spec_flags_q;
+      end else begin
+        rnd      = quo_q[QBits-1] ? fp_round(sign_q, exp_q, quo_q, rem_q != '0, rm_q)
+                                  : fp_round(sign_q, exp_q - ExpW'(1), {quo_q[QBits-2:0], 1'b0},
+                                             rem_q != '0, rm_q);
+        result_o = rnd.result;
+        fflags_o = {2'b00, rnd.of, rnd.uf, rnd.nx};
+      end
+    end
+  end
 
-  fpu_round #(.Width(QBits)) u_round (
-    .sign_i  (sign_q),
-    .exp_i   (sig_exp),
-    .sig_i   (sig),
-    .sticky_i(rem_q != '0),
-    .rm_i    (rm_q),
-    .result_o(rnd_result),
-    .of_o    (rnd_of),
-    .uf_o    (rnd_uf),
-    .nx_o    (rnd_nx)
-  );
-
-  assign busy_o   = (state_q == StIter);
-  assign done_o   = (state_q == StDone);
-  assign result_o = special_q ? spec_res_q : rnd_result;
-  assign fflags_o = special_q ? spec_flags_q : {2'b00, rnd_of, rnd_uf, rnd_nx};
+  assign busy_o = (state_q == StIter);
+  assign done_o = (state_q == StDone);
 
 endmodule

@@ -4,9 +4,12 @@
 // largest integer (signed max, unsigned all ones), too-large negative values the
 // smallest (signed min, unsigned 0). A negative value that rounds to 0 is in range
 // for the unsigned forms (result 0, NX only). 32-bit results are sign-extended.
+//
+// Combinational, evaluated under en_i (outputs are 0 otherwise).
 module fpu_f2i
   import fpu_pkg::*;
 (
+  input  logic        en_i,
   input  logic [31:0] a_i,
   input  logic [2:0]  rm_i,
   input  logic        is64_i,
@@ -15,28 +18,27 @@ module fpu_f2i
   output logic [4:0]  fflags_o
 );
 
-  fp_info_t ia;
-  assign ia = fp_classify(a_i);
+  function automatic logic [68:0] f2i(logic [31:0] a, logic [2:0] rm, logic is64, logic is_unsigned);
+    // only sign, exponent, significand, inf and NaN matter here
+    /* verilator lint_off UNUSEDSIGNAL */
+    fp_info_t               ia;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic signed [ExpW-1:0] e;
+    logic [63:0]            int_part, value, limit, result;
+    logic                   guard, sticky, too_big, inc, in_range, invalid, neg_limit;
+    logic [4:0]             rshift;
+    logic [49:0]            ext;
+    logic [64:0]            mag;
+    logic [4:0]             flags;
 
-  logic unused_info;
-  assign unused_info = ia.is_sub ^ ia.is_snan ^ ia.is_zero;
+    ia = fp_classify(a);
+    // Unbiased exponent of the significand's 2^0 bit (value = mant * 2^(e - 23)).
+    e       = $signed({5'b0, ia.exp}) - ExpW'(127);
+    too_big = (e > ExpW'(63));
 
-  // Unbiased exponent of the significand's 2^0 bit (value = mant * 2^(e - 23)).
-  logic signed [ExpW-1:0] e;
-  assign e = $signed({5'b0, ia.exp}) - ExpW'(127);
-
-  // Integer part and the guard/sticky bits below it.
-  logic [63:0] int_part;
-  logic        guard, sticky, too_big;
-  logic [4:0]  rshift;
-  logic [49:0] ext;
-
-  assign too_big = (e > ExpW'(63));
-  assign rshift  = (e >= ExpW'(23)) ? 5'd0 :
-                   (e < ExpW'(-3))  ? 5'd26 : 5'(ExpW'(23) - e);
-  assign ext     = {ia.mant, 26'b0} >> rshift;
-
-  always_comb begin
+    // Integer part and the guard/sticky bits below it.
+    rshift = (e >= ExpW'(23)) ? 5'd0 : (e < ExpW'(-3)) ? 5'd26 : 5'(ExpW'(23) - e);
+    ext    = {ia.mant, 26'b0} >> rshift;
     if (e >= ExpW'(23)) begin
       int_part = too_big ? 64'd0 : (64'(ia.mant) << (e[5:0] - 6'd23));
       guard    = 1'b0;
@@ -46,51 +48,43 @@ module fpu_f2i
       guard    = ext[25];
       sticky   = |ext[24:0];
     end
-  end
+    inc = round_up(rm, ia.sign, int_part[0], guard, sticky);
+    mag = {1'b0, int_part} + 65'(inc);
 
-  logic        inc;
-  logic [64:0] mag;
-
-  assign inc = round_up(rm_i, ia.sign, int_part[0], guard, sticky);
-  assign mag = {1'b0, int_part} + 65'(inc);
-
-  // Range check on the rounded magnitude.
-  logic in_range;
-
-  always_comb begin
-    unique case ({is64_i, unsigned_i})
+    // Range check on the rounded magnitude.
+    unique case ({is64, is_unsigned})
       2'b00:   in_range = ia.sign ? (mag <= 65'h8000_0000) : (mag <= 65'h7fff_ffff);
       2'b01:   in_range = ia.sign ? (mag == 65'd0) : (mag <= 65'hffff_ffff);
-      2'b10:   in_range = ia.sign ? (mag <= 65'h8000_0000_0000_0000)
-                                  : (mag <= 65'h7fff_ffff_ffff_ffff);
+      2'b10:   in_range = ia.sign ? (mag <= 65'h8000_0000_0000_0000) : (mag <= 65'h7fff_ffff_ffff_ffff);
       default: in_range = ia.sign ? (mag == 65'd0) : (mag <= 65'hffff_ffff_ffff_ffff);
     endcase
-  end
+    invalid   = ia.is_nan | ia.is_inf | too_big | ~in_range;
+    neg_limit = ia.sign & ~ia.is_nan;  // NaN saturates to the positive limit
+    value     = ia.sign ? -mag[63:0] : mag[63:0];
 
-  logic        invalid, neg_limit;
-  logic [63:0] value, limit;
-
-  assign invalid   = ia.is_nan | ia.is_inf | too_big | ~in_range;
-  assign neg_limit = ia.sign & ~ia.is_nan;  // NaN saturates to the positive limit
-  assign value     = ia.sign ? -mag[63:0] : mag[63:0];
-
-  always_comb begin
-    unique case ({is64_i, unsigned_i})
+    unique case ({is64, is_unsigned})
       2'b00:   limit = neg_limit ? 64'hffff_ffff_8000_0000 : 64'h0000_0000_7fff_ffff;
       2'b01:   limit = neg_limit ? 64'd0 : 64'hffff_ffff_ffff_ffff;  // 0xffffffff sign-extended
       2'b10:   limit = neg_limit ? 64'h8000_0000_0000_0000 : 64'h7fff_ffff_ffff_ffff;
       default: limit = neg_limit ? 64'd0 : 64'hffff_ffff_ffff_ffff;
     endcase
-  end
+
+    flags = 5'd0;
+    if (invalid) begin
+      result        = limit;
+      flags[FlagNV] = 1'b1;
+    end else begin
+      result        = is64 ? value : {{32{value[31]}}, value[31:0]};
+      flags[FlagNX] = guard | sticky;
+    end
+    return {result, flags};
+  endfunction
 
   always_comb begin
-    fflags_o = 5'd0;
-    if (invalid) begin
-      result_o         = limit;
-      fflags_o[FlagNV] = 1'b1;
+    if (en_i) begin
+      {result_o, fflags_o} = f2i(a_i, rm_i, is64_i, unsigned_i);
     end else begin
-      result_o         = is64_i ? value : {{32{value[31]}}, value[31:0]};
-      fflags_o[FlagNX] = guard | sticky;
+      {result_o, fflags_o} = '0;
     end
   end
 

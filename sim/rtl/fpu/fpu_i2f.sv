@@ -1,9 +1,12 @@
 // 32/64-bit signed/unsigned integer -> binary32 (fcvt.s.{w,wu,l,lu}): magnitude,
 // normalize, one rounding. Only NX can be raised (the range of binary32 covers
-// every 64-bit integer).
+// every 64-bit integer); zero gives +0.
+//
+// Combinational, evaluated under en_i (outputs are 0 otherwise).
 module fpu_i2f
   import fpu_pkg::*;
 (
+  input  logic        en_i,
   input  logic [63:0] int_i,       // W/WU forms use bits [31:0]
   input  logic [2:0]  rm_i,
   input  logic        is64_i,
@@ -12,54 +15,35 @@ module fpu_i2f
   output logic [4:0]  fflags_o
 );
 
-  logic [63:0] x;
-  logic        sign;
-  logic [63:0] mag;
+  function automatic logic [36:0] i2f(logic [63:0] int_op, logic [2:0] rm, logic is64, logic is_unsigned);
+    logic [63:0] x, mag;
+    logic        sign;
+    norm_res_t   nrm;
+    // of/uf are unused: an integer never overflows or underflows binary32
+    /* verilator lint_off UNUSEDSIGNAL */
+    round_res_t  rnd;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    unique case ({is64, is_unsigned})
+      2'b00:   x = {{32{int_op[31]}}, int_op[31:0]};
+      2'b01:   x = {32'd0, int_op[31:0]};
+      default: x = int_op;
+    endcase
+    sign = ~is_unsigned & x[63];
+    mag  = sign ? -x : x;  // -2^63 maps to 2^63, correct as unsigned
+    nrm  = fp_norm128({mag, 64'd0});
+    // OF/UF cannot happen for integer inputs.
+    rnd  = fp_round(sign, ExpW'(127 + 63) - $signed({6'b0, nrm.lz}), nrm.sig[127 -: 26], |nrm.sig[101:64],
+                    rm);
+    return nrm.zero ? 37'd0 : {rnd.result, 4'd0, rnd.nx};
+  endfunction
 
   always_comb begin
-    unique case ({is64_i, unsigned_i})
-      2'b00:   x = {{32{int_i[31]}}, int_i[31:0]};
-      2'b01:   x = {32'd0, int_i[31:0]};
-      default: x = int_i;
-    endcase
+    if (en_i) begin
+      {result_o, fflags_o} = i2f(int_i, rm_i, is64_i, unsigned_i);
+    end else begin
+      {result_o, fflags_o} = '0;
+    end
   end
-
-  assign sign = ~unsigned_i & x[63];
-  assign mag  = sign ? -x : x;  // -2^63 maps to 2^63, correct as unsigned
-
-  logic [63:0] sig;
-  logic [5:0]  lz;
-  logic        zero;
-
-  fpu_norm #(.Width(64)) u_norm (
-    .x_i    (mag),
-    .x_o    (sig),
-    .shift_o(lz),
-    .zero_o (zero)
-  );
-
-  logic signed [ExpW-1:0] exp_msb;
-  logic [31:0]            rnd_result;
-  logic                   rnd_of, rnd_uf, rnd_nx;
-
-  assign exp_msb = ExpW'(127 + 63) - $signed({7'b0, lz});
-
-  fpu_round #(.Width(64)) u_round (
-    .sign_i  (sign),
-    .exp_i   (exp_msb),
-    .sig_i   (sig),
-    .sticky_i(1'b0),
-    .rm_i    (rm_i),
-    .result_o(rnd_result),
-    .of_o    (rnd_of),
-    .uf_o    (rnd_uf),
-    .nx_o    (rnd_nx)
-  );
-
-  logic unused_flags;
-  assign unused_flags = rnd_of ^ rnd_uf;  // impossible for integer inputs
-
-  assign result_o = zero ? 32'd0 : rnd_result;
-  assign fflags_o = zero ? 5'd0 : {4'd0, rnd_nx};
 
 endmodule

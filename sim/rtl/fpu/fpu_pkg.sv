@@ -107,4 +107,91 @@ package fpu_pkg;
     return r;
   endfunction
 
+  // Result of fp_round: packed binary32 and the rounding flags.
+  typedef struct packed {
+    logic [31:0] result;
+    logic        of;
+    logic        uf;
+    logic        nx;
+  } round_res_t;
+
+  // Rounds (sig / 2^25 + sticky) * 2^(exp - 127) to binary32 (sig[25] set; exact
+  // zeros never come here). Callers with wider significands pass the top 26 bits
+  // and OR the rest into sticky: exact, since subnormal results only shift right.
+  // Subnormal results: the significand is shifted right by 1 - exp first, so the
+  // rounding point is the fixed 2^-149 ulp. Overflow (exponent >= 255 after
+  // rounding): OF|NX, infinity or the largest finite per rounding mode.
+  // Underflow: tiny AFTER rounding (the value rounded to 24 bits with unbounded
+  // exponent is below 2^-126) and inexact, as RISC-V specifies.
+  function automatic round_res_t fp_round(logic sign, logic signed [ExpW-1:0] exp, logic [25:0] sig,
+                                          logic sticky_in, logic [2:0] rm);
+    round_res_t             r;
+    logic [5:0]             dshift;
+    logic [25:0]            sig_sh;
+    logic                   lost, guard, sticky, inc, inexact, overflow, carry_u, tiny, to_inf;
+    logic [24:0]            kept_r;
+    logic signed [ExpW-1:0] exp_r;
+
+    if (exp >= 1) begin
+      dshift = 6'd0;
+    end else if (exp < -26) begin
+      dshift = 6'd27;  // everything goes to sticky
+    end else begin
+      dshift = 6'(1 - exp);
+    end
+    sig_sh = sig >> dshift;
+    lost   = |(sig & ~({26{1'b1}} << dshift));
+    guard  = sig_sh[1];
+    sticky = sig_sh[0] | lost | sticky_in;
+    inc    = round_up(rm, sign, sig_sh[2], guard, sticky);
+    kept_r = {1'b0, sig_sh[25:2]} + 25'(inc);
+    // A carry out of 24 bits bumps the exponent; a subnormal that rounds into
+    // bit 23 becomes the smallest normal.
+    exp_r    = (exp < 1) ? ExpW'(kept_r[23]) : exp + ExpW'(kept_r[24]);
+    inexact  = guard | sticky;
+    overflow = (exp_r >= 255);
+    // Tininess after rounding: does rounding the unshifted significand carry to 2^-126?
+    carry_u  = (&sig[25:2]) & round_up(rm, sign, sig[2], sig[1], sig[0] | sticky_in);
+    tiny     = (exp < 0) || ((exp == 0) && !carry_u);
+
+    unique case (rm)
+      RM_RTZ:  to_inf = 1'b0;
+      RM_RDN:  to_inf = sign;
+      RM_RUP:  to_inf = ~sign;
+      default: to_inf = 1'b1;  // RNE, RMM
+    endcase
+
+    r.result = overflow ? {sign, to_inf ? PosInf[30:0] : MaxFinite[30:0]} : {sign, exp_r[7:0], kept_r[22:0]};
+    r.of     = overflow;
+    r.nx     = inexact | overflow;
+    r.uf     = tiny & inexact;
+    return r;
+  endfunction
+
+  // Normalizer: shift left until the MSB is set (logarithmic shifter, 7 stages).
+  // lz is meaningless when zero is set. Narrower values are passed zero-padded
+  // below their LSB.
+  typedef struct packed {
+    logic [127:0] sig;
+    logic [6:0]   lz;
+    logic         zero;
+  } norm_res_t;
+
+  function automatic norm_res_t fp_norm128(logic [127:0] x);
+    norm_res_t    r;
+    logic [127:0] v;
+    v    = x;
+    r.lz = 7'd0;
+    if (v[127:64] == 64'd0) begin r.lz[6] = 1'b1; v = v << 64; end
+    if (v[127:96] == 32'd0) begin r.lz[5] = 1'b1; v = v << 32; end
+    if (v[127:112] == 16'd0) begin r.lz[4] = 1'b1; v = v << 16; end
+    if (v[127:120] == 8'd0) begin r.lz[3] = 1'b1; v = v << 8; end
+    if (v[127:124] == 4'd0) begin r.lz[2] = 1'b1; v = v << 4; end
+    if (v[127:126] == 2'd0) begin r.lz[1] = 1'b1; v = v << 2; end
+    if (v[127] == 1'b0) begin r.lz[0] = 1'b1; v = v << 1; end
+    r.sig  = v;
+    r.zero = (x == 128'd0);
+    return r;
+  endfunction
+
 endpackage

@@ -27,8 +27,6 @@ FPU_RTL_SOURCES: tuple[Path, ...] = tuple(
     RTL_DIR / name
     for name in (
         "fpu_pkg.sv",
-        "fpu_norm.sv",
-        "fpu_round.sv",
         "fpu_fma.sv",
         "fpu_divsqrt.sv",
         "fpu_cmp.sv",
