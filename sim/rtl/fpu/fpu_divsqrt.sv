@@ -1,6 +1,6 @@
 // Iterative binary32 divide and square root: one quotient/root bit per cycle
 // (restoring recurrences), 26 bits (24 + guard + one for the quotient's possible
-// leading zero), remainder != 0 as sticky, one rounding by fpu_round.
+// leading zero), remainder != 0 as sticky, one rounding by fpu_pkg::fp_round.
 // Special operands (NaN, infinities, zeros, negative sqrt) finish in one cycle.
 //
 // Handshake: start_i is taken whenever busy_o is low (also in the cycle done_o is
