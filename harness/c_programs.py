@@ -2,8 +2,9 @@
 
 Each program's expected UART text comes from an independent computation: the
 same source compiled for the host with gcc and run there. On the target it is
-built with the runtime (``build_elf``) and run on Spike; the case passes when
-the UART text matches exactly and the program exits with code 0.
+built with the runtime (``build_elf``) and run on Spike (and, for configs without
+an accelerator, on the RTL); the case passes when the UART text matches exactly
+and the program exits with code 0.
 
 A program lists the configs it runs on in a comment line
 ``cosim-socs: t1-small t1-blastoise``; without one it runs on rv32 and rv64.
@@ -21,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from configs import load_soc
-from harness.commands.iss import run_iss
+from harness.commands.iss import describe_trap, run_iss
+from harness.elfcheck import check_elf
 from harness.errors import CosimError
 from harness.results import make_result
 from harness.toolchain import REPO_ROOT, build_elf, cache_root
@@ -99,13 +101,22 @@ def uart_mismatches(expected: str, actual: str) -> int:
     return diff
 
 
-def run_program(program: CProgram, soc: str, workdir: Path, *, timeout_s: float = 300.0) -> dict:
-    """Build ``program`` for ``soc``, run it on Spike, compare its UART text; return the result record."""
+def run_program(program: CProgram, soc: str, workdir: Path, *, target: str = "iss", timeout_s: float = 300.0) -> dict:
+    """Build ``program`` for ``soc``, run it on Spike (``iss``) or the RTL (``rtl``),
+    compare its UART text with the host's; return the result record."""
     cfg = load_soc(soc)
     expected = host_expected(program)
     workdir.mkdir(parents=True, exist_ok=True)
     elf = build_elf([program.path], cfg, workdir / f"{program.name}.elf")
-    outcome, _ = run_iss(elf, cfg, case=f"c:{program.name}", timeout_s=timeout_s)
+    if target == "iss":
+        outcome, _ = run_iss(elf, cfg, case=f"c:{program.name}", timeout_s=timeout_s)
+    elif target == "rtl":
+        from sim.rtl_runner import run_rtl  # imported only here: it pulls in cocotb
+
+        outcome = run_rtl(elf, cfg, workdir=workdir)
+        describe_trap(outcome, check_elf(elf, cfg), cfg)
+    else:
+        raise CosimError(f"unknown target {target!r}: use iss or rtl")
     mismatches = uart_mismatches(expected, outcome.uart)
     outputs = {"uart": {"max_abs_err": None, "max_ulp_err": None, "mismatches": mismatches}}
     result = make_result(outcome, soc=cfg, elf=elf, case=f"c:{program.name}", outputs=outputs)
@@ -128,6 +139,26 @@ def verify_cases() -> list[Case]:
                     target="iss",
                     kind="c-program",
                     run=lambda workdir, p=program, s=soc: run_program(p, s, workdir),
+                )
+            )
+    return cases
+
+
+def verify_cases_rtl() -> list[Case]:
+    """Case source: the programs on the RTL of their configs that have no accelerator
+    (the scalar core); vector and Gemmini configs join when their units land."""
+    cases = []
+    for program in discover():
+        for soc in program.socs:
+            if load_soc(soc).accelerator.kind != "none":
+                continue
+            cases.append(
+                Case(
+                    id=f"c:{program.name}@{soc}/rtl",
+                    soc=soc,
+                    target="rtl",
+                    kind="c-program",
+                    run=lambda workdir, p=program, s=soc: run_program(p, s, workdir, target="rtl"),
                 )
             )
     return cases
