@@ -1,0 +1,266 @@
+"""Built-in cases and user cases: what ``cosim verify CASE`` compiles and checks.
+
+A case is a PyTorch module or callable plus example inputs (random, from a
+fixed seed, so every run sees the same data and weights) and the op class that
+decides the comparison tolerance (:mod:`harness.check`).
+
+CASE may be a built-in name (``cosim cases`` lists them), ``path/to/file.py:FUNC``
+where ``FUNC()`` returns ``(module_or_callable, example_inputs_tuple)`` (optionally
+a third item, the tolerance class), or a ``.mlir`` file (linalg or tosa on
+tensors) with an optional ``<file>.inputs.json`` beside it and an optional
+``<file>.expected.npz`` holding the reference outputs (``out0``, ``out1``, ...).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.check import TOLERANCES
+from harness.errors import CosimError
+
+SEED = 0
+
+
+@dataclass
+class Case:
+    name: str
+    build: Callable[[], tuple]  # -> (module_or_callable, inputs)
+    tolerance: str = "reduction"
+    ops: tuple[str, ...] = ()
+    description: str = ""
+    mlir_path: Path | None = None
+    smoke: bool = False  # part of the fast default test tier
+
+
+@dataclass
+class Materialized:
+    """A case ready to compile: the callable, its inputs and the reference outputs."""
+
+    case: Case
+    fn: object = None
+    inputs: tuple = ()
+    reference: dict = field(default_factory=dict)  # out<i> -> numpy array
+
+
+def _torch():
+    import torch
+
+    torch.manual_seed(SEED)
+    return torch
+
+
+def _randn(*shape):
+    torch = _torch()
+    g = torch.Generator().manual_seed(SEED + sum(shape))
+    return torch.randn(*shape, generator=g)
+
+
+REGISTRY: dict[str, Case] = {}
+
+
+def case(name: str, tolerance: str, ops: tuple[str, ...], description: str, smoke: bool = False):
+    def deco(fn):
+        REGISTRY[name] = Case(name, fn, tolerance, ops, description, smoke=smoke)
+        return fn
+
+    return deco
+
+
+@case("addmm", "reduction", ("addmm",), "bias(16) + x(8x32) @ w(32x16)", smoke=True)
+def _addmm():
+    return (lambda b, x, w: _torch().addmm(b, x, w)), (_randn(16), _randn(8, 32), _randn(32, 16))
+
+
+@case("mm", "reduction", ("mm",), "(16x32) @ (32x24)")
+def _mm():
+    return (lambda a, b: a @ b), (_randn(16, 32), _randn(32, 24))
+
+
+@case("bmm", "reduction", ("bmm",), "two 8x8x8 f32 tensors, as t1's pytorch.matmul")
+def _bmm():
+    return (lambda a, b: _torch().bmm(a, b)), (_randn(8, 8, 8), _randn(8, 8, 8) * 0.5)
+
+
+@case("linear", "reduction", ("linear",), "nn.Linear(32, 16) on 4x32")
+def _linear():
+    torch = _torch()
+    return torch.nn.Linear(32, 16), (_randn(4, 32),)
+
+
+@case("relu", "exact", ("relu",), "relu on 8x64", smoke=True)
+def _relu():
+    return (lambda x: _torch().relu(x)), (_randn(8, 64),)
+
+
+@case("gelu", "transcendental", ("gelu",), "exact (erf) gelu on 8x64")
+def _gelu():
+    return (lambda x: _torch().nn.functional.gelu(x)), (_randn(8, 64) * 2,)
+
+
+@case("add", "elementwise", ("add", "broadcast"), "(4x8x16) + (16): broadcasting")
+def _add():
+    return (lambda a, b: a + b), (_randn(4, 8, 16), _randn(16))
+
+
+@case("mul", "elementwise", ("mul", "broadcast"), "(4x8x16) * (8x1): broadcasting")
+def _mul():
+    return (lambda a, b: a * b), (_randn(4, 8, 16), _randn(8, 1))
+
+
+@case("sub", "elementwise", ("sub", "broadcast"), "(4x1x16) - (8x1): broadcasting both ways")
+def _sub():
+    return (lambda a, b: a - b), (_randn(4, 1, 16), _randn(8, 1))
+
+
+@case("softmax", "transcendental", ("softmax", "exp"), "softmax over the last dim of 8x32")
+def _softmax():
+    return (lambda x: _torch().softmax(x, dim=-1)), (_randn(8, 32) * 3,)
+
+
+@case("layer_norm", "reduction", ("layer_norm",), "nn.LayerNorm(32) on 8x32 (random affine)")
+def _layer_norm():
+    torch = _torch()
+    m = torch.nn.LayerNorm(32)
+    with torch.no_grad():
+        m.weight.copy_(_randn(32))
+        m.bias.copy_(_randn(32) * 0.1 + 0.3)
+    return m, (_randn(8, 32) * 2 + 1,)
+
+
+@case("conv2d", "reduction", ("conv2d",), "nn.Conv2d(3, 8, 3, stride=2, padding=1) on 1x3x16x16 (NCHW)")
+def _conv2d():
+    torch = _torch()
+    return torch.nn.Conv2d(3, 8, 3, stride=2, padding=1), (_randn(1, 3, 16, 16),)
+
+
+@case("max_pool2d", "exact", ("max_pool2d",), "2x2 stride-2 max pooling of 1x4x16x16")
+def _max_pool2d():
+    return (lambda x: _torch().nn.functional.max_pool2d(x, 2, 2)), (_randn(1, 4, 16, 16),)
+
+
+@case("mean", "reduction", ("mean",), "mean over the last dim of 8x32, keepdim")
+def _mean():
+    return (lambda x: x.mean(dim=-1, keepdim=True)), (_randn(8, 32),)
+
+
+@case("permute", "exact", ("permute", "transpose", "reshape"), "permute(0,2,1,3), transpose and reshape of 2x3x4x8")
+def _permute():
+    def f(x):
+        y = x.permute(0, 2, 1, 3).contiguous()
+        return y.transpose(2, 3).reshape(2, 4, 24) * 1.0
+
+    return f, (_randn(2, 3, 4, 8),)
+
+
+@case("mlp", "reduction", ("linear", "relu"), "MLP 64 -> 128 -> relu -> 10 on 2x64")
+def _mlp():
+    torch = _torch()
+    m = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+    return m, (_randn(2, 64),)
+
+
+def _lenet_module():
+    torch = _torch()
+    nn = torch.nn
+
+    class LeNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.c1 = nn.Conv2d(1, 6, 5, padding=2)
+            self.c2 = nn.Conv2d(6, 16, 5)
+            self.f1 = nn.Linear(16 * 5 * 5, 120)
+            self.f2 = nn.Linear(120, 84)
+            self.f3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = nn.functional.max_pool2d(torch.relu(self.c1(x)), 2)
+            x = nn.functional.max_pool2d(torch.relu(self.c2(x)), 2)
+            x = x.reshape(x.shape[0], -1)
+            x = torch.relu(self.f1(x))
+            x = torch.relu(self.f2(x))
+            return self.f3(x)
+
+    return LeNet()
+
+
+@case("lenet5", "reduction", ("conv2d", "relu", "max_pool2d", "linear"), "LeNet-5 on a 1x1x28x28 input")
+def _lenet5():
+    return _lenet_module(), (_randn(1, 1, 28, 28),)
+
+
+def builtin_names() -> list[str]:
+    return list(REGISTRY)
+
+
+def _user_case(spec: str) -> Case:
+    path_text, _, func = spec.rpartition(":")
+    path = Path(path_text)
+    if not path.is_file():
+        raise CosimError(f"case file {path_text!r} does not exist (CASE is a built-in name, FILE.py:FUNC or FILE.mlir)")
+    modname = f"cosim_user_case_{abs(hash(path.resolve()))}"
+    spec_obj = importlib.util.spec_from_file_location(modname, path)
+    module = importlib.util.module_from_spec(spec_obj)
+    try:
+        spec_obj.loader.exec_module(module)
+    except Exception as e:
+        raise CosimError(f"{path}: importing the case file failed: {type(e).__name__}: {e}") from e
+    fn = getattr(module, func, None)
+    if not callable(fn):
+        raise CosimError(f"{path} has no function {func!r}; define {func}() returning (module_or_callable, inputs)")
+
+    def build():
+        got = fn()
+        if not isinstance(got, tuple) or len(got) not in (2, 3):
+            raise CosimError(f"{spec}: {func}() must return (module_or_callable, example_inputs_tuple[, tolerance])")
+        return got
+
+    return Case(f"{path.stem}:{func}", build, "reduction", (), f"user case {spec}")
+
+
+def resolve(spec: str) -> Case:
+    """A built-in name, ``file.py:FUNC`` or ``file.mlir`` -> Case."""
+    if spec in REGISTRY:
+        return REGISTRY[spec]
+    if spec.endswith(".mlir"):
+        p = Path(spec)
+        if not p.is_file():
+            raise CosimError(f"MLIR case {spec!r} does not exist")
+        return Case(p.stem, lambda: (None, ()), "reduction", (), f"MLIR file {spec}", mlir_path=p)
+    if ".py:" in spec:
+        return _user_case(spec)
+    raise CosimError(
+        f"unknown case {spec!r}; built-in cases: {', '.join(REGISTRY)} (or pass FILE.py:FUNC or FILE.mlir)"
+    )
+
+
+def materialize(c: Case) -> Materialized:
+    """Build the case's callable and inputs and compute the eager PyTorch reference."""
+    import numpy as np
+
+    if c.mlir_path is not None:
+        ref_path = c.mlir_path.with_suffix(".expected.npz")
+        ref = dict(np.load(ref_path)) if ref_path.is_file() else {}
+        return Materialized(c, None, (), ref)
+    torch = _torch()
+    got = c.build()
+    fn, inputs = got[0], got[1]
+    if len(got) == 3:
+        if got[2] not in TOLERANCES:
+            raise CosimError(f"{c.name}: tolerance {got[2]!r} is not one of {', '.join(TOLERANCES)}")
+        c.tolerance = got[2]
+    if not isinstance(inputs, tuple):
+        inputs = (inputs,)
+    if isinstance(fn, torch.nn.Module):
+        fn.eval()
+    with torch.no_grad():
+        out = fn(*inputs)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    ref = {}
+    for i, o in enumerate(outs):
+        if not isinstance(o, torch.Tensor):
+            raise CosimError(f"{c.name}: output {i} is a {type(o).__name__}; outputs must be tensors")
+        ref[f"out{i}"] = o.detach().contiguous().numpy().copy()
+    return Materialized(c, fn, inputs, ref)

@@ -1,0 +1,118 @@
+"""``verify(case, soc, on="iss"|"rtl")``: compile, run, compare with PyTorch.
+
+    from harness.verify import verify
+    result = verify("addmm", "t1-small", on="iss")        # the result.json dict
+    result = verify("model.py:make", "rv32")              # a user case
+
+The result has DESIGN.md's keys plus ``compile`` (seconds per stage, cache hit,
+per-op schedule), ``instret_forward`` (retired instructions inside the forward
+PROFILE region) and ``manifest``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from compiler import compile_kernel
+from compiler.frontend import import_mlir_file, import_torch
+from configs import load_soc
+from harness.cases import Case, materialize, resolve
+from harness.check import compare_all
+from harness.errors import CosimError
+from harness.program import build_program, read_outputs
+from harness.results import FORWARD_REGION, make_result, write_json_atomic
+from sim.outcome import RunOutcome
+
+TARGETS = ("iss", "rtl")
+
+
+def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: Path) -> RunOutcome:
+    """Run an ELF on Spike or on the RTL; the RTL runner is imported only when asked for."""
+    if target == "iss":
+        from sim.spike import Dump, run_spike
+
+        return run_spike(elf, soc, dumps=[Dump(a, s) for a, s in dumps], workdir=workdir)
+    if target == "rtl":
+        try:
+            from sim.rtl_runner import run_rtl
+        except ImportError as e:
+            raise CosimError(
+                f"the RTL runner is not available in this checkout ({e}); verify on Spike with --on iss"
+            ) from None
+        return run_rtl(elf, soc, dumps=dumps, workdir=workdir)
+    raise CosimError(f"unknown target {target!r}; use one of {', '.join(TARGETS)}")
+
+
+def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | None = None):
+    """Frontend + compiler + program builder for one case. Returns (materialized, kernel, program, seconds)."""
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    mat = materialize(c)
+    if c.mlir_path is not None:
+        imported = import_mlir_file(c.mlir_path, name=c.name)
+    else:
+        imported = import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
+    seconds["frontend"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    kernel = compile_kernel(imported, soc, dump_dir=dump_ir)
+    seconds["compile"] = time.perf_counter() - t1
+    seconds.update(kernel.seconds)
+    t2 = time.perf_counter()
+    program = build_program(kernel, soc, out_dir, case=c.name)
+    seconds["link"] = time.perf_counter() - t2
+    return mat, kernel, program, seconds
+
+
+def _ident(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+
+
+def verify(
+    case: str | Case,
+    soc,
+    on: str = "iss",
+    *,
+    json_path: str | os.PathLike | None = None,
+    dump_ir: str | os.PathLike | None = None,
+    workdir: str | os.PathLike | None = None,
+) -> dict:
+    """Compile ``case`` for ``soc``, run it on ``on`` and compare with PyTorch."""
+    if on not in TARGETS:
+        raise CosimError(f"unknown target {on!r}; use one of {', '.join(TARGETS)}")
+    soc = load_soc(soc)
+    c = resolve(case) if isinstance(case, str) else case
+    t_start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="cosim-verify-") as tmp_name:
+        out_dir = Path(workdir) if workdir else Path(tmp_name)
+        out_dir = out_dir / f"{_ident(c.name)}-{soc.name}"
+        mat, kernel, program, seconds = compile_case(c, soc, out_dir, dump_ir=dump_ir)
+        dumps = [(int(o["address"], 16), o["size"]) for o in program.outputs]
+        outcome = run_on(on, program.elf, soc, dumps, out_dir)
+        outputs = None
+        if outcome.exited_ok:
+            got = read_outputs(program.manifest, outcome.dumps)
+            if mat.reference:
+                outputs = compare_all(got, mat.reference, c.tolerance)
+        forward = [p for p in outcome.profile if p.region == FORWARD_REGION and p.stop is not None]
+        extra = {
+            "instret_forward": forward[0].cycles if forward and on == "iss" else None,
+            "compile": {
+                "seconds": {k: round(v, 4) for k, v in seconds.items()},
+                "cached": kernel.cached,
+                "strategy": kernel.target.strategy,
+                "kernel": kernel.key,
+                "schedule": kernel.schedule,
+            },
+            "tolerance": c.tolerance,
+            "manifest": str(program.manifest) if workdir else None,
+            "verify_wall_s": round(time.perf_counter() - t_start, 3),
+        }
+        if not mat.reference:
+            extra["message_reference"] = "no reference outputs for this case: only the run itself was checked"
+        result = make_result(outcome, soc=soc, elf=program.elf, case=c.name, outputs=outputs, extra=extra)
+    if json_path:
+        write_json_atomic(json_path, result)
+    return result
