@@ -54,7 +54,7 @@ def _run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: l
     expected_cmp = []
     for seq, i in enumerate(issues):
         before = bytes(m.s.vrf)
-        out = m.execute(i.insn, i.rs1, i.rs2, i.vtype, i.vl, i.vstart)
+        out = m.execute(i.insn, i.rs1, i.rs2, i.vtype, i.vl, i.vstart, i.frs1, i.frm)
         legal = out is not None
         assert res.accepted.get(seq) == legal, (
             f"issue {seq} insn {i.insn:#010x} vtype {i.vtype:#x} vl {i.vl} vstart {i.vstart}: "
@@ -69,6 +69,12 @@ def _run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: l
                 f"issue {seq} insn {i.insn:#010x}: x result {c.wdata:#x}, expected {out['x']:#x}")
         else:
             assert not c.x_we
+        if "f" in out:
+            assert c.f_we and c.wdata == out["f"], f"issue {seq} insn {i.insn:#010x}: f result {c.wdata:#x}"
+        else:
+            assert not c.f_we
+        assert c.fflags == out.get("fflags", 0), (
+            f"issue {seq} insn {i.insn:#010x}: fflags {c.fflags:#x}, expected {out.get('fflags', 0):#x}")
         assert c.vxsat == bool(out.get("vxsat", False)), f"issue {seq} insn {i.insn:#010x}: vxsat {c.vxsat}"
         assert not c.exc
     if res.vrf != bytes(m.s.vrf):

@@ -21,12 +21,21 @@ VEC = RTL / "vector"
 TB = ROOT / "sim" / "tb" / "vector"
 BUILD = ROOT / "build" / "vector_tb"
 
+def _fpu_sources() -> list[Path]:
+    # the FPU's own authoritative compile order; cosim_fpu itself is not used
+    from sim.tb.fpu.build import FPU_RTL_SOURCES
+
+    return [p for p in FPU_RTL_SOURCES if p.name != "cosim_fpu.sv"]
+
+
 SOURCES = [
     RTL / "cosim_pkg.sv",
+    *_fpu_sources(),
     VEC / "vec_pkg.sv",
     VEC / "vec_decoder.sv",
     VEC / "vec_vrf.sv",
     VEC / "vec_lane.sv",
+    VEC / "vec_fp_lane.sv",
     VEC / "vec_seq.sv",
     VEC / "vec_lsu.sv",
     VEC / "vec_unit.sv",
@@ -87,6 +96,8 @@ class Completion:
     wdata: int
     vxsat: bool
     exc: bool
+    f_we: bool = False
+    fflags: int = 0
 
 
 @dataclass
@@ -146,7 +157,7 @@ def run(exe: Path, vlen: int, dlen: int, vrf: bytes, mem: dict[int, bytes], issu
             res.accepted[int(t[1], 16)] = t[2] == "0"
         elif t[0] == "C":
             res.completions.append(Completion(int(t[1], 16), t[2] == "1", int(t[3], 16), int(t[4], 16),
-                                              t[5] == "1", t[6] == "1"))
+                                              t[5] == "1", t[6] == "1", t[7] == "1", int(t[8], 16)))
         elif t[0] == "R":
             rows[int(t[1], 16)] = bytes.fromhex(t[2])[::-1]
         elif t[0] == "D":

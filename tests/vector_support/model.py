@@ -11,7 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.tb.fpu.oracle import reference as fpu_ref
+from sim.tb.fpu.ops import FpuOp as F
+
 from .rvv import FVF, FVV, IVI, IVV, IVX, MVV, MVX
+
+CANONICAL_NAN = 0x7FC00000
+# OPFVV/OPFVF funct6 -> (name, forms)
+FP_OPS = {
+    0x00: ("fadd", "vf"), 0x02: ("fsub", "vf"), 0x27: ("frsub", "f"), 0x24: ("fmul", "vf"),
+    0x28: ("fmadd", "vf"), 0x29: ("fnmadd", "vf"), 0x2A: ("fmsub", "vf"), 0x2B: ("fnmsub", "vf"),
+    0x2C: ("fmacc", "vf"), 0x2D: ("fnmacc", "vf"), 0x2E: ("fmsac", "vf"), 0x2F: ("fnmsac", "vf"),
+    0x04: ("fmin", "vf"), 0x06: ("fmax", "vf"), 0x08: ("fsgnj", "vf"), 0x09: ("fsgnjn", "vf"),
+    0x0A: ("fsgnjx", "vf"), 0x18: ("mfeq", "vf"), 0x19: ("mfle", "vf"), 0x1B: ("mflt", "vf"),
+    0x1C: ("mfne", "vf"), 0x1D: ("mfgt", "f"), 0x1F: ("mfge", "f"),
+}
+FCVT = {0x00: ("xu.f", F.CVT_WU_S, None), 0x01: ("x.f", F.CVT_W_S, None), 0x02: ("f.xu", F.CVT_S_WU, None),
+        0x03: ("f.x", F.CVT_S_W, None), 0x06: ("rtz.xu.f", F.CVT_WU_S, 1), 0x07: ("rtz.x.f", F.CVT_W_S, 1)}
 
 INT_OPS = {  # funct6 -> (name, forms) for OPIVV/OPIVX/OPIVI
     0x00: ("add", "vxi"), 0x02: ("sub", "vx"), 0x03: ("rsub", "xi"),
@@ -104,8 +120,10 @@ class Model:
         return ok, sew, lmul
 
     def execute(self, insn: int, rs1: int = 0, rs2: int = 0, vtype: int = 0, vl: int = 0,
-                vstart: int = 0) -> dict | None:
+                vstart: int = 0, frs1: int = 0, frm: int = 0) -> dict | None:
         opc = insn & 0x7F
+        if opc == 0x57 and ((insn >> 12) & 7) in (FVV, FVF):
+            return self._opf(insn, frs1, vtype, vl, vstart, frm)
         if opc == 0x57:
             return self._opv(insn, rs1, vtype, vl, vstart)
         if opc in (0x07, 0x27):
@@ -372,6 +390,121 @@ class Model:
                 v = old[idx] if idx < vlmax else 0
             s.set(vd, i, sew, v)
         return {}
+
+    # -- floating point (binary32, SoftFloat via the FPU oracle) --------------
+    def _opf(self, insn, frs1, vtype, vl, vstart, frm):
+        s = self.s
+        vd, f3, vs1, vs2, vm, f6 = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 15) & 31,
+                                    (insn >> 20) & 31, (insn >> 25) & 1, insn >> 26)
+        ok, sew, lmul = self._vt(vtype)
+        if not ok or sew != 32:
+            return None
+        g = max(1, int(lmul))
+        vlmax = int(self.vlen * lmul) // sew
+        form = "v" if f3 == FVV else "f"
+        opb = (lambda i: s.get(vs1, i, 32)) if form == "v" else (lambda i: frs1 & 0xFFFFFFFF)
+        flags = 0
+        if f6 == 0x10:                                  # vfmv.f.s / vfmv.s.f
+            if not vm:
+                return None
+            if form == "v":
+                return {"f": s.get(vs2, 0, 32)} if vs1 == 0 else None
+            if vs2 != 0:
+                return None
+            if vl > 0 and vstart < vl:
+                s.set(vd, 0, 32, frs1)
+            return {}
+        if f6 == 0x17:                                  # vfmerge.vfm / vfmv.v.f
+            if form != "f" or not _aligned(vd, g) or (vm and vs2 != 0) or (not vm and (vd == 0 or vs2 % g)):
+                return None
+            for i in range(vstart, vl):
+                s.set(vd, i, 32, frs1 if (vm or s.mbit(0, i)) else s.get(vs2, i, 32))
+            return {}
+        if f6 in (0x0E, 0x0F):                          # vfslide1up / vfslide1down
+            if form != "f":
+                return None
+            return self._perm("slide1up" if f6 == 0x0E else "slide1down", "x", vd, vs2, vs1, frs1, vm, 32,
+                              lmul, g, vl, vstart, vlmax)
+        if frm > 4:
+            return None
+        if f6 in (0x01, 0x03, 0x05, 0x07):              # reductions
+            if form != "v" or vs2 % g or vstart != 0:
+                return None
+            if vl == 0:
+                return {"fflags": 0}
+            acc, any_active = s.get(vs1, 0, 32), False
+            op = {0x01: F.ADD, 0x03: F.ADD, 0x05: F.MIN, 0x07: F.MAX}[f6]
+            for i in range(vl):
+                if vm or s.mbit(0, i):
+                    any_active = True
+                    acc, fl = fpu_ref(op, frm, acc, s.get(vs2, i, 32), 0, 0)
+                    flags |= fl
+            if f6 == 0x01 and not any_active and (acc & 0x7F800000) == 0x7F800000 and acc & 0x7FFFFF:
+                acc = CANONICAL_NAN
+            s.set(vd, 0, 32, acc)
+            return {"fflags": flags}
+        unary = None
+        if f6 == 0x12 and form == "v" and vs1 in FCVT:
+            unary = FCVT[vs1]
+        elif f6 == 0x13 and form == "v" and vs1 == 0x10:
+            unary = ("class", F.CLASS, None)
+        elif f6 not in FP_OPS or form not in FP_OPS[f6][1]:
+            return None
+        name = FP_OPS[f6][0] if unary is None else unary[0]
+        cmp = name.startswith("mf")
+        if cmp:
+            if vs2 % g or (vd != vs2 and _overlap(vd, 1, vs2, g)):
+                return None
+            if form == "v" and (vs1 % g or (vd != vs1 and _overlap(vd, 1, vs1, g))):
+                return None
+        else:
+            if vd % g or vs2 % g or (form == "v" and unary is None and vs1 % g) or (not vm and vd == 0):
+                return None
+        res = []
+        for i in range(vstart, vl):
+            if not vm and not s.mbit(0, i):
+                continue
+            a, b, c = s.get(vs2, i, 32), opb(i), s.get(vd, i, 32)
+            if unary is not None:
+                op, rm = unary[1], (unary[2] if unary[2] is not None else frm)
+                r, fl = fpu_ref(op, rm, a, 0, 0, a)
+                r &= 0xFFFFFFFF
+            else:
+                r, fl = {
+                    "fadd": lambda: fpu_ref(F.ADD, frm, a, b, 0, 0),
+                    "fsub": lambda: fpu_ref(F.SUB, frm, a, b, 0, 0),
+                    "frsub": lambda: fpu_ref(F.SUB, frm, b, a, 0, 0),
+                    "fmul": lambda: fpu_ref(F.MUL, frm, a, b, 0, 0),
+                    "fmacc": lambda: fpu_ref(F.MADD, frm, b, a, c, 0),
+                    "fnmacc": lambda: fpu_ref(F.NMADD, frm, b, a, c, 0),
+                    "fmsac": lambda: fpu_ref(F.MSUB, frm, b, a, c, 0),
+                    "fnmsac": lambda: fpu_ref(F.NMSUB, frm, b, a, c, 0),
+                    "fmadd": lambda: fpu_ref(F.MADD, frm, b, c, a, 0),
+                    "fnmadd": lambda: fpu_ref(F.NMADD, frm, b, c, a, 0),
+                    "fmsub": lambda: fpu_ref(F.MSUB, frm, b, c, a, 0),
+                    "fnmsub": lambda: fpu_ref(F.NMSUB, frm, b, c, a, 0),
+                    "fmin": lambda: fpu_ref(F.MIN, frm, a, b, 0, 0),
+                    "fmax": lambda: fpu_ref(F.MAX, frm, a, b, 0, 0),
+                    "fsgnj": lambda: fpu_ref(F.SGNJ, frm, a, b, 0, 0),
+                    "fsgnjn": lambda: fpu_ref(F.SGNJN, frm, a, b, 0, 0),
+                    "fsgnjx": lambda: fpu_ref(F.SGNJX, frm, a, b, 0, 0),
+                    "mfeq": lambda: fpu_ref(F.EQ, frm, a, b, 0, 0),
+                    "mfne": lambda: fpu_ref(F.EQ, frm, a, b, 0, 0),
+                    "mfle": lambda: fpu_ref(F.LE, frm, a, b, 0, 0),
+                    "mflt": lambda: fpu_ref(F.LT, frm, a, b, 0, 0),
+                    "mfgt": lambda: fpu_ref(F.LT, frm, b, a, 0, 0),
+                    "mfge": lambda: fpu_ref(F.LE, frm, b, a, 0, 0),
+                }[name]()
+                if name == "mfne":
+                    r = 1 - r
+            flags |= fl
+            res.append((i, r))
+        for i, r in res:
+            if cmp:
+                s.set_mbit(vd, i, r)
+            else:
+                s.set(vd, i, 32, r)
+        return {"fflags": flags}
 
     # -- memory --------------------------------------------------------------
     def _mem(self, insn, rs1, rs2, vtype, vl, vstart):

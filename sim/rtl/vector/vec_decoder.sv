@@ -13,6 +13,7 @@ module vec_decoder
   input  logic [31:0] insn_i,
   input  logic [31:0] vtype_i,
   input  logic [31:0] vstart_i,
+  input  logic [2:0]  frm_i,
   output logic        legal_o,
   output vuop_t       uop_o,
   output logic [1:0]  sew_o
@@ -93,6 +94,8 @@ module vec_decoder
   logic need_vs2z;    // vs2 field must be 0
   logic need_vstart0; // vstart must be 0
   logic extra_ok;     // instruction-specific constraints
+  logic need_sew32;   // floating point: SEW must be 32 (zve32f has binary32 only)
+  logic need_frm;     // floating point with rounding: frm must be a valid mode
   vuop_t u;
 
   always_comb begin
@@ -108,6 +111,8 @@ module vec_decoder
     need_vs2z    = 1'b0;
     need_vstart0 = 1'b0;
     extra_ok     = 1'b1;
+    need_sew32   = 1'b0;
+    need_frm     = 1'b0;
 
     u         = '0;
     u.cls     = VC_ALU;
@@ -304,7 +309,112 @@ module vec_decoder
             endcase
           end
 
-          default: known = 1'b0;   // OPFVV/OPFVF: not implemented yet; OPCFG: core
+          F3Fvv, F3Fvf: begin
+            u.src      = (f3 == F3Fvv) ? SRC_V : SRC_F;
+            chk_vd     = 1'b1;
+            chk_vs2    = 1'b1;
+            chk_vs1    = (f3 == F3Fvv);
+            chk_v0     = 1'b1;
+            need_sew32 = 1'b1;
+            need_frm   = 1'b1;
+            unique case (f6)
+              6'b000000: begin known = 1'b1;          u.op = VF_ADD; end
+              6'b000010: begin known = 1'b1;          u.op = VF_SUB; end
+              6'b100111: begin known = (f3 == F3Fvf); u.op = VF_RSUB; end
+              6'b100100: begin known = 1'b1;          u.op = VF_MUL; end
+              6'b101000: begin known = 1'b1;          u.op = VF_MADD; end
+              6'b101001: begin known = 1'b1;          u.op = VF_NMADD; end
+              6'b101010: begin known = 1'b1;          u.op = VF_MSUB; end
+              6'b101011: begin known = 1'b1;          u.op = VF_NMSUB; end
+              6'b101100: begin known = 1'b1;          u.op = VF_MACC; end
+              6'b101101: begin known = 1'b1;          u.op = VF_NMACC; end
+              6'b101110: begin known = 1'b1;          u.op = VF_MSAC; end
+              6'b101111: begin known = 1'b1;          u.op = VF_NMSAC; end
+              6'b000100: begin known = 1'b1;          u.op = VF_MIN; end
+              6'b000110: begin known = 1'b1;          u.op = VF_MAX; end
+              6'b001000: begin known = 1'b1;          u.op = VF_SGNJ; end
+              6'b001001: begin known = 1'b1;          u.op = VF_SGNJN; end
+              6'b001010: begin known = 1'b1;          u.op = VF_SGNJX; end
+              6'b011000: begin known = 1'b1;          u.cls = VC_CMP; u.op = VF_EQ; end
+              6'b011001: begin known = 1'b1;          u.cls = VC_CMP; u.op = VF_LE; end
+              6'b011011: begin known = 1'b1;          u.cls = VC_CMP; u.op = VF_LT; end
+              6'b011100: begin known = 1'b1;          u.cls = VC_CMP; u.op = VF_NE; end
+              6'b011101: begin known = (f3 == F3Fvf); u.cls = VC_CMP; u.op = VF_GT; end
+              6'b011111: begin known = (f3 == F3Fvf); u.cls = VC_CMP; u.op = VF_GE; end
+              6'b000001, 6'b000011, 6'b000101, 6'b000111: begin   // vfred*.vs
+                known        = (f3 == F3Fvv);
+                u.cls        = VC_RED;
+                u.op         = (f6[2:1] == 2'd0) ? VF_RUSUM : (f6[2:1] == 2'd1) ? VF_ROSUM
+                             : (f6[2:1] == 2'd2) ? VF_RMIN : VF_RMAX;
+                chk_vd       = 1'b0;
+                chk_vs1      = 1'b0;
+                chk_v0       = 1'b0;
+                need_vstart0 = 1'b1;
+              end
+              6'b010010: begin   // VFUNARY0: single-width conversions
+                known   = (f3 == F3Fvv);
+                chk_vs1 = 1'b0;
+                unique case (rs1)
+                  5'b00000: u.op = VF_CVT_XU_F;
+                  5'b00001: u.op = VF_CVT_X_F;
+                  5'b00010: u.op = VF_CVT_F_XU;
+                  5'b00011: u.op = VF_CVT_F_X;
+                  5'b00110: u.op = VF_CVT_RTZ_XU_F;
+                  5'b00111: u.op = VF_CVT_RTZ_X_F;
+                  default:  known = 1'b0;
+                endcase
+              end
+              6'b010011: begin   // VFUNARY1: vfclass only so far
+                known   = (f3 == F3Fvv) && (rs1 == 5'b10000);
+                chk_vs1 = 1'b0;
+                u.op    = VF_CLASS;
+              end
+              6'b010111: begin   // vfmerge.vfm (vm=0) / vfmv.v.f (vm=1, vs2=0)
+                known     = (f3 == F3Fvf);
+                need_frm  = 1'b0;
+                u.op      = VA_MERGE;
+                u.mask_op = !vm;
+                if (vm) begin
+                  need_vs2z = 1'b1;
+                  chk_vs2   = 1'b0;
+                end else begin
+                  extra_ok = (rd != 5'd0);
+                end
+              end
+              6'b010000: begin   // vfmv.f.s / vfmv.s.f
+                need_frm = 1'b0;
+                chk_vd   = 1'b0;
+                chk_vs2  = 1'b0;
+                chk_vs1  = 1'b0;
+                chk_v0   = 1'b0;
+                need_vm1 = 1'b1;
+                if (f3 == F3Fvv) begin
+                  known    = (rs1 == 5'b00000);
+                  u.cls    = VC_MVXS;
+                  u.fwrite = 1'b1;
+                end else begin
+                  known     = 1'b1;
+                  u.cls     = VC_MVSX;
+                  need_vs2z = 1'b1;
+                end
+              end
+              6'b001110: begin
+                known = (f3 == F3Fvf); u.cls = VC_PERM; u.op = VA_SLIDE1UP; need_frm = 1'b0;
+                extra_ok = !groups_overlap(rd, glg, rs2, glg);
+              end
+              6'b001111: begin
+                known = (f3 == F3Fvf); u.cls = VC_PERM; u.op = VA_SLIDE1DN; need_frm = 1'b0;
+              end
+              default: known = 1'b0;
+            endcase
+            if (u.cls == VC_CMP) begin
+              chk_vd   = 1'b0;
+              chk_v0   = 1'b0;
+              chk_mdst = 1'b1;
+            end
+          end
+
+          default: known = 1'b0;   // OPCFG: vset{i}vl{i} run in the core
         endcase
       end
 
@@ -383,6 +493,8 @@ module vec_decoder
     if (need_vm0 && vm) legal_o = 1'b0;
     if (need_vs2z && rs2 != 5'd0) legal_o = 1'b0;
     if (need_vstart0 && vstart_i != 32'd0) legal_o = 1'b0;
+    if (need_sew32 && vsew != 3'd2) legal_o = 1'b0;
+    if (need_frm && frm_i > 3'd4) legal_o = 1'b0;
   end
 
   assign uop_o = u;

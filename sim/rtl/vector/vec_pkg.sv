@@ -53,8 +53,21 @@ package vec_pkg;
     // reductions (VC_RED)
     VA_RSUM, VA_RAND, VA_ROR, VA_RXOR, VA_RMINU, VA_RMIN, VA_RMAXU, VA_RMAX,
     // permutations (VC_PERM)
-    VA_SLIDEUP, VA_SLIDEDN, VA_SLIDE1UP, VA_SLIDE1DN, VA_GATHER, VA_GATHER16
+    VA_SLIDEUP, VA_SLIDEDN, VA_SLIDE1UP, VA_SLIDE1DN, VA_GATHER, VA_GATHER16,
+    // binary32 (SEW=32 only), executed by vec_fp_lane; a = vs2, b = vs1/f, c = vd
+    VF_ADD, VF_SUB, VF_RSUB, VF_MUL,
+    VF_MACC, VF_NMACC, VF_MSAC, VF_NMSAC,      // vd = (+/-)(b*a) (+/-) c
+    VF_MADD, VF_NMADD, VF_MSUB, VF_NMSUB,      // vd = (+/-)(b*c) (+/-) a
+    VF_MIN, VF_MAX, VF_SGNJ, VF_SGNJN, VF_SGNJX,
+    VF_EQ, VF_LE, VF_LT, VF_NE, VF_GT, VF_GE,  // compares into masks
+    VF_CLASS, VF_CVT_XU_F, VF_CVT_X_F, VF_CVT_F_XU, VF_CVT_F_X,
+    VF_CVT_RTZ_XU_F, VF_CVT_RTZ_X_F,
+    VF_RUSUM, VF_ROSUM, VF_RMIN, VF_RMAX       // reductions (VC_RED)
   } valu_e;
+
+  function automatic logic is_fp_op(valu_e op);
+    return op >= VF_ADD;
+  endfunction
 
   // Second operand source.
   typedef enum logic [1:0] {
@@ -89,6 +102,7 @@ package vec_pkg;
     logic [3:0]  nregs;      // registers moved by whole-register instructions
     logic        maskls;     // vlm.v / vsm.v: evl = ceil(vl/8)
     logic        xwrite;     // writes x[rd] at completion
+    logic        fwrite;     // writes f[rd] at completion (vfmv.f.s)
     logic        vid;        // operand b is the element index (vid.v)
   } vuop_t;
 

@@ -19,6 +19,7 @@ module vec_seq
   output logic            done_o,      // one cycle: completion
   output logic [31:0]     xres_o,      // x[rd] value (vmv.x.s, vcpop, vfirst)
   output logic            vxsat_o,
+  output logic [4:0]      fflags_o,
   // register file
   output logic [RowW-1:0] raddr_a_o,
   input  logic [DLEN-1:0] rdata_a_i,
@@ -50,6 +51,8 @@ module vec_seq
   logic [31:0] acc_q, acc_d;       // reduction accumulator / vcpop count / vfirst index
   logic        found_q, found_d;   // vfirst found
   logic        sat_q, sat_d;
+  logic [4:0]  flags_q, flags_d;   // accumulated fflags
+  logic        any_q, any_d;       // an active element seen (fp reductions)
 
   vuop_t       u;
   logic [1:0]  eew;
@@ -181,8 +184,8 @@ module vec_seq
     end
   end
 
-  // lanes
-  logic [DLEN-1:0]     lres;
+  // integer lanes
+  logic [DLEN-1:0]     ires;
   logic [MaxElems-1:0] lcmp;
   logic [MaxElems-1:0] lsat;
   logic [4*Lanes-1:0]  lane_cmp, lane_sat;
@@ -203,10 +206,48 @@ module vec_seq
       .c_i       (rdata_c_i[32*l +: 32]),
       .cin_i     (cin),
       .use_cin_i (u.mask_op),
-      .res_o     (lres[32*l +: 32]),
+      .res_o     (ires[32*l +: 32]),
       .cmp_o     (lane_cmp[4*l +: 4]),
       .sat_o     (lane_sat[4*l +: 4])
     );
+  end
+
+  // floating-point lanes (SEW=32: element k of a row is lane k). In reductions
+  // the lanes form a chain: lane l adds (or min/max-es) its element to the value
+  // from lane l-1 when the element is active.
+  logic             fp_op, fp_red;
+  logic [31:0]      fchain [Lanes+1];
+  logic [DLEN-1:0]  fres;
+  logic [Lanes-1:0] fcmp;
+  logic [4:0]       fflg [Lanes];
+  logic [31:0]      red_init;
+  assign fp_op  = is_fp_op(u.op);
+  assign fp_red = fp_op && (u.cls == VC_RED);
+  assign fchain[0] = red_init;
+  for (genvar l = 0; l < Lanes; l++) begin : g_fp_lane
+    logic [31:0] fa, fb;
+    assign fa = fp_red ? fchain[l] : rdata_a_i[32*l +: 32];
+    assign fb = fp_red ? rdata_a_i[32*l +: 32] : brow[32*l +: 32];
+    vec_fp_lane u_fp_lane (
+      .op_i     (u.op),
+      .frm_i    (ins_i.frm),
+      .a_i      (fa),
+      .b_i      (fb),
+      .c_i      (rdata_c_i[32*l +: 32]),
+      .res_o    (fres[32*l +: 32]),
+      .cmp_o    (fcmp[l]),
+      .fflags_o (fflg[l])
+    );
+    assign fchain[l+1] = act[l] ? fres[32*l +: 32] : fchain[l];
+  end
+  logic [DLEN-1:0] lres;
+  logic [4:0]      row_flags;
+  assign lres = fp_op ? fres : ires;
+  always_comb begin
+    row_flags = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      if (fp_op && act[l]) row_flags = row_flags | fflg[l];
+    end
   end
 
   // per-element compare / saturation bits in element order
@@ -223,6 +264,7 @@ module vec_seq
         end
       end
     end
+    if (fp_op) lcmp = MaxElems'(fcmp);
   end
 
   // per-bit write enable of a SEW row from per-element activity
@@ -251,15 +293,16 @@ module vec_seq
 
   // reduction over the active elements of the row
   logic [31:0] red_acc;
+  assign red_init = !found_q ? rdata_b_i[31:0] : acc_q;   // vs1[0] on the first row
   always_comb begin
     logic [31:0] a;
-    a = (g_q == (vstart >> epr_lg) && !found_q) ? (rdata_b_i[31:0]) : acc_q;
+    a = red_init;
     for (int unsigned k = 0; k < MaxElems; k++) begin
       logic [31:0] x;
       x = 32'(rdata_a_i >> (k * ebits));
       if (act[k]) a = red_op(u.op, ebits, a, x);
     end
-    red_acc = a;
+    red_acc = fp_red ? fchain[Lanes] : a;
   end
 
   // vcpop / vfirst over the row
@@ -339,7 +382,7 @@ module vec_seq
   assign p_sbytes = p_src_idx << eew;
   assign p_dbytes = pi << eew;
   always_comb begin
-    if (p_use_scalar)     p_val = ins_i.rs1;
+    if (p_use_scalar)     p_val = (u.src == SRC_F) ? ins_i.frs1 : ins_i.rs1;
     else if (p_src_valid) p_val = 32'(rdata_a_i >> (8 * (p_sbytes & (DLEN / 8 - 1))));
     else                  p_val = '0;
   end
@@ -373,6 +416,8 @@ module vec_seq
     acc_d     = acc_q;
     found_d   = found_q;
     sat_d     = sat_q;
+    flags_d   = flags_q;
+    any_d     = any_q;
     we_o      = 1'b0;
     waddr_o   = rowaddr(u.vd, g_q);
     wdata_o   = lres;
@@ -392,6 +437,8 @@ module vec_seq
           acc_d   = (u.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
           found_d = 1'b0;
           sat_d   = 1'b0;
+          flags_d = '0;
+          any_d   = 1'b0;
           if (u.cls == VC_MVXS || u.cls == VC_MVSX || evl_start == 32'd0
               || vstart >= evl_start) begin
             state_d = S_FIN;
@@ -409,8 +456,9 @@ module vec_seq
         lane_active_o = (u.cls == VC_ALU) || (u.cls == VC_CMP);
         unique case (u.cls)
           VC_ALU: begin
-            we_o  = 1'b1;
-            sat_d = sat_q | (|(lsat & act));
+            we_o    = 1'b1;
+            sat_d   = sat_q | (!fp_op && (|(lsat & act)));
+            flags_d = flags_q | row_flags;
           end
           VC_CMP: begin
             logic [31:0] bit0;
@@ -419,6 +467,7 @@ module vec_seq
             waddr_o = rowaddr(u.vd, bit0 >> DlenLg);
             wdata_o = DLEN'(lcmp) << (bit0 & (DLEN - 1));
             wbe_o   = DLEN'(act) << (bit0 & (DLEN - 1));
+            flags_d = flags_q | row_flags;
           end
           VC_MASK: begin
             we_o    = 1'b1;
@@ -426,8 +475,10 @@ module vec_seq
             wbe_o   = bact;
           end
           VC_RED: begin
-            acc_d     = red_acc;
-            found_d   = 1'b1;   // vs1[0] consumed
+            acc_d   = red_acc;
+            found_d = 1'b1;   // vs1[0] consumed
+            flags_d = flags_q | row_flags;
+            any_d   = any_q | (|act);
           end
           VC_CPOP: acc_d = acc_q + pop_row;
           VC_FIRST: begin
@@ -460,12 +511,15 @@ module vec_seq
             we_o    = (evl_q != 32'd0);
             waddr_o = rowaddr(u.vd, 32'd0);
             wdata_o = DLEN'(acc_q);
+            if (u.op == VF_RUSUM && !any_q && acc_q[30:23] == 8'hff && acc_q[22:0] != '0) begin
+              wdata_o = DLEN'(fpu_pkg::CanonicalNaN);
+            end
             wbe_o   = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
           end
           VC_MVSX: begin
             we_o    = (evl_q != 32'd0) && (vstart < evl_q);
             waddr_o = rowaddr(u.vd, 32'd0);
-            wdata_o = DLEN'(ins_i.rs1);
+            wdata_o = DLEN'((u.src == SRC_F) ? ins_i.frs1 : ins_i.rs1);
             wbe_o   = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
           end
           VC_MVXS: begin
@@ -481,7 +535,8 @@ module vec_seq
   end
 
   assign busy_o  = (state_q != S_IDLE);
-  assign vxsat_o = sat_q;
+  assign vxsat_o  = sat_q;
+  assign fflags_o = flags_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -492,6 +547,8 @@ module vec_seq
       acc_q   <= '0;
       found_q <= 1'b0;
       sat_q   <= 1'b0;
+      flags_q <= '0;
+      any_q   <= 1'b0;
     end else begin
       state_q <= state_d;
       g_q     <= g_d;
@@ -500,6 +557,8 @@ module vec_seq
       acc_q   <= acc_d;
       found_q <= found_d;
       sat_q   <= sat_d;
+      flags_q <= flags_d;
+      any_q   <= any_d;
     end
   end
 

@@ -65,6 +65,7 @@ module vec_unit
     .insn_i   (cop_req_i.insn),
     .vtype_i  (cop_req_i.vtype),
     .vstart_i (cop_req_i.vstart),
+    .frm_i    (cop_req_i.frm),
     .legal_o  (legal),
     .uop_o    (dec_uop),
     .sew_o    (dec_sew)
@@ -104,6 +105,7 @@ module vec_unit
   logic   seq_busy, seq_done, lsu_busy, lsu_done;
   logic [31:0] seq_xres;
   logic   seq_vxsat;
+  logic [4:0] seq_fflags;
 
   assign cur_mem = (cur_q.uop.cls == VC_LOAD) || (cur_q.uop.cls == VC_STORE);
   assign iq_pop  = !active_q && (iq_cnt_q != '0);
@@ -155,6 +157,7 @@ module vec_unit
     .done_o        (seq_done),
     .xres_o        (seq_xres),
     .vxsat_o       (seq_vxsat),
+    .fflags_o      (seq_fflags),
     .raddr_a_o     (s_ra),
     .rdata_a_i     (rd_a),
     .raddr_b_o     (s_rb),
@@ -248,6 +251,8 @@ module vec_unit
     cop_cmp_valid_o = done;
     cop_cmp_o.seq   = cur_q.seq;
     cop_cmp_o.x_we  = cur_q.uop.xwrite;
+    cop_cmp_o.f_we  = cur_q.uop.fwrite;
+    cop_cmp_o.fflags = cur_mem ? 5'd0 : seq_fflags;
     cop_cmp_o.rd    = cur_q.uop.vd;
     cop_cmp_o.wdata = {32'b0, seq_xres};
     cop_cmp_o.vxsat = !cur_mem && seq_vxsat;

@@ -6,7 +6,7 @@
 //   I <insn> <rs1> <rs2> <frs1> <vtype> <vl> <vstart> <frm> <vxrm>
 //   D <addr> <len>                              dump memory at the end
 // Options: argv[1] script, argv[2] memory latency (cycles), argv[3] max cycles.
-// Output: A <seq> <illegal> | C <seq> <x_we> <rd> <wdata> <vxsat> <exc>
+// Output: A <seq> <illegal> | C <seq> <x_we> <rd> <wdata> <vxsat> <exc> <f_we> <fflags>
 //         | R <row> <hex> | D <addr> <hex bytes> | W <addr> <byte> (every memory byte
 //         | ever written or preloaded) | T <cycles> <lane_active_cycles>
 //         <issue_to_idle_cycles>
@@ -169,8 +169,8 @@ int main(int argc, char** argv) {
       ++next;
     }
     if (top->cmp_valid_o) {
-      std::printf("C %x %d %x %x %d %d\n", top->cmp_seq_o, top->cmp_x_we_o, top->cmp_rd_o,
-                  top->cmp_wdata_o, top->cmp_vxsat_o, top->cmp_exc_o);
+      std::printf("C %x %d %x %x %d %d %d %x\n", top->cmp_seq_o, top->cmp_x_we_o, top->cmp_rd_o,
+                  top->cmp_wdata_o, top->cmp_vxsat_o, top->cmp_exc_o, top->cmp_f_we_o, top->cmp_fflags_o);
       ++completions;
     }
     if (top->lane_active_o) ++lane_active;
