@@ -29,10 +29,34 @@ def translate(module) -> str:
     """LLVM dialect module -> LLVM IR text (LLVM 24 spelling)."""
     from torch_mlir.dialects import llvm as llvm_d
 
+    leftover = _non_llvm_ops(module)
+    if leftover:
+        name, loc = leftover[0]
+        raise CompileError(
+            f"operation {name} at {loc} was not lowered to the LLVM dialect ({len(leftover)} such op(s)); "
+            "rerun with --dump-ir DIR and look at the to-llvm stage"
+        )
     try:
         return llvm_d.translate_module_to_llvmir(module.operation)
     except Exception as e:
         raise CompileError(f"translating the LLVM dialect to LLVM IR failed: {e}") from e
+
+
+def _non_llvm_ops(module) -> list[tuple[str, str]]:
+    """Ops translation would choke on (it can crash the process instead of failing)."""
+    bad = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    name = inner.operation.name
+                    if not name.startswith("llvm."):
+                        bad.append((name, str(inner.operation.location)))
+                    visit(inner.operation)
+
+    visit(module.operation)
+    return bad
 
 
 def check_llvm_ir(text: str) -> None:

@@ -118,6 +118,7 @@ module attributes {{transform.with_named_sequence}} {{
     %f = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %f {{
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.unroll_from_elements
       transform.apply_patterns.vector.lower_broadcast
       transform.apply_patterns.vector.lower_shape_cast
       transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_1d"
@@ -132,6 +133,9 @@ module attributes {{transform.with_named_sequence}} {{
 }}"""
     rest = _passes(
         "func.func(llvm-request-c-wrappers),"
+        # Whatever vector op the transform left (n-D strided slices, ...) has no
+        # memref and no index operand left: the plain pass is safe for those.
+        "convert-vector-to-llvm,"
         "convert-math-to-llvm,"
         f"finalize-memref-to-llvm{{index-bitwidth={bw}}},"
         f"convert-arith-to-llvm{{index-bitwidth={bw}}},"

@@ -34,7 +34,12 @@ def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: P
     if target == "iss":
         from sim.spike import Dump, run_spike
 
-        return run_spike(elf, soc, dumps=[Dump(a, s) for a, s in dumps], workdir=workdir)
+        from harness.commands.iss import describe_trap
+        from harness.elfcheck import check_elf
+
+        outcome = run_spike(elf, soc, dumps=[Dump(a, s) for a, s in dumps], workdir=workdir)
+        describe_trap(outcome, check_elf(elf, soc), load_soc(soc))
+        return outcome
     if target == "rtl":
         try:
             from sim.rtl_runner import run_rtl

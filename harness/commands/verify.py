@@ -1,0 +1,41 @@
+"""``cosim verify CASE --soc S [--on iss|rtl] [--json F] [--dump-ir DIR]``: compile, run, compare with PyTorch."""
+
+from __future__ import annotations
+
+import json
+
+from harness.verify import TARGETS, verify
+
+
+def run_verify(args) -> int:
+    result = verify(args.case, args.soc, on=args.on, json_path=args.json, dump_ir=args.dump_ir, workdir=args.workdir)
+    status = result["status"]
+    fwd = result.get("instret_forward")
+    cyc = result.get("cycles_forward")
+    print(f"{result['case']} on {result['soc']} ({result['target']}): {status}")
+    if cyc is not None:
+        print(f"  cycles: total {result['cycles_total']}, forward {cyc}")
+    if fwd is not None:
+        print(f"  retired instructions: total {result['instret']}, forward {fwd}")
+    for name, o in (result.get("outputs") or {}).items():
+        print(f"  {name}: max_abs_err {o['max_abs_err']}, max_ulp_err {o['max_ulp_err']}, mismatches {o['mismatches']}"
+              f" ({o.get('tolerance')})")
+        for m in o.get("first_mismatches", [])[:4]:
+            print(f"    at {m['index']}: got {m['got']}, expected {m['expected']}")
+    if result.get("message"):
+        print(f"  {result['message']}")
+    if args.print_json:
+        print(json.dumps(result, indent=1))
+    return 0 if status == "pass" else 1
+
+
+def register(sub) -> None:
+    p = sub.add_parser("verify", help="compile a case, run it on Spike or the RTL, compare the outputs with PyTorch")
+    p.add_argument("case", help="built-in case (see `cosim cases`), FILE.py:FUNC or FILE.mlir")
+    p.add_argument("--soc", required=True, help="SoC config name or .toml path")
+    p.add_argument("--on", choices=TARGETS, default="iss", help="iss (Spike, default) or rtl")
+    p.add_argument("--json", metavar="F", help="write result.json here")
+    p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every compiler stage into DIR")
+    p.add_argument("--workdir", metavar="DIR", help="keep the ELF, main.c and manifest.json under DIR")
+    p.add_argument("--print-json", action="store_true", help="print the whole result record")
+    p.set_defaults(func=run_verify)
