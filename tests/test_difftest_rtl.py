@@ -1,0 +1,112 @@
+"""`cosim difftest` on the real RTL: C programs and random programs compare clean
+against Spike, traps pass through, and the fault-injection plusarg is named by PC.
+
+Verilator builds come from the shared build cache (sim/verilator_build.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness.cli import main as cosim
+from harness.commands.difftest import run_difftest
+from harness.elfcheck import ElfImage
+from harness.toolchain import build_elf
+from sim.randgen import generate
+
+pytestmark = pytest.mark.rtl
+
+XLEN = {"rv32": 32, "rv64": 64}
+
+C_PROGRAM = r"""
+#include <stdio.h>
+#include <cosim.h>
+static volatile float acc = 1.0f;
+volatile unsigned long elapsed;
+int main(void) {
+    unsigned h = 2166136261u;
+    unsigned long t0 = (unsigned long)read_cycle();
+    for (int i = 0; i < 60; i++) {
+        h = (h ^ (unsigned)i) * 16777619u;
+        acc = acc * 1.5f - (float)(h & 7) / (float)(i + 1);
+    }
+    unsigned long t1 = (unsigned long)read_cycle();
+    elapsed = t1 - t0; /* differs between RTL and Spike: stored, never branched on */
+    printf("hash %u acc %d\n", h, (int)acc);
+    return 0;
+}
+"""
+
+ILLEGAL_C = r"""
+#include <stdio.h>
+int main(void) { printf("x\n"); __asm__ volatile(".word 0"); return 0; }
+"""
+
+# A core bug the difftest found (reported to the core engineer): writes to mepc keep
+# bits 1:0, Spike clears them (IALIGN 32, no C extension). Random programs that hit it
+# are expected failures until the core is fixed; any other divergence fails.
+KNOWN_MEPC_WARL = "csr 0x341 (mepc)"
+
+
+@pytest.fixture(scope="module", params=["rv32", "rv64"])
+def soc(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def c_elf(soc, tmp_path_factory):
+    d = tmp_path_factory.mktemp(f"dt-rtl-{soc}")
+    (d / "prog.c").write_text(C_PROGRAM)
+    return build_elf([d / "prog.c"], soc, d / "prog.elf")
+
+
+def test_c_program_has_no_divergence(soc, c_elf, tmp_path):
+    report = run_difftest(c_elf, soc, keep_trace=tmp_path / "trace.txt")
+    assert report.ok, report.result.summary()
+    assert report.rtl is not None and report.rtl.exited_ok and "hash" in report.rtl.uart
+    assert report.result.compared > 1000
+    # The program's own cycle count differs between RTL and Spike: taken from the RTL.
+    assert report.result.copied_from_rtl >= 2
+
+
+def test_fault_injection_is_named_by_pc(soc, c_elf, tmp_path, capsys):
+    clean = run_difftest(c_elf, soc, keep_trace=tmp_path / "trace.txt")
+    assert clean.ok
+    main = ElfImage(c_elf).symbol("main")
+    # The first instruction in main that writes an x register.
+    pc = None
+    for line in (tmp_path / "trace.txt").read_text().splitlines():
+        m = re.match(r"0x([0-9a-f]+) \(0x[0-9a-f]+\) x\d+ ", line)
+        if m and main.addr <= int(m.group(1), 16) < main.addr + main.size:
+            pc = int(m.group(1), 16)
+            break
+    assert pc is not None
+    rc = cosim(["difftest", str(c_elf), "--soc", soc, "--corrupt-pc", hex(pc)])
+    out = capsys.readouterr().out
+    assert rc == 1, out
+    assert "first divergence at instruction" in out and f"pc 0x{pc:08x}" in out
+    assert "bit 0 differs" in out
+
+
+def test_trap_in_program_compares_through_the_handler(soc, tmp_path):
+    (tmp_path / "ill.c").write_text(ILLEGAL_C)
+    elf = build_elf([tmp_path / "ill.c"], soc, tmp_path / "ill.elf")
+    report = run_difftest(elf, soc)
+    assert report.ok, report.result.summary()
+    assert report.rtl.ending == "trap" and report.result.rtl_traps == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_program_has_no_divergence(soc, seed, tmp_path):
+    prog = generate(seed, XLEN[soc], 600)
+    (tmp_path / "p.S").write_text(prog.text)
+    elf = build_elf([tmp_path / "p.S"], soc, tmp_path / "p.elf")
+    report = run_difftest(elf, soc)
+    d = report.result.divergence
+    if d is not None and any(KNOWN_MEPC_WARL in line for line in d.details):
+        pytest.xfail(f"known core bug, mepc bits 1:0 not cleared: {d.details[0]}")
+    assert report.ok, report.result.summary()
+    assert report.rtl.exited_ok
+    assert report.result.compared > 500
