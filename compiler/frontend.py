@@ -103,18 +103,26 @@ def _np_dtype(t) -> str:
     return str(t.dtype).removeprefix("torch.")
 
 
-def _where(node) -> str:
-    """Innermost user frame of an FX node's stack trace, e.g. ``model.py:12``."""
+_HERE = str(Path(__file__).resolve().parent)
+
+
+def _where(node, fn=None) -> str:
+    """Innermost user frame of an FX node's stack trace, e.g. ``model.py:12``; when
+    the trace stops at our wrapper, the user's function definition instead."""
     trace = node.meta.get("stack_trace") or ""
     frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
-    user = [f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0]]
-    if user or frames:
-        path, line = (user or frames)[-1]
+    user = [f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0] and not f[0].startswith(_HERE)]
+    if user:
+        path, line = user[-1]
         return f"{path}:{line}"
+    target = getattr(fn, "forward", fn)
+    code = getattr(target, "__code__", None)
+    if code is not None:
+        return f"{code.co_filename}:{code.co_firstlineno} (in {code.co_name})"
     return "unknown location"
 
 
-def _check_graph(ep) -> None:
+def _check_graph(ep, fn=None) -> None:
     """Reject what the targets cannot run, naming the op and its Python source line."""
     torch = _torch()
     for node in ep.graph.nodes:
@@ -127,10 +135,10 @@ def _check_graph(ep) -> None:
             dtype = _np_dtype(v)
             if dtype not in SUPPORTED_DTYPES:
                 hint = " (no D extension: use float32, e.g. model.float() and float32 inputs)" if dtype == "float64" else ""
-                raise CompileError(f"{what} at {_where(node)} produces {dtype}, which the targets do not support{hint}")
+                raise CompileError(f"{what} at {_where(node, fn)} produces {dtype}, which the targets do not support{hint}")
             if any(not isinstance(d, int) for d in v.shape):
                 raise CompileError(
-                    f"{what} at {_where(node)} has a dynamic shape {tuple(v.shape)}; only static shapes are supported "
+                    f"{what} at {_where(node, fn)} has a dynamic shape {tuple(v.shape)}; only static shapes are supported "
                     f"(export without dynamic_shapes and avoid data-dependent sizes)"
                 )
 
@@ -188,7 +196,7 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
     except Exception as e:  # torch.export explains itself; keep its first lines
         first = "\n".join(str(e).strip().splitlines()[:6])
         raise CompileError(f"{source}: torch.export failed: {first}") from e
-    _check_graph(ep)
+    _check_graph(ep, fn)
     try:
         module = fx.export_and_import(ep, output_type="linalg-on-tensors", func_name="forward")
     except Exception as e:

@@ -1,0 +1,130 @@
+"""Compiler stages: targets from configs, the named pipeline and its IR, errors with source locations."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler import compile_kernel
+from compiler.errors import CompileError
+from compiler.lowering import lower, stage_names
+from compiler.targets import OpShape, VectorTarget, fit, plan_rvv, target_for
+from configs import CONFIG_DIR
+
+torch = pytest.importorskip("torch")
+from compiler.frontend import import_torch  # noqa: E402
+
+
+def write_vlen_config(tmp_path: Path, vlen: int) -> Path:
+    text = (CONFIG_DIR / "t1-small.toml").read_text()
+    text = text.replace('name = "t1-small"', f'name = "t1-v{vlen}"').replace("vlen = 256", f"vlen = {vlen}")
+    text = text.replace("zvl256b", f"zvl{vlen}b")
+    p = tmp_path / f"t1-v{vlen}.toml"
+    p.write_text(text)
+    return p
+
+
+def test_targets_from_configs(tmp_path):
+    rv32 = target_for("rv32")
+    assert rv32.strategy == "scalar" and rv32.index_bitwidth == 32
+    assert rv32.mcpu == "generic_rv32+m+f+zicsr" and rv32.mabi == "ilp32f"
+    assert target_for("rv64").index_bitwidth == 64
+    small = target_for("t1-small")
+    assert small.strategy == "rvv" and small.vector.vlen == 256 and "zvl256b" in small.mcpu
+    v512 = target_for(write_vlen_config(tmp_path, 512))
+    assert v512.vector.vlen == 512 and "zvl512b" in v512.mcpu and v512.key() != small.key()
+
+
+def test_tile_sizes_follow_vlen():
+    elementwise = OpShape("linalg.generic", (64, 1024), ("parallel", "parallel"), True, False)
+    for vlen in (128, 256, 512, 2048):
+        plan = plan_rvv(elementwise, VectorTarget(vlen, 64))
+        assert plan.vectorize and plan.tile_sizes == (1, min(1024, vlen * 8 // 32))
+    mm = OpShape("linalg.generic", (16, 96, 32), ("parallel", "parallel", "reduction"), True, True)
+    assert plan_rvv(mm, VectorTarget(256, 64)).tile_sizes == (1, 32, 1)
+    assert plan_rvv(mm, VectorTarget(2048, 256)).tile_sizes == (1, 32, 1)  # 96 = 3 * 32
+    conv = OpShape("linalg.generic", (1, 8, 8, 8, 3, 3, 3), ("parallel",) * 4 + ("reduction",) * 3, False, True)
+    assert not plan_rvv(conv, VectorTarget(256, 64)).vectorize
+    assert fit(24, 64) == 8 and fit(7, 64) == 1 and fit(128, 64) == 64
+
+
+@pytest.fixture(scope="module")
+def addmm_imported():
+    x, w, b = torch.randn(8, 32), torch.randn(32, 16), torch.randn(16)
+    return import_torch(lambda b, x, w: torch.addmm(b, x, w), (b, x, w), name="addmm")
+
+
+def test_frontend_lifts_weights_to_arguments():
+    lin = torch.nn.Linear(32, 16)
+    imp = import_torch(lin, (torch.randn(4, 32),), name="linear")
+    roles = [(a.role, a.shape) for a in imp.args]
+    assert roles == [("weight", (16, 32)), ("weight", (16,)), ("input", (4, 32))]
+    assert imp.outputs[0].shape == (4, 16)
+    # weights are arguments, not literals
+    assert "%arg0: tensor<16x32xf32>" in imp.mlir and "torch_tensor_16_32" not in imp.mlir
+
+
+def test_pipeline_stages_and_dumps(addmm_imported, tmp_path):
+    names = stage_names(target_for("t1-small"))
+    assert names == ["preprocess", "bufferize", "schedule", "to-loops", "to-llvm"]
+    k = compile_kernel(addmm_imported, "t1-small", dump_dir=tmp_path)
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files[:6] == ["00-frontend.mlir", "01-preprocess.mlir", "02-bufferize.mlir", "03-schedule.mlir",
+                         "04-to-loops.mlir", "05-to-llvm.mlir"]
+    sched = (tmp_path / "03-schedule.mlir").read_text()
+    assert "vector.fma" in sched and "vector<16xf32>" in sched and "scf.for" in sched
+    assert all(op["vectorized"] for op in k.schedule)
+    llvm = (tmp_path / "05-to-llvm.mlir").read_text()
+    assert "llvm.func @_mlir_ciface_forward" in llvm
+    # index lowered to 32 bits: descriptors are (ptr, ptr, i32, [n x i32], [n x i32])
+    assert "!llvm.struct<(ptr, ptr, i32, array<2 x i32>, array<2 x i32>)>" in llvm
+    assert "i64, array" not in llvm
+    assert k.object.is_file() and k.object.read_bytes()[:4] == b"\x7fELF"
+
+
+def test_scalar_target_has_no_vector_ops(addmm_imported):
+    low = lower(addmm_imported.mlir, target_for("rv32"))
+    text = str(low.module)
+    assert "vector<" not in text and "llvm.func @_mlir_ciface_forward" in text
+    assert low.report.ops == []
+
+
+def test_rv64_descriptors_use_i64(addmm_imported):
+    text = str(lower(addmm_imported.mlir, target_for("rv64")).module)
+    assert "!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>" in text
+
+
+def test_exp_and_erf_become_polynomials():
+    imp = import_torch(lambda x: torch.nn.functional.gelu(torch.exp(x)), (torch.randn(4, 8),), name="g")
+    low = lower(imp.mlir, target_for("rv32"))
+    intrinsics = set(re.findall(r"(math\.\w+|llvm\.intr\.\w+)", str(low.module)))
+    # only single-instruction helpers remain (fsgnj, fmin/fmax): no exp/erf, no libm
+    assert intrinsics <= {"llvm.intr.copysign", "llvm.intr.minnum", "llvm.intr.maxnum", "llvm.intr.fabs",
+                          "llvm.intr.fmuladd", "llvm.intr.sqrt"}, intrinsics
+
+
+def test_cache_hit(addmm_imported, tmp_path, monkeypatch):
+    monkeypatch.setenv("COSIM_CACHE", str(tmp_path))
+    first = compile_kernel(addmm_imported, "rv32")
+    second = compile_kernel(addmm_imported, "rv32")
+    assert not first.cached and second.cached and second.object == first.object
+
+
+def test_float64_is_rejected_with_source_location():
+    def f(x):
+        return x.double() * 2
+
+    with pytest.raises(CompileError) as e:
+        import_torch(f, (torch.randn(4),), name="f64")
+    assert "float64" in str(e.value) and "test_compiler_pipeline.py" in str(e.value)
+
+
+def test_unsupported_op_is_named():
+    with pytest.raises(CompileError) as e:
+        import_torch(lambda x: torch.sort(x)[0], (torch.randn(8),), name="sort")
+    assert "sort" in str(e.value) and "not supported" in str(e.value)
+
+
+def test_non_tensor_input_rejected():
+    with pytest.raises(CompileError, match="torch.Tensor"):
+        import_torch(lambda x: x, (3,), name="bad")
