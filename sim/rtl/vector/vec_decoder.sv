@@ -414,7 +414,8 @@ module vec_decoder
             end
           end
 
-          default: known = 1'b0;   // OPCFG: vset{i}vl{i} run in the core
+          F3Cfg:   known = 1'b0;   // vset{i}vl{i}: executed by the core
+          default: known = 1'b0;
         endcase
       end
 
@@ -498,5 +499,8 @@ module vec_decoder
   end
 
   assign uop_o = u;
+
+  logic unused;
+  assign unused = ^vtype_i[7:6];   // vta/vma: agnostic elements are left undisturbed
 
 endmodule

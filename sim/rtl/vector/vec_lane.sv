@@ -22,7 +22,7 @@ module vec_lane
   function automatic logic [33:0] elem(valu_e op, int unsigned ebits, logic [31:0] a,
                                        logic [31:0] b, logic [31:0] c, logic cin);
     logic [31:0]        emask;
-    logic [31:0]        au, bu, cu;
+    logic [31:0]        au, bu;
     logic signed [32:0] as, bs;
     logic [31:0]        r;
     logic               flag;      // compare result / carry out
@@ -35,7 +35,6 @@ module vec_lane
     emask = (ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1);
     au    = a & emask;
     bu    = b & emask;
-    cu    = c & emask;
     as    = (ebits == 8) ? 33'($signed(a[7:0])) : (ebits == 16) ? 33'($signed(a[15:0]))
                                                                 : 33'($signed(a));
     bs    = (ebits == 8) ? 33'($signed(b[7:0])) : (ebits == 16) ? 33'($signed(b[15:0]))

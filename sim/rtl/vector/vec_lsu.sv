@@ -167,11 +167,11 @@ module vec_lsu
 
   assign raddr_a_o = rowaddr(u.vd, dbytes >> RBLg);
 
+  logic [DLEN-1:0] sd;   // store data, element i in the low bytes
+  assign sd = rdata_a_i >> (8 * rowoff);
   always_comb begin
-    logic [DLEN-1:0] sd;
     logic [RB-1:0]   rbe;
     rbe = RB'(act_bytes << rowoff);
-    sd  = rdata_a_i >> (8 * rowoff);
     mem_req_valid_o = run_q && (i_q < evl_q) && any_act && !fifo_full;
     mem_req_addr_o  = addr & ~32'(MB - 1);
     mem_req_we_o    = (u.cls == VC_STORE);
@@ -245,6 +245,6 @@ module vec_lsu
   end
 
   logic unused;
-  assign unused = ^{ins_i.frs1, ins_i.frm, ins_i.vxrm, ins_i.seq, ins_i.sew, ins_i.lmul};
+  assign unused = ^{sd, ins_i.frs1, ins_i.frm, ins_i.vxrm, ins_i.seq, ins_i.sew, ins_i.lmul, u};
 
 endmodule

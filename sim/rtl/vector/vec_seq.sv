@@ -63,6 +63,9 @@ module vec_seq
   assign ebits  = 8 << eew;
   assign vstart = ins_i.vstart;
 
+  logic [31:0] emask;   // low SEW bits
+  assign emask = (eew == 2'd0) ? 32'h0000_00ff : (eew == 2'd1) ? 32'h0000_ffff : 32'hffff_ffff;
+
   logic bitwise;   // classes walking rows of 1-bit elements
   assign bitwise = (u.cls == VC_MASK) || (u.cls == VC_CPOP) || (u.cls == VC_FIRST);
 
@@ -84,10 +87,6 @@ module vec_seq
     if (u.whole) evl_start = (32'(u.nregs) * VLEN) >> (3 + eew);
     else         evl_start = ins_i.vl;
   end
-
-  function automatic logic [4:0] row_reg_off(logic [31:0] row);
-    return 5'(row >> RprLg);
-  endfunction
 
   function automatic logic [RowW-1:0] rowaddr(logic [4:0] vreg, logic [31:0] rel_row);
     return RowW'((32'(vreg) << RprLg) + rel_row);
@@ -192,11 +191,11 @@ module vec_seq
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [3:0] cin;
     always_comb begin
-      for (int unsigned s = 0; s < 4; s++) begin
-        int unsigned k;
-        k      = (eew == 2'd0) ? 4 * l + s : (eew == 2'd1) ? 2 * l + s : l + s;
-        cin[s] = (k < MaxElems) ? v0e[k] : 1'b0;
-      end
+      unique case (eew)
+        2'd0:    cin = v0e[4*l +: 4];
+        2'd1:    cin = {2'b00, v0e[2*l +: 2]};
+        default: cin = {3'b000, v0e[l]};
+      endcase
     end
     vec_lane u_lane (
       .op_i      (u.op),
@@ -255,14 +254,20 @@ module vec_seq
     lcmp = '0;
     lsat = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      for (int unsigned s = 0; s < 4; s++) begin
-        int unsigned k;
-        k = (eew == 2'd0) ? 4 * l + s : (eew == 2'd1) ? 2 * l + s : l;
-        if ((eew == 2'd0) || (eew == 2'd1 && s < 2) || (eew == 2'd2 && s == 0)) begin
-          lcmp[k] = lane_cmp[4*l + s];
-          lsat[k] = lane_sat[4*l + s];
+      unique case (eew)
+        2'd0: begin
+          lcmp[4*l +: 4] = lane_cmp[4*l +: 4];
+          lsat[4*l +: 4] = lane_sat[4*l +: 4];
         end
-      end
+        2'd1: begin
+          lcmp[2*l +: 2] = lane_cmp[4*l +: 2];
+          lsat[2*l +: 2] = lane_sat[4*l +: 2];
+        end
+        default: begin
+          lcmp[l] = lane_cmp[4*l];
+          lsat[l] = lane_sat[4*l];
+        end
+      endcase
     end
     if (fp_op) lcmp = MaxElems'(fcmp);
   end
@@ -343,7 +348,7 @@ module vec_seq
     p_idx  = 32'(rdata_b_i >> (8 * (ibytes & (DLEN / 8 - 1))));
     if (u.op == VA_GATHER16) p_idx = {16'b0, p_idx[15:0]};
     else if (u.src != SRC_V) p_idx = p_off;
-    else p_idx = p_idx & ((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
+    else p_idx = p_idx & emask;
   end
   always_comb begin
     logic m;
@@ -499,7 +504,7 @@ module vec_seq
         we_o      = p_write;
         waddr_o   = rowaddr(u.vd, p_dbytes >> (DlenLg - 3));
         wdata_o   = DLEN'(p_val) << dbit;
-        wbe_o     = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1)) << dbit;
+        wbe_o     = DLEN'(emask) << dbit;
         g_d       = g_q + 32'd1;
         if (g_q == g_end_q) state_d = S_FIN;
       end
@@ -514,13 +519,13 @@ module vec_seq
             if (u.op == VF_RUSUM && !any_q && acc_q[30:23] == 8'hff && acc_q[22:0] != '0) begin
               wdata_o = DLEN'(fpu_pkg::CanonicalNaN);
             end
-            wbe_o   = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
+            wbe_o   = DLEN'(emask);
           end
           VC_MVSX: begin
             we_o    = (evl_q != 32'd0) && (vstart < evl_q);
             waddr_o = rowaddr(u.vd, 32'd0);
             wdata_o = DLEN'((u.src == SRC_F) ? ins_i.frs1 : ins_i.rs1);
-            wbe_o   = DLEN'((ebits == 32) ? 32'hffff_ffff : ((32'd1 << ebits) - 32'd1));
+            wbe_o   = DLEN'(emask);
           end
           VC_MVXS: begin
             xres_o    = sext_elem(rdata_a_i[31:0], ins_i.sew);
@@ -563,6 +568,6 @@ module vec_seq
   end
 
   logic unused;
-  assign unused = ^{ins_i.frm, ins_i.vxrm, ins_i.seq, ins_i.rs2, row_reg_off(32'd0)};
+  assign unused = ^{ins_i.vxrm, ins_i.seq, ins_i.rs2, u};
 
 endmodule
