@@ -20,6 +20,11 @@ from harness.errors import CosimError
 
 EM_RISCV = "EM_RISCV"
 
+# ELF header e_flags of RISC-V (psABI): compressed code and the float ABI.
+EF_RISCV_RVC = 0x1
+EF_RISCV_FLOAT_ABI_MASK = 0x6
+FLOAT_ABI_FLAGS = {"": 0x0, "f": 0x2, "d": 0x4, "q": 0x6}
+
 
 class ElfCheckError(CosimError):
     """The ELF does not fit the SoC config (wrong XLEN, section outside memory)."""
@@ -53,6 +58,7 @@ class ElfImage:
                 self.elfclass: int = elf.elfclass
                 self.machine: str = elf["e_machine"]
                 self.entry: int = elf["e_entry"]
+                self.flags: int = elf["e_flags"]
                 self.sections: list[Section] = [
                     Section(s.name, s["sh_addr"], s["sh_size"], s["sh_type"] != "SHT_NOBITS")
                     for s in elf.iter_sections()
@@ -111,7 +117,8 @@ class ElfImage:
 
 def check_elf(path: str | os.PathLike, soc: SocConfig | str) -> ElfImage:
     """Raise :class:`ElfCheckError` unless the ELF is a RISC-V ELF of the config's
-    XLEN whose allocated sections all lie inside SCALAR, DDR or SRAM."""
+    XLEN and float ABI, without compressed code, whose allocated sections all lie
+    inside SCALAR, DDR or SRAM."""
     soc = load_soc(soc)
     img = ElfImage(path)
     if img.machine != EM_RISCV:
@@ -122,6 +129,19 @@ def check_elf(path: str | os.PathLike, soc: SocConfig | str) -> ElfImage:
         raise ElfCheckError(
             f"{img.path}: ELF is {img.xlen}-bit but SoC {soc.name!r} is RV{soc.xlen}; "
             f"rebuild it with `cosim cc --soc {soc.name}` or pick an RV{img.xlen} config"
+        )
+    if img.flags & EF_RISCV_RVC:
+        raise ElfCheckError(
+            f"{img.path}: ELF uses compressed (C) instructions, which our core does not have; "
+            f"rebuild it with `cosim cc --soc {soc.name}` (t1's rv32gc ELFs need a recompile)"
+        )
+    abi_suffix = soc.mabi[len("ilp32") :] if soc.mabi.startswith("ilp32") else soc.mabi[len("lp64") :]
+    want = FLOAT_ABI_FLAGS.get(abi_suffix.rstrip("e"))
+    if want is not None and img.flags & EF_RISCV_FLOAT_ABI_MASK != want:
+        have = {v: k for k, v in FLOAT_ABI_FLAGS.items()}[img.flags & EF_RISCV_FLOAT_ABI_MASK]
+        raise ElfCheckError(
+            f"{img.path}: ELF float ABI is {'soft' if not have else have!r} but SoC {soc.name!r} uses -mabi={soc.mabi}; "
+            f"rebuild it with `cosim cc --soc {soc.name}`"
         )
     mm = soc.memory_map
     regions = ", ".join(f"{n} 0x{b:x}..0x{b + s:x}" for n, (b, s) in mm.regions().items())

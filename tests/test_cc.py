@@ -147,3 +147,20 @@ def test_not_an_elf(tmp_path):
     f.write_bytes(b"not an elf at all")
     with pytest.raises(ElfCheckError, match="not a readable ELF"):
         check_elf(f, "rv32")
+
+
+@pytest.mark.parametrize(
+    "flags,message",
+    [(["-mcpu=generic_rv32+m+f+c+zicsr"], "compressed"), (["-mabi=ilp32", "-mcpu=generic_rv32+m+zicsr"], "float ABI")],
+)
+def test_compressed_code_or_another_float_abi_is_rejected(tmp_path, flags, message):
+    src = tmp_path / "a.S"
+    src.write_text(".globl _start\n_start:\n  j _start\n")
+    soc = load_soc("rv32")
+    elf = tmp_path / "a.elf"
+    script = tmp_path / "ok.ld"
+    script.write_text("ENTRY(_start)\nSECTIONS { . = 0x20000000; .text : { *(.text) } }\n")
+    cmd = [*zig_cc(), "-target", "riscv32-freestanding-none", *flags, "-nostdlib", "-T", str(script), str(src)]
+    subprocess.run([*cmd, "-o", str(elf)], check=True)
+    with pytest.raises(ElfCheckError, match=message):
+        check_elf(elf, soc)
