@@ -353,3 +353,64 @@ def test_vector_program_uses_the_vector_unit(tmp_path):
         assert result["status"] == "pass"
     assert counts["rv32"] == 0
     assert counts["t1-blastoise"] >= 4
+
+
+# ---------------------------------------------------------------- printf vs glibc
+
+
+def _random_printf_program(seed: int, count: int) -> str:
+    """`count` printf calls with random flags/width/precision/length/conversion, only
+    combinations whose output C defines (so glibc's output is the reference)."""
+    import random
+
+    rnd = random.Random(seed)
+    int_kinds = [  # (length modifier, C cast, min, max)
+        ("", "(int)", -(2**31), 2**31 - 1),
+        ("hh", "(signed char)", -128, 127),
+        ("h", "(short)", -(2**15), 2**15 - 1),
+        ("l", "(long)", -(2**31), 2**31 - 1),  # long is 32-bit on RV32: stay in range
+        ("ll", "(long long)", -(2**63), 2**63 - 1),
+    ]
+    lines = []
+    for _ in range(count):
+        conv = rnd.choice("diuxXocs")
+        width = rnd.choice(["", str(rnd.randint(0, 22))])
+        prec = rnd.choice(["", "", f".{rnd.randint(0, 20)}"]) if conv not in "c" else ""
+        flags = ""
+        if conv in "di":
+            flags = "".join(rnd.sample("-0+ ", rnd.randint(0, 3)))
+        elif conv in "uxXo":
+            flags = "".join(rnd.sample("-0#", rnd.randint(0, 2)))
+        elif conv in "cs":
+            flags = rnd.choice(["", "-"])
+        if conv == "s":
+            word = rnd.choice(["", "a", "vector", "systolic array", "%d not a conversion"])
+            arg = '"' + word + '"'
+            length = ""
+        elif conv == "c":
+            arg, length = str(rnd.randint(33, 126)), ""
+        else:
+            length, cast, lo, hi = rnd.choice(int_kinds)
+            v = rnd.choice([0, 1, -1, lo, hi, rnd.randint(lo, hi), rnd.randint(-1000, 1000)])
+            if conv not in "di":
+                cast = "(unsigned " + cast[1:] if cast != "(signed char)" else "(unsigned char)"
+                v = v % (hi - lo + 1)
+            arg = f"{cast}{v}{'LL' if length == 'll' else ''}"
+            if length == "ll" and v == lo and conv in "di":
+                arg = "(long long)(-9223372036854775807LL - 1)"
+        fmt = f"%{flags}{width}{prec}{length}{conv}"
+        lines.append(f'  printf("[{fmt}]\\n", {arg});')
+    return "#include <stdio.h>\nint main(void) {\n" + "\n".join(lines) + "\n  return 0;\n}\n"
+
+
+@pytest.mark.parametrize("soc", ["rv32", "rv64"])
+def test_printf_matches_glibc_on_random_formats(tmp_path, soc):
+    from harness.c_programs import CProgram, host_expected
+
+    src = tmp_path / "fmt.c"
+    src.write_text(_random_printf_program(seed=2026, count=400))
+    expected = host_expected(CProgram(src, (soc,)))
+    _, outcome, result = run_c(tmp_path, soc, src.read_text(), name="fmt")
+    assert result["status"] == "pass"
+    for i, (want, got) in enumerate(zip(expected.splitlines(), outcome.uart.splitlines(), strict=True)):
+        assert got == want, f"line {i}: {src.read_text().splitlines()[i + 2].strip()}"
