@@ -1,7 +1,8 @@
 // SoC top: the scalar core and its coprocessor (accelerator), with the memory
 // ports the test bench serves. Accel selects the unit behind the coprocessor
-// port: 0 = none (cosim_noacc). A vector or Gemmini unit plugs in as another
-// branch of the generate below, using the acc memory port (amem_*).
+// port: 0 = none (cosim_noacc), 1 = t1-style vector unit (vec_unit). A Gemmini
+// unit plugs in as another branch of the generate below, using the acc memory
+// port (amem_*). Vector memory access faults are not reported (amem err unused).
 module cosim_soc
   import cosim_pkg::*;
   import core_pkg::*;
@@ -117,6 +118,44 @@ module cosim_soc
     logic unused_amem;
     assign unused_amem = ^{amem_req_ready_i, amem_resp_valid_i, amem_resp_data_i, amem_resp_err_i,
                            cop_busy, DLEN[0]};
+  end else if (Accel == 1) begin : g_vector
+    // t1-style vector unit (sim/rtl/vector), own memory port amem_*.
+    logic            vec_busy, vec_mem_pending, vec_lane_active;
+    logic [DLEN-1:0] vec_dbg_rdata;
+    vec_unit #(
+      .VLEN (VLEN),
+      .DLEN (DLEN),
+      .MemW (AccDataW)
+    ) u_acc (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .cop_req_valid_i (cop_req_valid),
+      .cop_req_ready_o (cop_req_ready),
+      .cop_req_i       (cop_req),
+      .cop_illegal_o   (cop_illegal),
+      .cop_cmp_valid_o (cop_cmp_valid),
+      .cop_cmp_o       (cop_cmp),
+      .mem_req_valid_o (amem_req_valid_o),
+      .mem_req_ready_i (amem_req_ready_i),
+      .mem_req_addr_o  (amem_req_addr_o),
+      .mem_req_we_o    (amem_req_we_o),
+      .mem_req_be_o    (amem_req_wstrb_o),
+      .mem_req_wdata_o (amem_req_wdata_o),
+      .mem_rsp_valid_i (amem_resp_valid_i),
+      .mem_rsp_rdata_i (amem_resp_data_i),
+      .busy_o          (vec_busy),
+      .mem_pending_o   (vec_mem_pending),
+      .lane_active_o   (vec_lane_active),
+      .dbg_we_i        (1'b0),
+      .dbg_addr_i      ('0),
+      .dbg_wdata_i     ('0),
+      .dbg_rdata_o     (vec_dbg_rdata)
+    );
+    // progress (watchdog): lanes busy, a memory beat, or a completion this cycle
+    assign acc_progress = vec_lane_active || (amem_req_valid_o && amem_req_ready_i) || amem_resp_valid_i
+                          || cop_cmp_valid;
+    logic unused_vec;
+    assign unused_vec = ^{vec_busy, vec_mem_pending, vec_dbg_rdata, amem_resp_err_i, cop_busy};
   end else begin : g_unsupported
     // Elaboration error: the requested unit is not in this RTL yet.
     $error("cosim_soc: Accel=%0d has no unit in sim/rtl yet (0 = none)", Accel);
