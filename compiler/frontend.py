@@ -198,7 +198,9 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         raise CompileError(f"{source}: torch.export failed: {first}") from e
     _check_graph(ep, fn)
     try:
-        module = fx.export_and_import(ep, output_type="linalg-on-tensors", func_name="forward")
+        module = fx.export_and_import(
+            ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=_decompositions()
+        )
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
     _check_lowerable(module, source)
@@ -212,6 +214,33 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
     ]
     outputs = _outputs_of(module)
     return Imported(name=name, mlir=_module_text(module), args=args, outputs=outputs, source=source)
+
+
+def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
+    """var_mean in the input's precision (torch-mlir's own lowering upcasts to f64)."""
+    torch = _torch()
+    dims = list(range(x.dim())) if dim is None else list(dim)
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    mean = torch.mean(x, dims, keepdim=True)
+    diff = x - mean
+    var = torch.sum(diff * diff, dims, keepdim=keepdim) / (n - (1 if correction is None else correction))
+    return var, mean if keepdim else torch.squeeze(mean, dims)
+
+
+def _decompositions() -> dict:
+    """torch-mlir's table, plus layer_norm through PyTorch's own decomposition and
+    var_mean in f32, so no float64 (which has no hardware here) appears."""
+    torch = _torch()
+    from torch._decomp import get_decompositions
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    aten = torch.ops.aten
+    table = dict(get_decomposition_table())
+    table.update(get_decompositions([aten.native_layer_norm]))
+    table[aten.var_mean.correction] = _var_mean_f32
+    return table
 
 
 def _explain_torch_mlir_failure(source: str, text: str) -> str:

@@ -83,8 +83,46 @@ def _mark_noalias(module) -> None:
                 op.attributes["arg_attrs"] = ir.ArrayAttr.get([attrs] * n)
 
 
+def _identity_layout(ir, t) -> bool:
+    layout = ir.MemRefType(t).layout
+    if not isinstance(layout, ir.AffineMapAttr):
+        return False
+    amap = ir.AffineMapAttr(layout).value
+    return amap == ir.AffineMap.get_identity(amap.n_dims)
+
+
+def _copies_to_linalg(module) -> int:
+    """memref.copy between strided views (e.g. into the interior of a padded
+    buffer) lowers to a call of MLIR's C runner ``memrefCopy``, which bare-metal
+    programs do not have: make those copies linalg.copy (loops, or vectors)."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import linalg
+
+    copies = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    if inner.operation.name == "memref.copy":
+                        copies.append(inner.operation)
+                    visit(inner.operation)
+
+    with module.context:
+        visit(module.operation)
+        for op in copies:
+            src, dst = op.operands[0], op.operands[1]
+            if all(_identity_layout(ir, v.type) for v in (src, dst)):
+                continue  # contiguous: becomes llvm.memcpy
+            with ir.InsertionPoint(op), op.location:
+                linalg.copy(src, outs=[dst])
+            op.erase()
+    return len(copies)
+
+
 def _bufferize(module) -> None:
     _passes(BUFFERIZE)(module)
+    _copies_to_linalg(module)
     _mark_noalias(module)
 
 
