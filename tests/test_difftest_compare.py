@@ -218,3 +218,72 @@ def test_comparison_streams_without_reading_everything():
     rtl = (rtl_line(0x20000000 + 4 * i, ADDI_X5, "x5 0x00000005") for i in range(20000))
     res = Comparator(32).run(endless_spike(), rtl)
     assert res.ok and res.compared == 20000
+
+
+def b_type(imm, rs2, rs1, f3, op=0x63):
+    return (
+        ((imm >> 12 & 1) << 31)
+        | ((imm >> 5 & 0x3F) << 25)
+        | (rs2 << 20)
+        | (rs1 << 15)
+        | (f3 << 12)
+        | ((imm >> 1 & 0xF) << 8)
+        | ((imm >> 11 & 1) << 7)
+        | op
+    )
+
+
+BLTU_X14_X5 = b_type(12, 5, 14, 6)  # bltu x14, x5, +12 (from 0x..04 to 0x..10)
+ADDI = {rd: i_type(rd, 0, 0, rd, 0x13) for rd in (6, 7, 8, 9, 11)}  # addi xN, x0, N
+ADD_X10_X8 = r_type(0, 0, 8, 0, 10)  # add x10, x8, x0
+
+
+def counter_branch_traces(rtl_x11="0x0000000b"):
+    """Spike reads a small mcycle and takes the branch; the RTL reads a large one and falls through."""
+    base = 0x20000000
+    s = [
+        spike_line(base, CSRR_MCYCLE, "x14 0x00000015"),
+        spike_line(base + 4, BLTU_X14_X5),
+        spike_line(base + 0x10, ADDI[6], "x6  0x00000006"),
+        spike_line(base + 0x14, ADD_X10_X8, "x10 0x00000000"),
+        spike_line(base + 0x18, ADDI[11], "x11 0x0000000b"),
+    ]
+    r = [
+        rtl_line(base, CSRR_MCYCLE, "x14 0x00000307"),
+        rtl_line(base + 4, BLTU_X14_X5),
+        rtl_line(base + 8, ADDI[8], "x8 0x00000008"),
+        rtl_line(base + 0xC, ADDI[9], "x9 0x00000009"),
+        rtl_line(base + 0x10, ADDI[6], "x6 0x00000006"),
+        rtl_line(base + 0x14, ADD_X10_X8, "x10 0x00000008"),  # x8 only written on the RTL's path
+        rtl_line(base + 0x18, ADDI[11], f"x11 {rtl_x11}"),
+    ]
+    return s, r
+
+
+def test_counter_dependent_branch_is_realigned_and_what_follows_compared():
+    s, r = counter_branch_traces()
+    res = run(s, r)
+    assert res.ok, res.summary()
+    assert res.resyncs == 1 and res.unchecked == 2  # the RTL's two extra instructions
+    assert res.compared == 5
+    assert "2 instructions on 1 counter-dependent paths realigned" in res.summary()
+    # After realignment, untainted values are compared again.
+    s, r = counter_branch_traces(rtl_x11="0x0000000c")
+    d = run(s, r).divergence
+    assert d is not None and d.pc == 0x20000018 and d.what == "register"
+
+
+def test_branch_divergence_without_counter_values_is_not_realigned():
+    s, r = counter_branch_traces()
+    s[0] = spike_line(0x20000000, ADDI_X5, "x5  0x00000005")  # no counter read: nothing tainted
+    r[0] = rtl_line(0x20000000, ADDI_X5, "x5 0x00000005")
+    d = run(s, r).divergence
+    assert d.what == "pc" and d.pc == 0x20000008 and not d.note
+
+
+def test_realignment_gives_up_after_the_window():
+    s, r = counter_branch_traces()
+    d = run(
+        s[:2] + [spike_line(0x30000000 + 4 * i, ADDI_X5, "x5  0x00000005") for i in range(50)], r, resync_window=20
+    ).divergence
+    assert d.what == "pc" and "no common pc found within 20 instructions" in d.note

@@ -15,6 +15,7 @@ the two sides different ways is reported with a note saying so.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -86,6 +87,8 @@ class DiffResult:
     divergence: Divergence | None
     copied_from_rtl: int = 0  # values taken from the RTL instead of compared
     rtl_traps: int = 0
+    unchecked: int = 0  # RTL instructions on paths that depended on counter/MMIO values
+    resyncs: int = 0  # times the two sides were realigned after such a path
 
     @property
     def ok(self) -> bool:
@@ -98,6 +101,10 @@ class DiffResult:
                 if self.copied_from_rtl
                 else ""
             )
+            if self.resyncs:
+                extra += (
+                    f"; {self.unchecked} instructions on {self.resyncs} counter-dependent paths realigned, not compared"
+                )
             return f"no divergence ({self.compared} instructions compared{extra})"
         return self.divergence.format()
 
@@ -125,6 +132,7 @@ class Comparator:
         disassembler: Disassembler | None = None,
         ignored_csrs: Iterable[int] = DEFAULT_IGNORED_CSRS,
         context_lines: int = 6,
+        resync_window: int = 200_000,
     ):
         self.xlen = xlen
         self.mmio = (mmio_base, mmio_base + mmio_size)
@@ -140,16 +148,23 @@ class Comparator:
         self._last_trap: TrapEvent | None = None
         self._control_tainted = False
         self._spike_mtvec: int | None = None
+        self.resync_window = resync_window
+        self._unchecked = 0  # RTL instructions on counter-dependent paths, not compared
+        self._resyncs = 0
+        self._spike_it: Iterator[tuple[int, str, list[str]]] = iter(())
+        self._rtl_it: Iterator[tuple[int, str]] = iter(())
 
     # ---- driver -------------------------------------------------------------
 
     def run(self, spike_lines: Iterable[str], rtl_lines: Iterable[str]) -> DiffResult:
         """Compare Spike's commit-log lines with the RTL trace lines; stops at the first divergence."""
-        spike = spike_commit_lines(spike_lines)
+        self._spike_it = spike_commit_lines(spike_lines)
+        self._rtl_it = enumerate(rtl_lines, 1)
         try:
-            for rtl_no, rline in enumerate(rtl_lines, 1):
+            while (nxt := next(self._rtl_it, None)) is not None:
+                rtl_no, rline = nxt
                 if rline.startswith("0x"):
-                    self._retire_text(spike, rline, rtl_no)
+                    self._retire_text(rline, rtl_no)
                     continue
                 item = parse_rtl_line(rline, rtl_no)
                 if item is None:
@@ -160,7 +175,7 @@ class Comparator:
                 elif isinstance(item, Completion):
                     self._completion(item)
                 else:
-                    self._retire_text(spike, item.text, rtl_no)
+                    self._retire_text(item.text, rtl_no)
             for seq, p in self._pending.items():
                 self._fail(
                     p.commit,
@@ -172,12 +187,17 @@ class Comparator:
                     ],
                 )
         except _Found as found:
-            return DiffResult(self._index, found.divergence, self._copied, self._traps)
-        return DiffResult(self._index, None, self._copied, self._traps)
+            return self._result(found.divergence)
+        return self._result(None)
 
-    def _retire_text(self, spike: Iterator[tuple[int, str, list[str]]], rline: str, rtl_no: int) -> None:
+    def _result(self, divergence: Divergence | None) -> DiffResult:
+        return DiffResult(
+            self._index - self._unchecked, divergence, self._copied, self._traps, self._unchecked, self._resyncs
+        )
+
+    def _retire_text(self, rline: str, rtl_no: int) -> None:
         self._index += 1
-        nxt = next(spike, None)
+        nxt = next(self._spike_it, None)
         if nxt is None:
             r = self._parse_rtl(rline, rtl_no)
             self._fail(
@@ -227,8 +247,11 @@ class Comparator:
 
     # ---- one instruction ----------------------------------------------------
 
-    def _commit(self, s: Commit, r: Commit) -> None:
+    def _commit(self, s: Commit, r: Commit) -> bool:
+        """Compare one pair; False when the streams were realigned instead (nothing compared)."""
         if s.pc != r.pc:
+            if self._control_tainted and self.resync_window and self._resync(s, r):
+                return False
             self._fail(
                 r,
                 s,
@@ -277,6 +300,70 @@ class Comparator:
             self._control_tainted = self._tainted_any(d.sources)
         if ("c", CSR_MTVEC) in s_w:
             self._spike_mtvec = s_w[("c", CSR_MTVEC)]
+        return True
+
+    # ---- realignment after a counter-dependent branch ---------------------------
+
+    def _resync(self, s: Commit, r: Commit) -> bool:
+        """The sides went different ways on a branch that read counter/MMIO-derived
+        values. Read ahead on both until they retire the same pc at the same call
+        depth; taint everything either side wrote on the way; resume from there."""
+        s_buf: list[tuple[int, str, list[str]]] = [(s.line_no, s.text, s.text.split()[3:])]
+        r_buf: list[tuple[int, str]] = [(r.line_no, r.text)]
+        s_seen = {(s.pc, 0): 0}
+        r_seen = {(r.pc, 0): 0}
+        s_depth, r_depth = _depth_after(0, s.insn), _depth_after(0, r.insn)
+        s_live = r_live = True
+        while (s_live or r_live) and len(s_buf) + len(r_buf) < 2 * self.resync_window:
+            if s_live:
+                nxt = next(self._spike_it, None)
+                if nxt is None:
+                    s_live = False
+                else:
+                    pc, insn = int(nxt[2][0], 16), int(nxt[2][1][3:-1], 16)
+                    s_buf.append(nxt)
+                    if (pc, s_depth) in r_seen:
+                        return self._realign(s_buf, r_buf, len(s_buf) - 1, r_seen[(pc, s_depth)])
+                    s_seen.setdefault((pc, s_depth), len(s_buf) - 1)
+                    s_depth = _depth_after(s_depth, insn)
+            if r_live:
+                nxt_r = next(self._rtl_it, None)
+                if nxt_r is None:
+                    r_live = False
+                    continue
+                item = parse_rtl_line(nxt_r[1], nxt_r[0])
+                if item is None:
+                    continue
+                if not isinstance(item, Commit):
+                    return False  # a trap or completion inside the detour: don't guess
+                r_buf.append(nxt_r)
+                key = (item.pc, r_depth)
+                if key in s_seen:
+                    return self._realign(s_buf, r_buf, s_seen[key], len(r_buf) - 1)
+                r_seen.setdefault(key, len(r_buf) - 1)
+                r_depth = _depth_after(r_depth, item.insn)
+        return False
+
+    def _realign(self, s_buf: list, r_buf: list, i: int, j: int) -> bool:
+        for line_no, text, _ in s_buf[:i]:
+            self._taint_commit(parse_spike_line(text, line_no))
+        for line_no, text in r_buf[:j]:
+            self._taint_commit(self._parse_rtl(text, line_no))
+        # r_buf[0] was already counted as retired; r_buf[j:] will be counted again.
+        self._index += j - 1
+        self._unchecked += j
+        self._resyncs += 1
+        self._spike_it = itertools.chain(s_buf[i:], self._spike_it)
+        self._rtl_it = itertools.chain(r_buf[j:], self._rtl_it)
+        return True
+
+    def _taint_commit(self, c: Commit) -> None:
+        for k in normalize_writes(c.writes):
+            if k != ("x", 0):
+                self._taint.add(k)
+        for m in c.mem:
+            if m.is_store:
+                self._taint_mem.update(range(m.addr, m.addr + (m.width or 1)))
 
     def _filtered(self, c: Commit, d: Decoded, rtl: bool = False) -> dict[RegKey, int]:
         named = self._expand(("c", d.csr)) if d.csr is not None else set()
@@ -465,6 +552,7 @@ class Comparator:
             )
         if self._control_tainted:
             return (
+                f"no common pc found within {self.resync_window} instructions; "
                 "the previous branch/jump depended on values taken from the RTL (counter CSRs or MMIO "
                 "loads), so the two sides may legitimately take different paths here"
             )
@@ -494,6 +582,16 @@ class Comparator:
                 note=note,
             )
         )
+
+
+def _depth_after(depth: int, insn: int) -> int:
+    """Call depth after ``insn``: calls link through ra/t0, returns jump through them."""
+    op, rd, rs1 = insn & 0x7F, (insn >> 7) & 31, (insn >> 15) & 31
+    if op in (0x6F, 0x67) and rd in (1, 5):
+        return depth + 1
+    if op == 0x67 and rd == 0 and rs1 in (1, 5):
+        return depth - 1
+    return depth
 
 
 def _is_zicsr(insn_token: str) -> bool:
