@@ -395,6 +395,10 @@ def build(
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         seconds = time.perf_counter() - t0
+        # Only the executable is needed to run: drop objects and headers (~140 MB).
+        for p in tmp.iterdir():
+            if p.name not in (exe.name, "build.log"):
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
         manifest = {
             "key": key,
             "inputs": inputs,
@@ -406,7 +410,26 @@ def build(
         }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1))
         os.replace(tmp, entry)
+        _prune(root, entry)
         return made(manifest, seconds, False)
+
+
+KEEP_PER_KIND = 3  # cache entries kept per (config, flavour, waves): RTL edits add new ones
+
+
+def _prune(root: Path, newest: Path) -> None:
+    """Drop the oldest entries of the same kind as ``newest`` beyond KEEP_PER_KIND."""
+    kind = newest.name.rsplit("-", 1)[0]
+    same = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name.rsplit("-", 1)[0] == kind]
+    same.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in same[KEEP_PER_KIND:]:
+        lock = root / f"{old.name}.lock"
+        try:
+            with open(lock, "w") as f:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # skip entries being (re)built
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
 
 
 _PLUSARG_SAFE = re.compile(r"^[\w./:,+=-]*$")

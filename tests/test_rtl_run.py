@@ -118,6 +118,7 @@ def test_basic_matches_spike_and_is_deterministic(elves, soc, tmp_path):
     assert first.rtl_hash and len(first.rtl_hash) == 16
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("soc", SOCS)
 @pytest.mark.parametrize("prog", ["float32", "muldiv64"])
 def test_runtime_programs_print_what_spike_prints(elves, soc, prog):
@@ -185,7 +186,7 @@ def test_dumps_read_the_backing_store_after_exit(elves, tmp_path):
     assert len(set(words)) > 8  # really the computed array, not zeros
 
 
-@pytest.mark.parametrize("soc", SOCS)
+@pytest.mark.parametrize("soc", ["rv32", pytest.param("rv64", marks=pytest.mark.slow)])
 def test_commit_trace_format(elves, soc, tmp_path):
     trace = tmp_path / "t.trace"
     rtl = run_rtl(elves[("basic", soc)], soc, trace=trace)
@@ -203,11 +204,13 @@ def test_commit_trace_format(elves, soc, tmp_path):
     assert stores and any(len(ln.split()[-1]) == 10 for ln in stores)  # sw data: 8 hex digits
 
 
-@pytest.mark.parametrize("soc", SOCS)
-def test_difftest_clean_and_fault_injection_named(elves, soc):
+@pytest.mark.parametrize(
+    ("soc", "prog"), [("rv32", "basic"), pytest.param("rv64", "muldiv64", marks=pytest.mark.slow)]
+)
+def test_difftest_clean_and_fault_injection_named(elves, soc, prog):
     from harness.commands.difftest import run_difftest
 
-    elf = elves[("muldiv64", soc)]
+    elf = elves[(prog, soc)]
     clean = run_difftest(elf, soc)
     assert clean.ok, clean.result.summary()
     # Corrupt the destination of some register-writing instruction late in main.
@@ -268,3 +271,15 @@ def test_cosim_run_cli_writes_result_and_reports(elves, tmp_path):
     assert missing.returncode == 2 and "does not exist" in missing.stderr
     other = cli(str(elves[("basic", "rv64")]), "--soc", "rv32")
     assert other.returncode == 2
+
+
+@pytest.mark.slow
+def test_waves_are_written(elves, tmp_path):
+    """--waves builds a traced model (its own cache entry) and writes VCD (FST with liblz4)."""
+    rtl = run_rtl(elves[("basic", "rv32")], "rv32", waves=tmp_path / "w.fst")
+    assert rtl.exited_ok
+    (written,) = [p for p in tmp_path.iterdir() if p.suffix in (".fst", ".vcd")]
+    assert written.stat().st_size > 10_000
+    if written.suffix == ".vcd":
+        head = written.read_text(errors="replace")[:20_000]
+        assert "$timescale" in head and "clk" in head

@@ -174,7 +174,12 @@ module cosim_core
   logic [XLEN-1:0]          mul_res;
   assign mul_a = $signed({(funct3 == 3'b001 || funct3 == 3'b010) & rs1_v[XLEN-1], rs1_v});
   assign mul_b = $signed({(funct3 == 3'b001) & rs2_v[XLEN-1], rs2_v});
-  assign mul_p = mul_a * mul_b;
+  // Evaluated only for multiplies: keeps the wide product off every other cycle
+  // of a cycle-based simulation (the result is unused otherwise).
+  always_comb begin
+    mul_p = '0;
+    if (cls == ClsMul) mul_p = mul_a * mul_b;
+  end
   always_comb begin
     if (word) mul_res = XLEN'($signed(mul_p[31:0]));
     else if (funct3 == 3'b000) mul_res = mul_p[XLEN-1:0];
@@ -414,6 +419,7 @@ module cosim_core
   assign target      = pc_q + imm;
   assign jalr_target = (rs1_v + imm) & ~XLEN'(1);
 
+  logic [XLEN-1:0] fetch_addr;
   logic [63:0] mem_addr_hi;
   assign mem_addr_hi = 64'(agen) >> 32;
 
@@ -697,6 +703,15 @@ module cosim_core
       state_d = StFetch;
     end
 
+    // Fetch the next instruction in the cycle this one retires (saves the
+    // StFetch cycle); StFetch still handles faults and pending coprocessor traps.
+    fetch_addr = pc_q;
+    if (retire && !trap && state_d == StFetch && !cop_exc_d && (64'(pc_d) >> 32) == 64'd0) begin
+      imem_req_valid_o = 1'b1;
+      fetch_addr       = pc_d;
+      if (imem_req_ready_i) state_d = StFetchWait;
+    end
+
     // Coprocessor exceptions are taken at the next instruction boundary.
     if (cop_cmp_valid_i && cop_cmp_i.exc) begin
       cop_exc_d       = 1'b1;
@@ -746,7 +761,7 @@ module cosim_core
     cop_req_o.seq    = seq_q;
   end
 
-  assign imem_req_addr_o  = pc_q[31:0];
+  assign imem_req_addr_o  = fetch_addr[31:0];
   assign dmem_req_addr_o  = maddr_q[31:0];
   assign dmem_req_we_o    = is_store;
   assign dmem_req_wstrb_o = is_store ? st_strb : '0;
@@ -789,7 +804,7 @@ module cosim_core
   // Bits that are legitimately unused in some configurations.
   logic unused;
   assign unused = ^{mul_p[2*XLEN+1:2*XLEN], fpu_result[63:32], mtvec[1:0], ld_val[63:32], unused_x_c,
-                    vstart, vl, ld_beat};
+                    vstart, vl, ld_beat, fetch_addr};
 
   // ---------------------------------------------------------------------------
   // Monitors
