@@ -81,7 +81,8 @@ def test_branches_and_jumps_only_go_forward(xlen):
 
 @pytest.mark.parametrize("xlen", [32, 64])
 def test_memory_accesses_stay_in_the_data_block_and_are_aligned(xlen):
-    p = generate(4, xlen, 3000)
+    no_traps = {k: v for k, v in DEFAULT_WEIGHTS.items() if k != "trap"}
+    p = generate(4, xlen, 3000, weights=no_traps)
     width = {
         "lb": 1,
         "lbu": 1,
@@ -132,3 +133,20 @@ def test_bad_options_are_rejected_with_reason():
         generate(1, 32, weights={"vector": 1})
     with pytest.raises(ValueError, match="data_bytes"):
         generate(1, 32, data_bytes=4096)
+
+
+@pytest.mark.parametrize("xlen", [32, 64])
+def test_trap_class_makes_every_kind_of_trap_and_installs_a_handler(xlen):
+    only = {k: (1 if k == "trap" else 0) for k in DEFAULT_WEIGHTS}
+    p = generate(6, xlen, 400, weights=only)
+    assert p.classes["trap"] == 400
+    text = p.text
+    for insn in ("ecall", "ebreak", ".word 0x00000000", "csrr x5, 0x7c0"):
+        assert f"  {insn}\n" in text
+    width = {"lh": 2, "lhu": 2, "lw": 4, "lwu": 4, "flw": 4, "sh": 2, "sw": 4, "fsw": 4, "ld": 8, "sd": 8}
+    misaligned = re.findall(r"^  (\w+) \w+, (\d+)\(x27\)$", text, re.M)
+    assert len(misaligned) > 200
+    for op, off in misaligned:
+        assert int(off) % width[op] != 0 and int(off) + width[op] <= 1024
+    # main points mtvec at its own handler and restores the runtime's on return.
+    assert "csrrw x5, mtvec, x5" in text and "csrw mtvec, x5" in text and ".Lrg_trap:" in text

@@ -45,6 +45,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "counter": 1,
     "branch": 6,
     "jump": 2,
+    "trap": 1,
 }
 
 
@@ -244,12 +245,28 @@ class Generator:
     def csr(self) -> list[str]:
         csr = self.rng.choice(["mscratch", "mscratch", "mepc", "mtval"])
         if self.rng.random() < 0.15:
-            return [f"csrr {self.x()}, {self.rng.choice(['mstatus', 'mtvec', 'mscratch'])}"]
+            regs = ["mstatus", "mtvec", "mscratch", "mcause", "mtval", "mepc"]
+            return [f"csrr {self.x()}, {self.rng.choice(regs)}"]
         if self.rng.random() < 0.5:
             op = self.rng.choice(["csrrw", "csrrs", "csrrc"])
             return [f"{op} {self.x()}, {csr}, {self.x()}"]
         op = self.rng.choice(["csrrwi", "csrrsi", "csrrci"])
         return [f"{op} {self.x()}, {csr}, {self.rng.randrange(32)}"]
+
+    def trap(self) -> list[str]:
+        """An instruction that traps; the program's own handler skips it (mepc += 4), and
+        later ``csr`` items read mcause/mtval/mepc, so both sides must trap the same way."""
+        kind = self.rng.randrange(5)
+        if kind == 0:
+            return [self.rng.choice(["ecall", "ebreak", ".word 0x00000000", "csrr x5, 0x7c0"])]
+        widths = {"lh": 2, "lhu": 2, "lw": 4, "flw": 4, "sh": 2, "sw": 4, "fsw": 4}
+        if self.xlen == 64:
+            widths |= {"lwu": 4, "ld": 8, "sd": 8}
+        op = self.rng.choice(sorted(widths))
+        w = widths[op]
+        off = self.rng.randrange(0, self.data_bytes - w, w) + self.rng.randrange(1, w)  # misaligned
+        reg = self.f() if op in ("flw", "fsw") else self.x()
+        return [f"{op} {reg}, {off}(x{BASE_REG})"]
 
     def counter(self) -> list[str]:
         # The value differs between RTL and Spike, so the difftest takes it from the RTL
@@ -309,7 +326,8 @@ class Generator:
         store, load = ("sd", "ld") if self.xlen == 64 else ("sw", "lw")
         saved = [1, 8, 9, *range(18, 28)]  # ra, s0..s11
         fsaved = [8, 9, *range(18, 28)]  # fs0..fs11
-        frame = (len(saved) * r + len(fsaved) * 4 + 15) // 16 * 16
+        mtvec_slot = len(saved) * r + len(fsaved) * 4  # the runtime's mtvec, restored on return
+        frame = (mtvec_slot + r + 15) // 16 * 16
         out = [
             f"# random scalar program: seed {self.seed}, xlen {self.xlen}, {self.length} items",
             "  .text",
@@ -320,6 +338,7 @@ class Generator:
         ]
         out += [f"  {store} x{reg}, {i * r}(sp)" for i, reg in enumerate(saved)]
         out += [f"  fsw f{reg}, {len(saved) * r + i * 4}(sp)" for i, reg in enumerate(fsaved)]
+        out += ["  la x5, .Lrg_trap", "  csrrw x5, mtvec, x5", f"  {store} x5, {mtvec_slot}(sp)"]
         out.append(f"  la x{BASE_REG}, .Lrg_data")
         for reg in X_POOL:
             out.append(f"  li x{reg}, {self.signed(self.int_value())}")
@@ -333,6 +352,7 @@ class Generator:
             out += [f"  {ln}" for ln in item]
         out += [f"{lab}:" for lab in body.labels.get(self.length, [])]
         out.append("  csrwi fcsr, 0")
+        out += [f"  {load} x5, {mtvec_slot}(sp)", "  csrw mtvec, x5"]
         out += [f"  {load} x{reg}, {i * r}(sp)" for i, reg in enumerate(saved)]
         out += [f"  flw f{reg}, {len(saved) * r + i * 4}(sp)" for i, reg in enumerate(fsaved)]
         out += [
@@ -340,6 +360,16 @@ class Generator:
             "  li a0, 0",
             "  ret",
             "  .size main, .-main",
+            "",
+            "# trap handler: resume after the trapping instruction; x31 is borrowed through mscratch",
+            "  .balign 4",
+            ".Lrg_trap:",
+            "  csrrw x31, mscratch, x31",
+            "  csrr x31, mepc",
+            "  addi x31, x31, 4",
+            "  csrw mepc, x31",
+            "  csrrw x31, mscratch, x31",
+            "  mret",
             "",
             "  .data",
             "  .balign 64",
