@@ -204,6 +204,8 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
     _check_lowerable(module, source)
+    folded = _fold_weight_transposes(module, len(weights))
+    weights = [w.permute(*folded[i]).contiguous() if i in folded else w for i, w in enumerate(weights)]
     args = [
         TensorSpec(f"w_{_c_ident(n)}", tuple(w.shape), _np_dtype(w), "weight", w.numpy().copy())
         for n, w in zip(weight_names, weights, strict=True)
@@ -241,6 +243,41 @@ def _decompositions() -> dict:
     table.update(get_decompositions([aten.native_layer_norm]))
     table[aten.var_mean.correction] = _var_mean_f32
     return table
+
+
+def _fold_weight_transposes(module, n_weights: int) -> dict[int, list[int]]:
+    """Weights that ``forward`` only transposes (nn.Linear's W^T) are stored
+    transposed instead: the argument takes the transposed type and the
+    ``linalg.transpose`` disappears, so no kernel gathers a matrix column by column.
+    Returns weight index -> permutation applied to its data."""
+    from torch_mlir import ir
+
+    folded: dict[int, list[int]] = {}
+    with module.context:
+        fn = _forward_func(module)
+        block = fn.regions[0].blocks[0]
+        for i in range(n_weights):
+            arg = block.arguments[i]
+            uses = [u.owner for u in arg.uses]
+            if len(uses) != 1 or uses[0].name != "linalg.transpose":
+                continue
+            op = uses[0]
+            perm = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])]
+            result = op.results[0]
+            arg.set_type(result.type)
+            result.replace_all_uses_with(arg)
+            op.erase()
+            folded[i] = perm
+        if folded:
+            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+            inputs = [a.type for a in block.arguments]
+            fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, list(ftype.results)))
+    if folded:
+        from torch_mlir import passmanager
+
+        with module.context:
+            passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
+    return folded
 
 
 def _explain_torch_mlir_failure(source: str, text: str) -> str:

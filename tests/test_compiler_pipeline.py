@@ -58,10 +58,13 @@ def test_frontend_lifts_weights_to_arguments():
     lin = torch.nn.Linear(32, 16)
     imp = import_torch(lin, (torch.randn(4, 32),), name="linear")
     roles = [(a.role, a.shape) for a in imp.args]
-    assert roles == [("weight", (16, 32)), ("weight", (16,)), ("input", (4, 32))]
+    # nn.Linear's W^T is folded into the stored data: the weight arrives transposed
+    assert roles == [("weight", (32, 16)), ("weight", (16,)), ("input", (4, 32))]
+    assert (imp.args[0].data == lin.weight.detach().numpy().T).all()
     assert imp.outputs[0].shape == (4, 16)
-    # weights are arguments, not literals
-    assert "%arg0: tensor<16x32xf32>" in imp.mlir and "torch_tensor_16_32" not in imp.mlir
+    # weights are arguments, not literals, and nothing transposes them at run time
+    assert "%arg0: tensor<32x16xf32>" in imp.mlir and "torch_tensor_16_32" not in imp.mlir
+    assert "linalg.transpose" not in imp.mlir
 
 
 def test_pipeline_stages_and_dumps(addmm_imported, tmp_path):
