@@ -266,10 +266,16 @@ def _tile_script(tile_id: int, plan: TilePlan) -> str:
     if loops:
         results = ", ".join(["!transform.any_op"] * (loops + 1))
         tile = (
-            f"%t, %loops:{loops} = transform.structured.tile_using_for %op tile_sizes {list(plan.tile_sizes)} "
+            f"%t, %loops{':' + str(loops) if loops > 1 else ''} = transform.structured.tile_using_for %op tile_sizes {list(plan.tile_sizes)} "
             f": (!transform.any_op) -> ({results})"
         )
         handle = "%t"
+        if plan.unroll > 1 and plan.tile_sizes[-1]:
+            tile += (
+                f"\n    transform.loop.unroll %loops#{loops - 1} {{factor = {plan.unroll}}} : !transform.any_op"
+                if loops > 1
+                else f"\n    transform.loop.unroll %loops {{factor = {plan.unroll}}} : !transform.any_op"
+            )
     else:
         tile, handle = "", "%op"
     return f"""

@@ -106,6 +106,7 @@ class TilePlan:
     tile_sizes: tuple[int, ...]  # 0 = loop not tiled
     vectorize: bool
     reason: str = ""
+    unroll: int = 1  # unroll factor of the innermost tile loop
 
 
 def fit(extent: int, limit: int) -> int:
@@ -140,7 +141,13 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         n_ext = op.loop_ranges[-2]
         nt = fit(n_ext, vt.vlmax(4))
         outer = (1,) * (n - 2)
-        return TilePlan((*outer, nt, 1), True, f"contraction: rows by 1, {nt} columns per vector, k by 1")
+        k_ext = op.loop_ranges[-1]
+        # Unrolling k keeps the accumulator in registers between steps (the stores
+        # of all but the last step die) and drops loop overhead per vfmacc.
+        unroll = next((u for u in (8, 4, 2) if k_ext % u == 0), 1)
+        return TilePlan(
+            (*outer, nt, 1), True, f"contraction: rows by 1, {nt} columns per vector, k by 1 unrolled x{unroll}", unroll
+        )
     inner = op.loop_ranges[-1]
     t = fit(inner, vt.vlmax(8))
     # Outer loops by 1, reductions included (on buffers the output accumulates).
