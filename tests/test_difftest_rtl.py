@@ -7,6 +7,8 @@ Verilator builds come from the shared build cache (sim/verilator_build.py).
 from __future__ import annotations
 
 import re
+import time
+from pathlib import Path
 
 import pytest
 
@@ -135,3 +137,43 @@ def test_long_random_program_has_no_divergence(soc, seed, tmp_path):
     if d is not None and any(KNOWN_MEPC_WARL in line for line in d.details):
         pytest.xfail(f"known core bug, mepc bits 1:0 not cleared: {d.details[0]}")
     assert report.ok, report.result.summary()
+
+
+def test_stream_mode_compares_clean(soc, c_elf, capsys):
+    assert cosim(["difftest", str(c_elf), "--soc", soc, "--stream"]) == 0
+    assert "no divergence" in capsys.readouterr().out
+
+
+def test_stream_mode_stops_the_simulator_at_a_divergence(soc, tmp_path):
+    """A spinning program with a huge cycle limit: the fault is found early and the
+    simulator is stopped at once instead of running on to its limit."""
+    (tmp_path / "spin.c").write_text("int main(void) { volatile int x = 0; for (;;) x++; return 0; }\n")
+    elf = build_elf([tmp_path / "spin.c"], soc, tmp_path / "spin.elf")
+    clean = run_difftest(elf, soc, max_cycles=5000, keep_trace=tmp_path / "t.txt")
+    assert clean.ok
+    main = ElfImage(elf).symbol("main")
+    pcs = [
+        int(m.group(1), 16)
+        for m in re.finditer(r"^0x([0-9a-f]+) \(0x[0-9a-f]+\) x\d+ ", (tmp_path / "t.txt").read_text(), re.M)
+    ]
+    pc = next(p for p in pcs if main.addr <= p < main.addr + main.size)
+    t0 = time.monotonic()
+    report = run_difftest(elf, soc, max_cycles=2_000_000_000, corrupt_pc=pc, stream=True)
+    assert report.result.divergence is not None and report.result.divergence.pc == pc
+    assert time.monotonic() - t0 < 120  # 2e9 cycles would take far longer
+    assert not _live_processes_with_arg(f"+corrupt_pc={pc:x}"), "the simulator is still running"
+
+
+def _live_processes_with_arg(arg: str) -> list[int]:
+    """Pids of running (not zombie) processes with ``arg`` on their command line."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if arg.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
+                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found

@@ -5,13 +5,15 @@ then Spike runs with its commit log on a FIFO and the two are compared in
 lockstep (:mod:`sim.difftest`), so neither log is ever held in memory. Prints
 ``no divergence (N instructions compared)`` and exits 0, or names the first
 divergence (PC, disassembly, register or memory, expected vs actual, context)
-and exits 1. ``--rtl-trace FILE`` compares an existing trace instead of running
+and exits 1. ``--stream`` runs both at once with the RTL trace on a FIFO too
+(nothing on disk, for long runs). ``--rtl-trace FILE`` compares an existing trace instead of running
 the RTL (to re-check a saved trace, or to test the difftest itself).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -22,7 +24,9 @@ from harness.disasm import disassemble
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
 from sim.difftest import Comparator, DiffResult
+from sim.difftest.fifo import fifo_producer
 from sim.difftest.spike_stream import spike_commits
+from sim.errors import SimError
 from sim.outcome import RunOutcome
 
 
@@ -66,11 +70,19 @@ def run_difftest(
     keep_trace: str | os.PathLike | None = None,
     context_lines: int = 6,
     spike_timeout_s: float | None = None,
+    stream: bool = False,
 ) -> DifftestReport:
-    """Python API: run (or take) the RTL trace, stream Spike against it, return the report."""
+    """Python API: run (or take) the RTL trace, stream Spike against it, return the report.
+
+    ``stream=True`` runs the RTL at the same time and reads its trace from a FIFO, so
+    no trace is written to disk (for long runs); the RTL is stopped at a divergence.
+    """
     soc = load_soc(soc)
     elf = Path(elf)
     check_elf(elf, soc)
+    comparator = _comparator(soc, context_lines)
+    if stream and rtl_trace is None and keep_trace is None:
+        return _run_streaming(elf, soc, comparator, max_cycles, corrupt_pc, spike_timeout_s)
     with tempfile.TemporaryDirectory(prefix="difftest-") as tmp:
         rtl_outcome = None
         if rtl_trace is not None:
@@ -84,16 +96,69 @@ def run_difftest(
                 raise CosimError(
                     f"the RTL run wrote no commit trace to {trace} ({rtl_outcome.ending}: {rtl_outcome.message})"
                 )
-        comparator = Comparator(
-            soc.xlen,
-            mmio_base=soc.memory_map.mmio_base,
-            mmio_size=soc.memory_map.mmio_size,
-            disassembler=lambda pc, insn: disassemble(insn, soc.xlen),
-            context_lines=context_lines,
-        )
         with trace.open(errors="replace") as rtl_lines, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
             result = comparator.run(spike, rtl_lines)
         return DifftestReport(result, rtl_outcome, spike.outcome, trace)
+
+
+def _comparator(soc: SocConfig, context_lines: int) -> Comparator:
+    return Comparator(
+        soc.xlen,
+        mmio_base=soc.memory_map.mmio_base,
+        mmio_size=soc.memory_map.mmio_size,
+        disassembler=lambda pc, insn: disassemble(insn, soc.xlen),
+        context_lines=context_lines,
+    )
+
+
+def _run_streaming(
+    elf: Path,
+    soc: SocConfig,
+    comparator: Comparator,
+    max_cycles: int | None,
+    corrupt_pc: int | None,
+    spike_timeout_s: float | None,
+) -> DifftestReport:
+    def produce(fifo: Path) -> RunOutcome:
+        return _run_rtl(elf, soc, fifo, max_cycles, corrupt_pc)
+
+    with fifo_producer(produce, name="rtl-trace") as rtl, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
+        result = comparator.run(spike, rtl)
+        if rtl.running:
+            # The simulator embeds Python, which ignores SIGPIPE: it would run on to its
+            # cycle limit writing into a closed FIFO. Stop the one we started.
+            _stop_simulator(rtl.path)
+    if rtl.error is not None and (result.ok or not isinstance(rtl.error, SimError)):
+        # A simulator we stopped at a divergence may fail; one that failed on its own is an error.
+        raise rtl.error
+    return DifftestReport(result, rtl.result, spike.outcome, Path("<fifo>"))
+
+
+def _stop_simulator(trace_fifo: Path) -> None:
+    """Terminate our own simulator process: a descendant of this process whose
+    command line carries ``+trace=<our FIFO>``."""
+    marker = f"+trace={trace_fifo.resolve()}".encode()
+    me = os.getpid()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if marker not in (entry / "cmdline").read_bytes().split(b"\0"):
+                continue
+            if not _descends_from(int(entry.name), me):
+                continue
+            os.kill(int(entry.name), signal.SIGTERM)
+        except (OSError, ValueError):
+            continue  # gone meanwhile, or not ours to read
+
+
+def _descends_from(pid: int, ancestor: int) -> bool:
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # field 4: ppid (after the "(comm)")
+    return False
 
 
 def _cmd(args) -> int:
@@ -106,6 +171,7 @@ def _cmd(args) -> int:
         keep_trace=args.keep_trace,
         context_lines=args.context,
         spike_timeout_s=args.spike_timeout,
+        stream=args.stream,
     )
     rtl = report.rtl
     if rtl is not None:
@@ -134,6 +200,11 @@ def register(sub) -> None:
     )
     p.add_argument("--rtl-trace", metavar="FILE", help="compare this existing RTL trace instead of running the RTL")
     p.add_argument("--keep-trace", metavar="FILE", help="write the RTL trace here and keep it")
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="run RTL and Spike together, the RTL trace through a FIFO (no trace file; for long runs)",
+    )
     p.add_argument("--context", type=int, default=6, help="instructions of context before a divergence")
     p.add_argument("--spike-timeout", type=float, default=600.0, help="wall-clock limit for Spike, seconds")
     p.set_defaults(func=_cmd)
