@@ -10,6 +10,7 @@ asserted here: the figures are printed for the closing notes.
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import tempfile
 import time
@@ -48,6 +49,8 @@ class Figures:
     cycles: int
     cocotb_s: float
     plain_s: float
+    cocotb_cpu_s: float  # CPU time of the simulator process (robust when the machine is shared)
+    plain_cpu_s: float
     cocotb_build_s: float
     plain_build_s: float
     cocotb_cached: bool
@@ -62,6 +65,11 @@ class Figures:
         return self.cycles / self.plain_s
 
 
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def measure(soc_name: str, iters: int, workdir: Path) -> Figures:
     soc = load_soc(soc_name)
     src = workdir / "loop.c"
@@ -70,16 +78,18 @@ def measure(soc_name: str, iters: int, workdir: Path) -> Figures:
     cocotb_build = build(soc, quiet=False)
     plain_build = build(soc, flavour="plain", quiet=False)
 
+    cpu0 = _children_cpu()
     outcome = run_rtl(elf, soc)
+    cocotb_cpu = _children_cpu() - cpu0
     if not outcome.exited_ok:
         raise RuntimeError(f"bench program failed on {soc_name}: {outcome.message}")
 
     out = workdir / f"plain-{soc_name}"
     out.mkdir(exist_ok=True)
     args = _plusargs(soc, elf, out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _children_cpu()
     subprocess.run([str(plain_build.executable), *args, "+finish_on_done"], check=True, capture_output=True)
-    plain_s = time.perf_counter() - t0
+    plain_s, plain_cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     rep = parse_report(out / "result.txt")
     if rep.cycle != outcome.cycles_total:
         raise RuntimeError(f"plain loop ran {rep.cycle} cycles but cosim run {outcome.cycles_total}: not the same run")
@@ -88,6 +98,8 @@ def measure(soc_name: str, iters: int, workdir: Path) -> Figures:
         outcome.cycles_total,
         outcome.wall_s,
         plain_s,
+        cocotb_cpu,
+        plain_cpu,
         cocotb_build.build_seconds,
         plain_build.build_seconds,
         cocotb_build.cached,
@@ -101,7 +113,8 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--iters", type=int, default=300_000, help="loop iterations of the compute kernel")
     args, _ = parser.parse_known_args(argv)
     table = Table(title="RTL simulation speed (compute loop, one run each)")
-    for col in ("soc", "cycles", "cosim run M cyc/s", "plain C++ M cyc/s", "ratio", "build cocotb s", "build plain s"):
+    cols = ("soc", "cycles", "cosim run M cyc/s", "plain C++ M cyc/s", "ratio", "per CPU-s: run / plain / ratio")
+    for col in (*cols, "build cocotb s", "build plain s"):
         table.add_column(col, justify="right")
     with tempfile.TemporaryDirectory(prefix="bench-rtl-") as tmp:
         for name in args.soc or ["rv32", "rv64"]:
@@ -112,8 +125,12 @@ def run(argv: list[str]) -> None:
                 f"{f.cocotb_rate / 1e6:.2f}",
                 f"{f.plain_rate / 1e6:.2f}",
                 f"{f.cocotb_rate / f.plain_rate:.2f}",
+                f"{f.cycles / f.cocotb_cpu_s / 1e6:.2f} / {f.cycles / f.plain_cpu_s / 1e6:.2f} / "
+                f"{f.plain_cpu_s / f.cocotb_cpu_s:.2f}",
                 f"{f.cocotb_build_s:.1f}" + (" (cache)" if f.cocotb_cached else ""),
                 f"{f.plain_build_s:.1f}" + (" (cache)" if f.plain_cached else ""),
             )
     Console().print(table)
+    print("M cyc/s from wall time (whole simulator process, cocotb start-up included);")
+    print("per CPU-s: cycles per CPU second of the simulator process, start-up included (robust under load).")
     print("build times marked (cache) were recorded when that cache entry was built")

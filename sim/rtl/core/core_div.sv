@@ -39,8 +39,16 @@ module core_div #(
   assign a_abs = a_neg ? -a_i : a_i;
   assign b_abs = b_neg ? -b_i : b_i;
 
-  assign rem_shift = {rem_q, quot_q[XLEN-1]};
-  assign trial     = {1'b0, rem_shift} - {2'b00, divisor_q};
+  // Only while iterating: keeps the wide subtraction off idle cycles of a
+  // cycle-based simulation.
+  always_comb begin
+    rem_shift = '0;
+    trial     = '0;
+    if (busy_q) begin
+      rem_shift = {rem_q, quot_q[XLEN-1]};
+      trial     = {1'b0, rem_shift} - {2'b00, divisor_q};
+    end
+  end
 
   always_comb begin
     busy_d    = busy_q;

@@ -178,7 +178,7 @@ module cosim_core
   // of a cycle-based simulation (the result is unused otherwise).
   always_comb begin
     mul_p = '0;
-    if (cls == ClsMul) mul_p = mul_a * mul_b;
+    if (state_q == StExec && cls == ClsMul) mul_p = mul_a * mul_b;
   end
   always_comb begin
     if (word) mul_res = XLEN'($signed(mul_p[31:0]));
@@ -311,36 +311,48 @@ module cosim_core
   logic [2:0]      vs_sew, vs_lmul;
   logic [XLEN-1:0] vs_vlmax;
   always_comb begin
-    if (!insn_q[31]) begin              // vsetvli
-      vs_newtype  = XLEN'(insn_q[30:20]);
-      vs_avl      = rs1_v;
-      vs_rs1_zero = (rs1 == 5'd0);
-    end else if (insn_q[30]) begin      // vsetivli
-      vs_newtype  = XLEN'(insn_q[29:20]);
-      vs_avl      = XLEN'(rs1);
-      vs_rs1_zero = 1'b0;
-    end else begin                      // vsetvl
-      vs_newtype  = rs2_v;
-      vs_avl      = rs1_v;
-      vs_rs1_zero = (rs1 == 5'd0);
-    end
-    vs_sew  = vs_newtype[5:3];
-    vs_lmul = vs_newtype[2:0];
-    // ELEN = 32: SEW <= 32 * min(LMUL, 1); reserved bits and LMUL code 4 are vill.
-    vs_vill = (vs_newtype[XLEN-1:8] != '0) || vs_sew > 3'd2 || vs_lmul == 3'b100
-           || vs_lmul == 3'b101 || (vs_lmul == 3'b110 && vs_sew > 3'd0)
-           || (vs_lmul == 3'b111 && vs_sew > 3'd1);
-    // VLMAX = VLEN / SEW * LMUL
-    if (vs_lmul[2]) vs_vlmax = XLEN'(VLEN) >> (vs_sew + 3'd3 + (3'd4 - {1'b0, vs_lmul[1:0]}));
-    else vs_vlmax = (XLEN'(VLEN) >> (vs_sew + 3'd3)) << vs_lmul[1:0];
-    if (vs_vill) begin
-      vset_vtype = {1'b1, {(XLEN-1){1'b0}}};
-      vset_vl    = '0;
-    end else begin
-      vset_vtype = vs_newtype;
-      if (vs_rs1_zero && rd == 5'd0) vset_vl = (vl > vs_vlmax) ? vs_vlmax : vl;
-      else if (vs_rs1_zero) vset_vl = vs_vlmax;
-      else vset_vl = (vs_avl > vs_vlmax) ? vs_vlmax : vs_avl;
+    vs_newtype  = '0;
+    vs_avl      = '0;
+    vs_rs1_zero = 1'b0;
+    vs_sew      = '0;
+    vs_lmul     = '0;
+    vs_vill     = 1'b1;
+    vs_vlmax    = '0;
+    vset_vtype  = '0;
+    vset_vl     = '0;
+    // Without a vector unit vset{i}vl{i} is illegal and this block folds away.
+    if (VecPresent && cls == ClsVset) begin
+      if (!insn_q[31]) begin              // vsetvli
+        vs_newtype  = XLEN'(insn_q[30:20]);
+        vs_avl      = rs1_v;
+        vs_rs1_zero = (rs1 == 5'd0);
+      end else if (insn_q[30]) begin      // vsetivli
+        vs_newtype  = XLEN'(insn_q[29:20]);
+        vs_avl      = XLEN'(rs1);
+        vs_rs1_zero = 1'b0;
+      end else begin                      // vsetvl
+        vs_newtype  = rs2_v;
+        vs_avl      = rs1_v;
+        vs_rs1_zero = (rs1 == 5'd0);
+      end
+      vs_sew  = vs_newtype[5:3];
+      vs_lmul = vs_newtype[2:0];
+      // ELEN = 32: SEW <= 32 * min(LMUL, 1); reserved bits and LMUL code 4 are vill.
+      vs_vill = (vs_newtype[XLEN-1:8] != '0) || vs_sew > 3'd2 || vs_lmul == 3'b100
+             || vs_lmul == 3'b101 || (vs_lmul == 3'b110 && vs_sew > 3'd0)
+             || (vs_lmul == 3'b111 && vs_sew > 3'd1);
+      // VLMAX = VLEN / SEW * LMUL
+      if (vs_lmul[2]) vs_vlmax = XLEN'(VLEN) >> (vs_sew + 3'd3 + (3'd4 - {1'b0, vs_lmul[1:0]}));
+      else vs_vlmax = (XLEN'(VLEN) >> (vs_sew + 3'd3)) << vs_lmul[1:0];
+      if (vs_vill) begin
+        vset_vtype = {1'b1, {(XLEN-1){1'b0}}};
+        vset_vl    = '0;
+      end else begin
+        vset_vtype = vs_newtype;
+        if (vs_rs1_zero && rd == 5'd0) vset_vl = (vl > vs_vlmax) ? vs_vlmax : vl;
+        else if (vs_rs1_zero) vset_vl = vs_vlmax;
+        else vset_vl = (vs_avl > vs_vlmax) ? vs_vlmax : vs_avl;
+      end
     end
   end
 
