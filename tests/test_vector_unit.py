@@ -98,6 +98,42 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
         imm = rng.randrange(32) if rng.random() < 0.7 else rng.randrange(4)
         rs1 = rng.choice([0, 1, 2, 3, rng.randrange(2 * rvv.vlmax(vlen, sew, 8)), 0xFFFFFFFF])
         insn = rvv.opv(f6, f3, vd, vs2, vs1 if form == "v" else imm, vm)
+    elif family == "widen":
+        # pick the kind first, then a SEW where it is (mostly) legal
+        kind = rng.random()
+        if kind < 0.7:
+            sew = rng.choice([8, 16]) if rng.random() < 0.93 else 32
+        elif kind < 0.9:
+            sew = rng.choice([16, 32]) if rng.random() < 0.93 else 8
+        else:
+            sew = 16 if rng.random() < 0.9 else 32
+        lmuls = [m for m in LMULS if m >= sew / 32 and (kind >= 0.7 and kind < 0.9 or m <= 4)]
+        lmul = rng.choice(lmuls)
+        vt = rvv.vtype(sew, lmul)
+        vlmax = rvv.vlmax(vlen, sew, lmul)
+        vl = vlmax if rng.random() < 0.4 else rng.randint(0, vlmax)
+        vstart = rand_vstart(rng, vl)
+        g, dg = max(1, int(lmul)), max(1, int(2 * lmul))
+        vd = rng.randrange(0, 32, dg) if rng.random() < 0.95 else rng.randrange(32)
+        vs2 = rng.randrange(0, 32, g)
+        vs1 = rng.randrange(0, 32, g)
+        if rng.random() < 0.15 and dg > 1:
+            vs2 = vd + dg - g            # allowed overlap: the top part of the destination
+        if kind < 0.7:
+            f6 = rng.choice([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x3A, 0x3B, 0x3C, 0x3D,
+                             0x3E, 0x3F])
+            if f6 in (0x34, 0x35, 0x36, 0x37):
+                vs2 = rng.randrange(0, 32, dg)
+            f3 = rvv.MVX if f6 == 0x3E or rng.random() < 0.5 else rvv.MVV
+            insn = rvv.opv(f6, f3, vd, vs2, vs1, vm)
+        elif kind < 0.9:
+            f = rng.choice([2, 4])
+            sg = max(1, int(lmul / f))
+            vd = rng.randrange(0, 32, g)
+            vs2 = rng.randrange(0, 32, sg) if rng.random() < 0.8 else vd + g - sg
+            insn = rvv.opv(0x12, rvv.MVV, vd, vs2, {2: 6, 4: 4}[f] + rng.randint(0, 1), vm)
+        else:
+            insn = rvv.opv(0x12, rvv.FVV, vd, vs2, rng.choice([0x0A, 0x0B]), vm)
     elif family == "red":
         insn = rvv.opv(rng.randrange(8), rvv.MVV, rng.randrange(32), vs2, rng.randrange(32), vm)
         vstart = 0 if rng.random() < 0.95 else 1
@@ -129,7 +165,7 @@ FP_SPECIAL = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FA0
               0x807FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x4B000000, 0xCF000000,
               0x3F000000, 0x33800000, 0x4F800000]
 FP_ARITH = [(f6, forms) for f6, forms in (
-    (0x00, "vf"), (0x02, "vf"), (0x27, "f"), (0x24, "vf"), (0x28, "vf"), (0x29, "vf"), (0x2A, "vf"), (0x2B, "vf"),
+    (0x00, "vf"), (0x02, "vf"), (0x27, "f"), (0x24, "vf"), (0x20, "vf"), (0x21, "f"), (0x28, "vf"), (0x29, "vf"), (0x2A, "vf"), (0x2B, "vf"),
     (0x2C, "vf"), (0x2D, "vf"), (0x2E, "vf"), (0x2F, "vf"), (0x04, "vf"), (0x06, "vf"), (0x08, "vf"),
     (0x09, "vf"), (0x0A, "vf"), (0x18, "vf"), (0x19, "vf"), (0x1B, "vf"), (0x1C, "vf"), (0x1D, "f"),
     (0x1F, "f"))]
@@ -169,7 +205,7 @@ def gen_fp(rng: random.Random, vlen: int) -> Issue:
         vstart = 0 if rng.random() < 0.95 else 1
     elif kind < 0.85:
         insn = rvv.opv(0x12 if rng.random() < 0.8 else 0x13, rvv.FVV, vd, vs2,
-                       rng.choice([0, 1, 2, 3, 6, 7, 0x10]), vm)
+                       rng.choice([0, 1, 2, 3, 6, 7, 0x10]), vm)   # VFUNARY1 0: vfsqrt
     elif kind < 0.92:
         insn = rvv.opv(0x17, rvv.FVF, vd, vs2 if vm == 0 else 0, 0, vm)
     elif kind < 0.96:
@@ -234,7 +270,7 @@ def random_batch(rng: random.Random, geo: Geometry, family: str, n: int):
     return bytes(vrf), mem, [gen() for _ in range(n)]
 
 
-FAMILIES = ["alu", "carry", "cmp", "mul", "red", "mask", "perm", "mem", "fp"]
+FAMILIES = ["alu", "carry", "cmp", "mul", "widen", "red", "mask", "perm", "mem", "fp"]
 
 
 @pytest.mark.rtl
@@ -272,10 +308,10 @@ def test_directed_load_add_store():
 
 @pytest.mark.rtl
 def test_unimplemented_answers_illegal():
-    """vfdiv and segment loads are not implemented: illegal, no completion."""
+    """vfrec7 and segment loads are not implemented: illegal, no completion."""
     vt = rvv.vtype(32, 1)
     issues = [
-        Issue(rvv.opv(0x20, rvv.FVV, 1, 2, 3), vtype=vt, vl=4),       # vfdiv.vv
+        Issue(rvv.opv(0x13, rvv.FVV, 1, 2, 0x05), vtype=vt, vl=4),    # vfrec7.v
         Issue(rvv.vmem(False, 32, 4, 10, nf=1), rs1=MEM_BASE, vtype=vt, vl=4),  # vlseg2e32
         Issue(rvv.opv(0x00, rvv.IVV, 1, 2, 3), vtype=vt, vl=4),       # vadd.vv: legal
     ]

@@ -20,6 +20,7 @@ CANONICAL_NAN = 0x7FC00000
 # OPFVV/OPFVF funct6 -> (name, forms)
 FP_OPS = {
     0x00: ("fadd", "vf"), 0x02: ("fsub", "vf"), 0x27: ("frsub", "f"), 0x24: ("fmul", "vf"),
+    0x20: ("fdiv", "vf"), 0x21: ("frdiv", "f"),
     0x28: ("fmadd", "vf"), 0x29: ("fnmadd", "vf"), 0x2A: ("fmsub", "vf"), 0x2B: ("fnmsub", "vf"),
     0x2C: ("fmacc", "vf"), 0x2D: ("fnmacc", "vf"), 0x2E: ("fmsac", "vf"), 0x2F: ("fnmsac", "vf"),
     0x04: ("fmin", "vf"), 0x06: ("fmax", "vf"), 0x08: ("fsgnj", "vf"), 0x09: ("fsgnjn", "vf"),
@@ -102,6 +103,22 @@ def _overlap(a: int, an: int, b: int, bn: int) -> bool:
 
 def _aligned(r: int, n: int) -> bool:
     return r % n == 0
+
+
+def _widen_ok(d: int, dn: int, s: int, sn: int, frac: bool) -> bool:
+    """A wider destination group may overlap a narrower source only in its top part."""
+    if not _overlap(d, dn, s, sn):
+        return True
+    return not frac and d < s and s + sn == d + dn
+
+
+# widening integer ops (OPMVV/OPMVX funct6): name, vs2 narrow?, vs2 signed, vs1/rs1 signed
+W_OPS = {
+    0x30: ("add", 1, 0, 0), 0x31: ("add", 1, 1, 1), 0x32: ("sub", 1, 0, 0), 0x33: ("sub", 1, 1, 1),
+    0x34: ("add", 0, 0, 0), 0x35: ("add", 0, 1, 1), 0x36: ("sub", 0, 0, 0), 0x37: ("sub", 0, 1, 1),
+    0x38: ("mul", 1, 0, 0), 0x3A: ("mul", 1, 1, 0), 0x3B: ("mul", 1, 1, 1),
+    0x3C: ("macc", 1, 0, 0), 0x3D: ("macc", 1, 1, 1), 0x3E: ("macc", 1, 1, 0), 0x3F: ("macc", 1, 0, 1),
+}
 
 
 class Model:
@@ -187,6 +204,20 @@ class Model:
                 return None
             return self._elementwise(name, vd, vs2, opb, vm, sew, vl, vstart)
         # OPM
+        if f6 in W_OPS:
+            return self._widening(f6, f3, vd, vs2, vs1, rs1, vm, ok, sew, lmul, vl, vstart)
+        if f6 == 0x12 and f3 == MVV and vs1 in (4, 5, 6, 7):
+            f = 4 if vs1 in (4, 5) else 2
+            if not ok or sew // f < 8 or lmul / f < 0.125:
+                return None
+            sg = max(1, int(lmul / f))
+            if vd % g or vs2 % sg or not _widen_ok(vd, g, vs2, sg, lmul / f < 1) or (not vm and vd == 0):
+                return None
+            for i in range(vstart, vl):
+                if vm or s.mbit(0, i):
+                    x = s.get(vs2, i, sew // f)
+                    s.set(vd, i, sew, sx(x, sew // f) if vs1 & 1 else x)
+            return {}
         if f6 in M_OPS:
             if not ok or not _aligned(vd, g) or not _aligned(vs2, g) or (f3 == MVV and not _aligned(vs1, g)):
                 return None
@@ -245,6 +276,38 @@ class Model:
                 s.set_mbit(vd, i, r)
             return {}
         return None
+
+    def _widening(self, f6, f3, vd, vs2, vs1, rs1, vm, ok, sew, lmul, vl, vstart):
+        s = self.s
+        name, a_narrow, a_sgn, b_sgn = W_OPS[f6]
+        if f6 == 0x3E and f3 != MVX:
+            return None
+        if not ok or sew > 16 or lmul > 4:
+            return None
+        g, dg = max(1, int(lmul)), max(1, int(2 * lmul))
+        if vd % dg or (not vm and vd == 0):
+            return None
+        if a_narrow:
+            if vs2 % g or not _widen_ok(vd, dg, vs2, g, lmul < 1):
+                return None
+        elif vs2 % dg:
+            return None
+        if f3 == MVV and (vs1 % g or not _widen_ok(vd, dg, vs1, g, lmul < 1)):
+            return None
+        dsew = 2 * sew
+
+        def ext(v, sgn):
+            return sx(v, sew) if sgn else v & ((1 << sew) - 1)
+
+        for i in range(vstart, vl):
+            if not vm and not s.mbit(0, i):
+                continue
+            a = ext(s.get(vs2, i, sew), a_sgn) if a_narrow else s.get(vs2, i, dsew)
+            b = ext(s.get(vs1, i, sew) if f3 == MVV else rs1, b_sgn)
+            c = s.get(vd, i, dsew)
+            r = {"add": a + b, "sub": a - b, "mul": a * b, "macc": a * b + c}[name]
+            s.set(vd, i, dsew, r)
+        return {}
 
     def _cmp(self, name, vd, vs2, opb, vm, sew, vl, vstart):
         s = self.s
@@ -397,6 +460,22 @@ class Model:
         vd, f3, vs1, vs2, vm, f6 = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 15) & 31,
                                     (insn >> 20) & 31, (insn >> 25) & 1, insn >> 26)
         ok, sew, lmul = self._vt(vtype)
+        if f6 == 0x12 and f3 == FVV and vs1 in (0x0A, 0x0B):   # vfwcvt.f.x[u].v: int16 -> binary32
+            g, dg = max(1, int(lmul)), max(1, int(2 * lmul))
+            if (not ok or sew != 16 or lmul > 4 or frm > 4 or vd % dg or vs2 % g or (not vm and vd == 0)
+                    or not _widen_ok(vd, dg, vs2, g, lmul < 1)):
+                return None
+            flags, res = 0, []
+            for i in range(vstart, vl):
+                if vm or s.mbit(0, i):
+                    x = s.get(vs2, i, 16)
+                    r, fl = fpu_ref(F.CVT_S_W if vs1 & 1 else F.CVT_S_WU, frm, 0, 0, 0,
+                                    sx(x, 16) & 0xFFFFFFFF if vs1 & 1 else x)
+                    flags |= fl
+                    res.append((i, r))
+            for i, r in res:
+                s.set(vd, i, 32, r)
+            return {"fflags": flags}
         if not ok or sew != 32:
             return None
         g = max(1, int(lmul))
@@ -448,6 +527,8 @@ class Model:
             unary = FCVT[vs1]
         elif f6 == 0x13 and form == "v" and vs1 == 0x10:
             unary = ("class", F.CLASS, None)
+        elif f6 == 0x13 and form == "v" and vs1 == 0x00:
+            unary = ("sqrt", F.SQRT, None)
         elif f6 not in FP_OPS or form not in FP_OPS[f6][1]:
             return None
         name = FP_OPS[f6][0] if unary is None else unary[0]
@@ -475,6 +556,8 @@ class Model:
                     "fsub": lambda: fpu_ref(F.SUB, frm, a, b, 0, 0),
                     "frsub": lambda: fpu_ref(F.SUB, frm, b, a, 0, 0),
                     "fmul": lambda: fpu_ref(F.MUL, frm, a, b, 0, 0),
+                    "fdiv": lambda: fpu_ref(F.DIV, frm, a, b, 0, 0),
+                    "frdiv": lambda: fpu_ref(F.DIV, frm, b, a, 0, 0),
                     "fmacc": lambda: fpu_ref(F.MADD, frm, b, a, c, 0),
                     "fnmacc": lambda: fpu_ref(F.NMADD, frm, b, a, c, 0),
                     "fmsac": lambda: fpu_ref(F.MSUB, frm, b, a, c, 0),

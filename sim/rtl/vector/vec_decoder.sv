@@ -81,6 +81,14 @@ module vec_decoder
   assign emul16_lg  = 5'(lmul_lg) + 5'sd1 - 5'($signed({3'b0, sew}));
   assign emul16_glg = (emul16_lg <= 0) ? 2'd0 : emul16_lg[1:0];
 
+  // Widening: destination group of 2*LMUL; extensions: source group of LMUL/2^frac.
+  logic [1:0]        wglg;
+  logic signed [4:0] ext_lg;
+  logic [1:0]        ext_glg;
+  assign wglg    = group_lg(lmul_lg + 4'sd1);
+  assign ext_lg  = 5'(lmul_lg) - ((rs1[2:1] == 2'b10) ? 5'sd2 : 5'sd1);
+  assign ext_glg = (ext_lg <= 0) ? 2'd0 : ext_lg[1:0];
+
   // Constraint flags set by the instruction table below, checked afterwards.
   logic known;        // encoding recognised and implemented
   logic need_vtype;   // needs a valid vtype (everything but whole-register ops)
@@ -252,6 +260,50 @@ module vec_decoder
               6'b101011: begin known = 1'b1; u.op = VA_NMSUB; end
               6'b101101: begin known = 1'b1; u.op = VA_MACC; end
               6'b101111: begin known = 1'b1; u.op = VA_NMSAC; end
+              6'b110000, 6'b110001, 6'b110010, 6'b110011,             // vwadd[u]/vwsub[u]
+              6'b110100, 6'b110101, 6'b110110, 6'b110111,             // .w forms
+              6'b111000, 6'b111010, 6'b111011,                         // vwmul[u|su]
+              6'b111100, 6'b111101, 6'b111110, 6'b111111: begin        // vwmacc*
+                known    = (f6 != 6'b111110) || (f3 == F3Mvx);
+                u.eew    = sew + 2'd1;
+                chk_vd   = 1'b0;
+                chk_vs2  = 1'b0;
+                chk_vs1  = 1'b0;
+                u.b_frac = 1'b1;
+                u.a_frac = (f6[5:2] == 4'b1101) ? 2'd0 : 2'd1;
+                unique case (f6)
+                  6'b110000, 6'b110100: begin u.op = VA_ADD; end
+                  6'b110001, 6'b110101: begin u.op = VA_ADD; u.a_sgn = 1'b1; u.b_sgn = 1'b1; end
+                  6'b110010, 6'b110110: begin u.op = VA_SUB; end
+                  6'b110011, 6'b110111: begin u.op = VA_SUB; u.a_sgn = 1'b1; u.b_sgn = 1'b1; end
+                  6'b111000: u.op = VA_MUL;
+                  6'b111010: begin u.op = VA_MUL; u.a_sgn = 1'b1; end
+                  6'b111011: begin u.op = VA_MUL; u.a_sgn = 1'b1; u.b_sgn = 1'b1; end
+                  6'b111100: u.op = VA_MACC;
+                  6'b111101: begin u.op = VA_MACC; u.a_sgn = 1'b1; u.b_sgn = 1'b1; end
+                  6'b111110: begin u.op = VA_MACC; u.a_sgn = 1'b1; end
+                  default:   begin u.op = VA_MACC; u.b_sgn = 1'b1; end   // vwmaccsu
+                endcase
+                extra_ok = (vsew <= 3'd1) && (lmul_lg <= 2) && reg_aligned(rd, wglg)
+                           && ((u.a_frac == 2'd0) ? reg_aligned(rs2, wglg)
+                                                  : (reg_aligned(rs2, glg)
+                                                     && widen_src_ok(rd, wglg, rs2, glg, lmul_lg < 0)))
+                           && ((f3 == F3Mvx) || (reg_aligned(rs1, glg)
+                                                 && widen_src_ok(rd, wglg, rs1, glg, lmul_lg < 0)));
+              end
+              6'b010010: begin                                          // vzext/vsext.vf2/vf4
+                known    = (f3 == F3Mvv) && (rs1[4:3] == 2'b00) && (rs1[2:1] != 2'b00)
+                           && (rs1[2:1] != 2'b01);
+                u.a_frac = (rs1[2:1] == 2'b10) ? 2'd2 : 2'd1;
+                u.a_sgn  = rs1[0];
+                u.op     = VA_PASSA;
+                chk_vs2  = 1'b0;
+                chk_vs1  = 1'b0;
+                extra_ok = ({1'b0, sew} >= {1'b0, u.a_frac})
+                           && (ext_lg >= -3)
+                           && reg_aligned(rs2, ext_glg)
+                           && widen_src_ok(rd, glg, rs2, ext_glg, ext_lg < 0);
+              end
               6'b001110: begin known = (f3 == F3Mvx); u.cls = VC_PERM; u.op = VA_SLIDE1UP;
                                extra_ok = !groups_overlap(rd, glg, rs2, glg); end
               6'b001111: begin known = (f3 == F3Mvx); u.cls = VC_PERM; u.op = VA_SLIDE1DN; end
@@ -322,6 +374,8 @@ module vec_decoder
               6'b000010: begin known = 1'b1;          u.op = VF_SUB; end
               6'b100111: begin known = (f3 == F3Fvf); u.op = VF_RSUB; end
               6'b100100: begin known = 1'b1;          u.op = VF_MUL; end
+              6'b100000: begin known = 1'b1;          u.op = VF_DIV; end
+              6'b100001: begin known = (f3 == F3Fvf); u.op = VF_RDIV; end
               6'b101000: begin known = 1'b1;          u.op = VF_MADD; end
               6'b101001: begin known = 1'b1;          u.op = VF_NMADD; end
               6'b101010: begin known = 1'b1;          u.op = VF_MSUB; end
@@ -361,13 +415,24 @@ module vec_decoder
                   5'b00011: u.op = VF_CVT_F_X;
                   5'b00110: u.op = VF_CVT_RTZ_XU_F;
                   5'b00111: u.op = VF_CVT_RTZ_X_F;
+                  5'b01010, 5'b01011: begin   // vfwcvt.f.xu.v / vfwcvt.f.x.v: int16 -> binary32
+                    u.op       = rs1[0] ? VF_CVT_F_X : VF_CVT_F_XU;
+                    u.eew      = 2'd2;
+                    u.a_frac   = 2'd1;
+                    u.a_sgn    = rs1[0];
+                    need_sew32 = 1'b0;
+                    chk_vd     = 1'b0;
+                    chk_vs2    = 1'b0;
+                    extra_ok   = (vsew == 3'd1) && (lmul_lg <= 2) && reg_aligned(rd, wglg)
+                                 && reg_aligned(rs2, glg) && widen_src_ok(rd, wglg, rs2, glg, lmul_lg < 0);
+                  end
                   default:  known = 1'b0;
                 endcase
               end
-              6'b010011: begin   // VFUNARY1: vfclass only so far
-                known   = (f3 == F3Fvv) && (rs1 == 5'b10000);
+              6'b010011: begin   // VFUNARY1: vfsqrt.v, vfclass.v (vfrec7/vfrsqrt7 not yet)
+                known   = (f3 == F3Fvv) && (rs1 == 5'b10000 || rs1 == 5'b00000);
                 chk_vs1 = 1'b0;
-                u.op    = VF_CLASS;
+                u.op    = (rs1 == 5'b00000) ? VF_SQRT : VF_CLASS;
               end
               6'b010111: begin   // vfmerge.vfm (vm=0) / vfmv.v.f (vm=1, vs2=0)
                 known     = (f3 == F3Fvf);

@@ -62,8 +62,13 @@ package vec_pkg;
     VF_EQ, VF_LE, VF_LT, VF_NE, VF_GT, VF_GE,  // compares into masks
     VF_CLASS, VF_CVT_XU_F, VF_CVT_X_F, VF_CVT_F_XU, VF_CVT_F_X,
     VF_CVT_RTZ_XU_F, VF_CVT_RTZ_X_F,
-    VF_RUSUM, VF_ROSUM, VF_RMIN, VF_RMAX       // reductions (VC_RED)
+    VF_RUSUM, VF_ROSUM, VF_RMIN, VF_RMAX,      // reductions (VC_RED)
+    VF_DIV, VF_RDIV, VF_SQRT                   // iterative (fpu_divsqrt per lane)
   } valu_e;
+
+  function automatic logic is_divsqrt_op(valu_e op);
+    return (op == VF_DIV) || (op == VF_RDIV) || (op == VF_SQRT);
+  endfunction
 
   function automatic logic is_fp_op(valu_e op);
     return op >= VF_ADD;
@@ -104,6 +109,12 @@ package vec_pkg;
     logic        xwrite;     // writes x[rd] at completion
     logic        fwrite;     // writes f[rd] at completion (vfmv.f.s)
     logic        vid;        // operand b is the element index (vid.v)
+    // narrow sources of widening ops and extensions: the operand's EEW is the
+    // destination EEW >> frac; it is sign- (sgn) or zero-extended first
+    logic [1:0]  a_frac;
+    logic        b_frac;
+    logic        a_sgn;
+    logic        b_sgn;
   } vuop_t;
 
   // One accepted instruction waiting in the issue queue.
@@ -142,6 +153,19 @@ package vec_pkg;
     a_end = {1'b0, a} + (6'd1 << alg);
     b_end = {1'b0, b} + (6'd1 << blg);
     return ({1'b0, a} < b_end) && ({1'b0, b} < a_end);
+  endfunction
+
+  // A destination group [d, d+2^dlg) written from a narrower source group
+  // [s, s+2^slg): legal when they do not overlap, or (source EMUL >= 1) when the
+  // source is exactly the highest-numbered part of the destination.
+  function automatic logic widen_src_ok(logic [4:0] d, logic [1:0] dlg, logic [4:0] s,
+                                        logic [1:0] slg, logic src_frac);
+    logic [5:0] d_end, s_end;
+    d_end = {1'b0, d} + (6'd1 << dlg);
+    s_end = {1'b0, s} + (6'd1 << slg);
+    if (!groups_overlap(d, dlg, s, slg)) return 1'b1;
+    if (src_frac) return 1'b0;
+    return (d < s) && (s_end == d_end);
   endfunction
 
 endpackage

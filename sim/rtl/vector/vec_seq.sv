@@ -44,6 +44,18 @@ module vec_seq
 
   typedef enum logic [1:0] {S_IDLE, S_RUN, S_PERM, S_FIN} state_e;
 
+  // divide / square root: one fpu_divsqrt per lane; a row waits for every lane
+  logic             div_op;
+  logic             div_started_q, div_started_d;
+  logic [Lanes-1:0] div_done_q, div_done_d;
+  logic [DLEN-1:0]  div_res_q, div_res_d;
+  logic [4:0]       div_flg_q [Lanes];
+  logic [4:0]       div_flg_d [Lanes];
+  logic             div_start;
+  logic [Lanes-1:0] div_lane_done;
+  logic [31:0]      div_lane_res [Lanes];
+  logic [4:0]       div_lane_flg [Lanes];
+
   state_e      state_q, state_d;
   logic [31:0] g_q, g_d;           // row step (S_RUN) or element index (S_PERM)
   logic [31:0] g_end_q, g_end_d;
@@ -108,6 +120,27 @@ module vec_seq
     endcase
   endfunction
 
+  // Narrow source row -> destination-width elements: part `part` of the row
+  // (1/2^frac of it) holds this step's elements at EEW = dst >> frac.
+  function automatic logic [DLEN-1:0] widen_row(logic [DLEN-1:0] row, logic [1:0] frac,
+                                                logic [31:0] part, logic [1:0] deew, logic sgn);
+    logic [DLEN-1:0] src;
+    logic [DLEN-1:0] r;
+    src = row >> (part * (DLEN >> frac));
+    r   = row;
+    if (frac != 2'd0) begin
+      r = '0;
+      if (deew == 2'd1) begin
+        for (int unsigned k = 0; k < DLEN / 16; k++) r[16*k +: 16] = {{8{sgn & src[8*k+7]}}, src[8*k +: 8]};
+      end else if (frac == 2'd1) begin
+        for (int unsigned k = 0; k < DLEN / 32; k++) r[32*k +: 32] = {{16{sgn & src[16*k+15]}}, src[16*k +: 16]};
+      end else begin
+        for (int unsigned k = 0; k < DLEN / 32; k++) r[32*k +: 32] = {{24{sgn & src[8*k+7]}}, src[8*k +: 8]};
+      end
+    end
+    return r;
+  endfunction
+
   function automatic logic [31:0] red_op(valu_e op, int unsigned eb, logic [31:0] acc,
                                          logic [31:0] x);
     logic [31:0]        m;
@@ -163,6 +196,9 @@ module vec_seq
     logic [31:0] s;
     s = (u.src == SRC_X) ? ins_i.rs1 : (u.src == SRC_F) ? ins_i.frs1
                                      : 32'($signed(u.imm));
+    if (u.b_frac && u.src == SRC_X) begin   // widening .vx: x[rs1] at SEW, extended
+      s = (eew == 2'd1) ? {{24{u.b_sgn & s[7]}}, s[7:0]} : {{16{u.b_sgn & s[15]}}, s[15:0]};
+    end
     if (u.vid) begin
       brow = '0;
       for (int unsigned k = 0; k < MaxElems; k++) begin
@@ -177,11 +213,15 @@ module vec_seq
         end
       end
     end else if (u.src == SRC_V) begin
-      brow = rdata_b_i;
+      brow = widen_row(rdata_b_i, {1'b0, u.b_frac}, g_q & 32'(u.b_frac), eew, u.b_sgn);
     end else begin
       brow = {Lanes{replicate(s, eew)}};
     end
   end
+
+  // operand a (vs2), widened for widening ops and extensions
+  logic [DLEN-1:0] arow;
+  assign arow = widen_row(rdata_a_i, u.a_frac, g_q & ((32'd1 << u.a_frac) - 32'd1), eew, u.a_sgn);
 
   // integer lanes
   logic [DLEN-1:0]     ires;
@@ -200,7 +240,7 @@ module vec_seq
     vec_lane u_lane (
       .op_i      (u.op),
       .sew_i     (eew),
-      .a_i       (rdata_a_i[32*l +: 32]),
+      .a_i       (arow[32*l +: 32]),
       .b_i       (brow[32*l +: 32]),
       .c_i       (rdata_c_i[32*l +: 32]),
       .cin_i     (cin),
@@ -225,7 +265,7 @@ module vec_seq
   assign fchain[0] = red_init;
   for (genvar l = 0; l < Lanes; l++) begin : g_fp_lane
     logic [31:0] fa, fb;
-    assign fa = fp_red ? fchain[l] : rdata_a_i[32*l +: 32];
+    assign fa = fp_red ? fchain[l] : arow[32*l +: 32];
     assign fb = fp_red ? rdata_a_i[32*l +: 32] : brow[32*l +: 32];
     vec_fp_lane u_fp_lane (
       .op_i     (u.op),
@@ -239,13 +279,45 @@ module vec_seq
     );
     assign fchain[l+1] = act[l] ? fres[32*l +: 32] : fchain[l];
   end
+  assign div_op = is_divsqrt_op(u.op);
+  for (genvar l = 0; l < Lanes; l++) begin : g_div_lane
+    logic div_busy;
+    fpu_divsqrt u_divsqrt (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .start_i  (div_start),
+      .sqrt_i   (u.op == VF_SQRT),
+      .a_i      ((u.op == VF_RDIV) ? brow[32*l +: 32] : arow[32*l +: 32]),
+      .b_i      ((u.op == VF_RDIV) ? arow[32*l +: 32] : brow[32*l +: 32]),
+      .rm_i     (ins_i.frm),
+      .busy_o   (div_busy),
+      .done_o   (div_lane_done[l]),
+      .result_o (div_lane_res[l]),
+      .fflags_o (div_lane_flg[l])
+    );
+    logic unused_div;
+    assign unused_div = div_busy;
+  end
+  always_comb begin
+    div_done_d = div_done_q;
+    div_res_d  = div_res_q;
+    div_flg_d  = div_flg_q;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      if (div_lane_done[l]) begin
+        div_done_d[l]         = 1'b1;
+        div_res_d[32*l +: 32] = div_lane_res[l];
+        div_flg_d[l]          = div_lane_flg[l];
+      end
+    end
+  end
+
   logic [DLEN-1:0] lres;
   logic [4:0]      row_flags;
-  assign lres = fp_op ? fres : ires;
+  assign lres = div_op ? div_res_q : fp_op ? fres : ires;
   always_comb begin
     row_flags = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      if (fp_op && act[l]) row_flags = row_flags | fflg[l];
+      if (fp_op && act[l]) row_flags = row_flags | (div_op ? div_flg_q[l] : fflg[l]);
     end
   end
 
@@ -396,7 +468,7 @@ module vec_seq
   // Register-file read addresses
   // ---------------------------------------------------------------------------
   always_comb begin
-    raddr_b_o = rowaddr(u.vs1, g_q);
+    raddr_b_o = rowaddr(u.vs1, g_q >> u.b_frac);
     raddr_c_o = rowaddr(u.vd, g_q);
     if (state_q == S_PERM) begin
       raddr_b_o = rowaddr(u.vs1, ((u.op == VA_GATHER16) ? (pi << 1) : p_dbytes) >> (DlenLg - 3));
@@ -405,7 +477,7 @@ module vec_seq
     end
   end
   always_comb begin
-    raddr_a_o = rowaddr(u.vs2, g_q);
+    raddr_a_o = rowaddr(u.vs2, g_q >> u.a_frac);
     if (state_q == S_PERM) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
     else if (state_q == S_FIN) raddr_a_o = rowaddr(u.vs2, 32'd0);
   end
@@ -423,6 +495,8 @@ module vec_seq
     sat_d     = sat_q;
     flags_d   = flags_q;
     any_d     = any_q;
+    div_started_d = div_started_q;
+    div_start = 1'b0;
     we_o      = 1'b0;
     waddr_o   = rowaddr(u.vd, g_q);
     wdata_o   = lres;
@@ -459,6 +533,11 @@ module vec_seq
 
       S_RUN: begin
         lane_active_o = (u.cls == VC_ALU) || (u.cls == VC_CMP);
+        if (div_op && !(div_started_q && (&div_done_q))) begin
+          // start every lane on this row, then wait until all have finished
+          div_start     = !div_started_q;
+          div_started_d = 1'b1;
+        end else begin
         unique case (u.cls)
           VC_ALU: begin
             we_o    = 1'b1;
@@ -494,8 +573,10 @@ module vec_seq
           end
           default: ;
         endcase
+        div_started_d = 1'b0;
         g_d = g_q + 32'd1;
         if (g_q == g_end_q) state_d = S_FIN;
+        end
       end
 
       S_PERM: begin
@@ -554,6 +635,10 @@ module vec_seq
       sat_q   <= 1'b0;
       flags_q <= '0;
       any_q   <= 1'b0;
+      div_started_q <= 1'b0;
+      div_done_q    <= '0;
+      div_res_q     <= '0;
+      for (int unsigned l = 0; l < Lanes; l++) div_flg_q[l] <= '0;
     end else begin
       state_q <= state_d;
       g_q     <= g_d;
@@ -564,6 +649,10 @@ module vec_seq
       sat_q   <= sat_d;
       flags_q <= flags_d;
       any_q   <= any_d;
+      div_started_q <= div_started_d;
+      div_done_q    <= (div_start || !div_started_d) ? '0 : div_done_d;
+      div_res_q     <= div_res_d;
+      div_flg_q     <= div_flg_d;
     end
   end
 
