@@ -76,6 +76,12 @@ def check_llvm_ir(text: str) -> None:
             raise CompileError(f"the kernel calls {name}(), which the runtime does not provide")
 
 
+def no_builtins(text: str) -> str:
+    """Mark every function ``"no-builtins"``: otherwise LLVM merges the kernels'
+    (vector) stores and copy loops into calls of the runtime's scalar memset/memcpy."""
+    return re.sub(r"^(define [^\n]*?)\s*\{$", r'\1 "no-builtins" {', text, flags=re.M)
+
+
 def zig_cc() -> list[str]:
     return [sys.executable, "-m", "ziglang", "cc"]
 
@@ -85,7 +91,7 @@ def compile_llvm_ir(text: str, target: Target, out: str | Path, *, opt: str = "-
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     ll = out.with_suffix(".ll")
-    ll.write_text(downlevel(text))
+    ll.write_text(no_builtins(downlevel(text)))
     flags = [f for f in CFLAGS if f != "-O2"] + [opt]
     cmd = [*zig_cc(), *target.clang_flags(), *flags, "-Wno-override-module", "-c", str(ll), "-o", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True)

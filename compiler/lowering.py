@@ -303,17 +303,56 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %v {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.lower_outerproduct
-      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
-      transform.apply_patterns.vector.sink_mem_ops
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.memref.fold_memref_alias_ops
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     %loops = transform.structured.match ops{["scf.for"]} in %v : (!transform.any_op) -> !transform.any_op
     transform.apply_licm to %loops : !transform.any_op
     %h = transform.structured.hoist_redundant_vector_transfers %v : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %h {
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+      transform.apply_patterns.vector.sink_mem_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     transform.yield
   }
 }"""
+
+
+# Loops that carry a vector accumulator (a hoisted matmul row) run one vfmacc per
+# step; unrolling them amortizes the loop's scalar overhead over several.
+ACC_UNROLL = 4
+UNROLL_ATTR = "cosim_unroll"
+UNROLL_SCRIPT = f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %l = transform.structured.match attributes {{{UNROLL_ATTR}}} in %root : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll %l {{factor = {ACC_UNROLL}}} : !transform.any_op
+    transform.yield
+  }}
+}}"""
+
+
+def _mark_accumulator_loops(module) -> int:
+    from torch_mlir import ir
+
+    marked = 0
+
+    def visit(op):
+        nonlocal marked
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if o.name == "scf.for" and any(isinstance(r.type, ir.VectorType) for r in o.results):
+                        o.attributes[UNROLL_ATTR] = ir.UnitAttr.get()
+                        marked += 1
+                    visit(o)
+
+    with module.context:
+        visit(module.operation)
+    return marked
 
 
 def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
@@ -347,6 +386,8 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
                 entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
+    if _mark_accumulator_loops(module):
+        _run_transform(module, UNROLL_SCRIPT)
     _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:

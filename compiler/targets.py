@@ -144,7 +144,7 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         k_ext = op.loop_ranges[-1]
         # Unrolling k keeps the accumulator in registers between steps (the stores
         # of all but the last step die) and drops loop overhead per vfmacc.
-        unroll = next((u for u in (8, 4, 2) if k_ext % u == 0), 1)
+        unroll = 1 if k_ext else 1
         return TilePlan(
             (*outer, nt, 1), True, f"contraction: rows by 1, {nt} columns per vector, k by 1 unrolled x{unroll}", unroll
         )
