@@ -7,8 +7,9 @@ decides the comparison tolerance (:mod:`harness.check`).
 CASE may be a built-in name (``cosim cases`` lists them), ``path/to/file.py:FUNC``
 where ``FUNC()`` returns ``(module_or_callable, example_inputs_tuple)`` (optionally
 a third item, the tolerance class), or a ``.mlir`` file (linalg or tosa on
-tensors) with an optional ``<file>.inputs.json`` beside it and an optional
-``<file>.expected.npz`` holding the reference outputs (``out0``, ``out1``, ...).
+tensors) with an optional ``<file>.inputs.json`` beside it; its reference is
+``<file>.expected.npz`` (``out0``, ``out1``, ...) if present, else the same IR
+JIT-compiled and run on the host (:mod:`compiler.hostrun`).
 """
 
 from __future__ import annotations
@@ -242,7 +243,13 @@ def materialize(c: Case) -> Materialized:
 
     if c.mlir_path is not None:
         ref_path = c.mlir_path.with_suffix(".expected.npz")
-        ref = dict(np.load(ref_path)) if ref_path.is_file() else {}
+        if ref_path.is_file():
+            ref = dict(np.load(ref_path))
+        else:  # no PyTorch program: the same IR JIT-compiled for the host is the reference
+            from compiler.frontend import import_mlir_file
+            from compiler.hostrun import run_on_host
+
+            ref = run_on_host(import_mlir_file(c.mlir_path, name=c.name))
         return Materialized(c, None, (), ref)
     torch = _torch()
     got = c.build()

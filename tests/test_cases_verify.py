@@ -114,3 +114,28 @@ def test_new_vlen_config(name, tmp_path):
                    .replace("zvl256b", "zvl512b"))
     r = verify(name, str(cfg))
     assert r["status"] == "pass", (r.get("message"), r["outputs"])
+
+
+MLIR_CASE = """
+func.func @scale_add(%a: tensor<4x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
+                                        affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<4x16xf32>, tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %m, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+"""
+
+
+def test_mlir_file_case_with_host_reference(tmp_path):
+    f = tmp_path / "scale.mlir"
+    f.write_text(MLIR_CASE)
+    (tmp_path / "scale.inputs.json").write_text(json.dumps({"seed": 5, "args": [{"name": "a"}, {"name": "b", "init": "rand"}]}))
+    r = verify(str(f), "t1-small")
+    assert r["status"] == "pass" and r["outputs"]["out0"]["mismatches"] == 0
+    assert all(op["vectorized"] for op in r["compile"]["schedule"])
