@@ -133,6 +133,15 @@ def test_bad_options_are_rejected_with_reason():
         generate(1, 32, weights={"vector": 1})
     with pytest.raises(ValueError, match="data_bytes"):
         generate(1, 32, data_bytes=4096)
+    with pytest.raises(ValueError, match="csr_targets"):
+        generate(1, 32, csr_targets=("mstatus",))
+
+
+def test_csr_targets_select_what_the_csr_class_writes():
+    text = generate(2, 32, 2000, csr_targets=("mscratch", "mtval")).text
+    body = text.split(".Lrg_trap:")[0]
+    assert re.search(r"csrr[sc]?w?i? x\d+, mtval, ", body)
+    assert not re.search(r"csrr[wsc]i? x\d+, mepc, ", body)
 
 
 @pytest.mark.parametrize("xlen", [32, 64])

@@ -22,6 +22,8 @@ BASE_REG = 27  # s11: the data block's address; never a random destination
 X_POOL = (1, *range(5, 27), 28, 29, 30, 31)
 ROUNDING = ("rne", "rtz", "rdn", "rup", "rmm", "dyn")
 MAX_FORWARD = 12  # farthest branch target, in body items
+# CSRs the "csr" class reads and writes with every Zicsr form (mscratch twice as often).
+CSR_TARGETS = ("mscratch", "mscratch", "mepc", "mtval")
 
 # Relative frequency of each instruction class in the body.
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -67,7 +69,13 @@ class _Body:
 
 class Generator:
     def __init__(
-        self, seed: int, xlen: int, length: int = 300, data_bytes: int = 1024, weights: dict[str, float] | None = None
+        self,
+        seed: int,
+        xlen: int,
+        length: int = 300,
+        data_bytes: int = 1024,
+        weights: dict[str, float] | None = None,
+        csr_targets: tuple[str, ...] = CSR_TARGETS,
     ):
         if xlen not in (32, 64):
             raise ValueError(f"xlen must be 32 or 64, not {xlen}")
@@ -79,6 +87,9 @@ class Generator:
         unknown = set(self.weights) - set(DEFAULT_WEIGHTS)
         if unknown:
             raise ValueError(f"unknown instruction classes {sorted(unknown)}; known: {sorted(DEFAULT_WEIGHTS)}")
+        if not csr_targets or set(csr_targets) - set(CSR_TARGETS):
+            raise ValueError(f"csr_targets must be a non-empty selection of {sorted(set(CSR_TARGETS))}")
+        self.csr_targets = tuple(csr_targets)
         self.ints = int_specials(xlen)
         self.prog = Program(seed, xlen, "")
         self._label_no = 0
@@ -243,7 +254,7 @@ class Generator:
         return [f"li {tmp}, {(mode << 5) | self.rng.randrange(32)}", f"fscsr {self.x()}, {tmp}"]
 
     def csr(self) -> list[str]:
-        csr = self.rng.choice(["mscratch", "mscratch", "mepc", "mtval"])
+        csr = self.rng.choice(self.csr_targets)
         if self.rng.random() < 0.15:
             regs = ["mstatus", "mtvec", "mscratch", "mcause", "mtval", "mepc"]
             return [f"csrr {self.x()}, {self.rng.choice(regs)}"]
