@@ -121,3 +121,44 @@ def verify(
     if json_path:
         write_json_atomic(json_path, result)
     return result
+
+
+# ---------------------------------------------------------------------------
+# Case sources for ``nox -s verify`` (harness.verify_suite.CASE_SOURCES)
+
+SUITE_SOCS = ("rv32", "t1-small", "t1-blastoise")
+
+
+def verify_cases() -> list:
+    """Every built-in PyTorch case on the scalar and vector configs, on Spike."""
+    from harness.cases import REGISTRY
+    from harness.verify_suite import Case as SuiteCase
+
+    return [
+        SuiteCase(
+            id=f"torch:{name}@{soc}/iss",
+            soc=soc,
+            target="iss",
+            kind="torch",
+            run=lambda workdir, n=name, s=soc: verify(n, s, on="iss", workdir=workdir),
+        )
+        for soc in SUITE_SOCS
+        for name in REGISTRY
+    ]
+
+
+def verify_cases_rtl() -> list:
+    """The built-in cases on the RTL of configs whose hardware exists (scalar rv32 today)."""
+    from harness.cases import REGISTRY
+    from harness.verify_suite import Case as SuiteCase
+
+    return [
+        SuiteCase(
+            id=f"torch:{name}@rv32/rtl",
+            soc="rv32",
+            target="rtl",
+            kind="torch",
+            run=lambda workdir, n=name: verify(n, "rv32", on="rtl", workdir=workdir),
+        )
+        for name in REGISTRY
+    ]

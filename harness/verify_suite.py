@@ -43,6 +43,7 @@ from harness.results import write_json_atomic
 CASE_SOURCES: dict[str, str] = {
     "c-programs": "harness.c_programs:verify_cases",
     "c-programs-rtl": "harness.c_programs:verify_cases_rtl",
+    "torch": "harness.verify:verify_cases",
 }
 SOURCES_ENV = "COSIM_CASE_SOURCES"
 ONLY_ENV = "COSIM_VERIFY_ONLY"  # comma-separated source names to restrict a run to
