@@ -118,8 +118,13 @@ def test_cli_errors_are_clear(c_elf, tmp_path, capsys):
     assert cosim(["difftest", str(elf), "--soc", soc, "--rtl-trace", str(tmp_path / "none.txt")]) == 2
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "junk.txt").write_text("this is not a trace\n")
-    with pytest.raises(ValueError, match="line 1"):
-        run_difftest(elf, soc, rtl_trace=tmp_path / "junk.txt")
+    assert cosim(["difftest", str(elf), "--soc", soc, "--rtl-trace", str(tmp_path / "junk.txt")]) == 2
+    assert "RTL trace line 1: not a commit" in capsys.readouterr().err
+    assert cosim(["difftest", str(tmp_path / "missing.elf"), "--soc", soc]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    other = "rv64" if soc == "rv32" else "rv32"
+    assert cosim(["difftest", str(elf), "--soc", other]) == 2
+    assert f"rebuild it with `cosim cc --soc {other}`" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("soc", ["rv32", "rv64"])

@@ -23,7 +23,7 @@ from configs import SocConfig, load_soc
 from harness.disasm import disassemble
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
-from sim.difftest import Comparator, DiffResult
+from sim.difftest import Comparator, DiffResult, LogFormatError
 from sim.difftest.fifo import fifo_producer
 from sim.difftest.spike_stream import spike_commits
 from sim.errors import SimError
@@ -97,7 +97,10 @@ def run_difftest(
                     f"the RTL run wrote no commit trace to {trace} ({rtl_outcome.ending}: {rtl_outcome.message})"
                 )
         with trace.open(errors="replace") as rtl_lines, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
-            result = comparator.run(spike, rtl_lines)
+            try:
+                result = comparator.run(spike, rtl_lines)
+            except LogFormatError as e:
+                raise CosimError(f"malformed commit trace or log ({trace} / Spike): {e}") from None
         return DifftestReport(result, rtl_outcome, spike.outcome, trace)
 
 
@@ -123,7 +126,10 @@ def _run_streaming(
         return _run_rtl(elf, soc, fifo, max_cycles, corrupt_pc)
 
     with fifo_producer(produce, name="rtl-trace") as rtl, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
-        result = comparator.run(spike, rtl)
+        try:
+            result = comparator.run(spike, rtl)
+        except LogFormatError as e:
+            raise CosimError(f"malformed commit trace or log (RTL stream / Spike): {e}") from None
         if rtl.running:
             # The simulator embeds Python, which ignores SIGPIPE: it would run on to its
             # cycle limit writing into a closed FIFO. Stop the one we started.
