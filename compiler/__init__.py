@@ -86,7 +86,9 @@ def compile_kernel(
     obj, ll, meta = entry / "kernel.o", entry / "kernel.ll", entry / "kernel.json"
     if use_cache and dump_dir is None and obj.is_file() and meta.is_file():
         info = json.loads(meta.read_text())
-        return Kernel(imported.name, target.soc, target, obj, ll, imported.args, imported.outputs, key, True, {}, info["schedule"])
+        return Kernel(
+            imported.name, target.soc, target, obj, ll, imported.args, imported.outputs, key, True, {}, info["schedule"]
+        )
     if dump_dir is not None:
         Path(dump_dir).mkdir(parents=True, exist_ok=True)
         (Path(dump_dir) / "00-frontend.mlir").write_text(imported.mlir)
@@ -94,7 +96,10 @@ def compile_kernel(
     t0 = time.perf_counter()
     text = translate(lowered.module)
     check_llvm_ir(text)
-    seconds = {"lowering": sum(lowered.stage_seconds.values()), **{f"stage:{k}": v for k, v in lowered.stage_seconds.items()}}
+    seconds = {
+        "lowering": sum(lowered.stage_seconds.values()),
+        **{f"stage:{k}": v for k, v in lowered.stage_seconds.items()},
+    }
     entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=entry.parent, prefix=f".{key}."))
     try:
@@ -113,4 +118,16 @@ def compile_kernel(
             shutil.rmtree(tmp, ignore_errors=True)
     if not obj.is_file():
         raise CompileError(f"kernel cache entry {entry} is incomplete; delete it and retry")
-    return Kernel(imported.name, target.soc, target, obj, ll, imported.args, imported.outputs, key, False, seconds, lowered.report.ops)
+    return Kernel(
+        imported.name,
+        target.soc,
+        target,
+        obj,
+        ll,
+        imported.args,
+        imported.outputs,
+        key,
+        False,
+        seconds,
+        lowered.report.ops,
+    )

@@ -134,8 +134,14 @@ def _check_graph(ep, fn=None) -> None:
             what = f"{node.target}" if node.op == "call_function" else f"input {node.name}"
             dtype = _np_dtype(v)
             if dtype not in SUPPORTED_DTYPES:
-                hint = " (no D extension: use float32, e.g. model.float() and float32 inputs)" if dtype == "float64" else ""
-                raise CompileError(f"{what} at {_where(node, fn)} produces {dtype}, which the targets do not support{hint}")
+                hint = (
+                    " (no D extension: use float32, e.g. model.float() and float32 inputs)"
+                    if dtype == "float64"
+                    else ""
+                )
+                raise CompileError(
+                    f"{what} at {_where(node, fn)} produces {dtype}, which the targets do not support{hint}"
+                )
             if any(not isinstance(d, int) for d in v.shape):
                 raise CompileError(
                     f"{what} at {_where(node, fn)} has a dynamic shape {tuple(v.shape)}; only static shapes are supported "
@@ -183,13 +189,19 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         example_inputs = (example_inputs,)
     for i, x in enumerate(example_inputs):
         if not isinstance(x, torch.Tensor):
-            raise CompileError(f"{source}: example input {i} is a {type(x).__name__}; every input must be a torch.Tensor")
+            raise CompileError(
+                f"{source}: example input {i} is a {type(x).__name__}; every input must be a torch.Tensor"
+            )
         if _np_dtype(x) not in SUPPORTED_DTYPES:
-            raise CompileError(f"{source}: example input {i} has dtype {_np_dtype(x)}; supported: {', '.join(SUPPORTED_DTYPES)}")
+            raise CompileError(
+                f"{source}: example input {i} has dtype {_np_dtype(x)}; supported: {', '.join(SUPPORTED_DTYPES)}"
+            )
     wrapper, weight_names, weights = _lift_parameters(fn, example_inputs)
     for n, w in zip(weight_names, weights, strict=True):
         if _np_dtype(w) not in SUPPORTED_DTYPES:
-            raise CompileError(f"{source}: parameter/buffer {n!r} has dtype {_np_dtype(w)}; convert the model with .float()")
+            raise CompileError(
+                f"{source}: parameter/buffer {n!r} has dtype {_np_dtype(w)}; convert the model with .float()"
+            )
     flat = (*weights, *(x.contiguous() for x in example_inputs))
     try:
         ep = torch.export.export(wrapper, flat, strict=False)

@@ -269,7 +269,6 @@ def _tile_script(tile_id: int, plan: TilePlan) -> str:
             f"%t, %loops{':' + str(loops) if loops > 1 else ''} = transform.structured.tile_using_for %op tile_sizes {list(plan.tile_sizes)} "
             f": (!transform.any_op) -> ({results})"
         )
-        handle = "%t"
         if plan.unroll > 1 and plan.tile_sizes[-1]:
             tile += (
                 f"\n    transform.loop.unroll %loops#{loops - 1} {{factor = {plan.unroll}}} : !transform.any_op"
@@ -277,7 +276,7 @@ def _tile_script(tile_id: int, plan: TilePlan) -> str:
                 else f"\n    transform.loop.unroll %loops {{factor = {plan.unroll}}} : !transform.any_op"
             )
     else:
-        tile, handle = "", "%op"
+        tile, _handle = "", "%op"
     return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
@@ -391,7 +390,11 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:
-        left = {int(ir.IntegerAttr(op.attributes[TILE_ATTR]).value) for op in _linalg_ops(module) if TILE_ATTR in op.attributes}
+        left = {
+            int(ir.IntegerAttr(op.attributes[TILE_ATTR]).value)
+            for op in _linalg_ops(module)
+            if TILE_ATTR in op.attributes
+        }
     for entry in report.ops:
         if entry["op"] in left and entry["vectorized"]:
             entry["vectorized"] = False

@@ -40,10 +40,14 @@ class _Builder:
         self.shape = list(vt.shape) if vt else None
         self.i32 = ir.IntegerType.get_signless(32)
         self.it = ir.VectorType.get(self.shape, self.i32) if vt else self.i32
-        self.i1 = ir.VectorType.get(self.shape, ir.IntegerType.get_signless(1)) if vt else ir.IntegerType.get_signless(1)
+        self.i1 = (
+            ir.VectorType.get(self.shape, ir.IntegerType.get_signless(1)) if vt else ir.IntegerType.get_signless(1)
+        )
 
     def _op(self, name, operands, result, attrs=None):
-        op = self.ir.Operation.create(name, results=[result], operands=operands, attributes=attrs or {}, loc=self.loc, ip=self.ip)
+        op = self.ir.Operation.create(
+            name, results=[result], operands=operands, attributes=attrs or {}, loc=self.loc, ip=self.ip
+        )
         return op.result
 
     def const(self, value: float):

@@ -75,7 +75,9 @@ def target_for(soc: SocConfig | str) -> Target:
         if ext == "i":
             continue
         if len(ext) == 1 and ext not in _LETTER_FEATURES:
-            raise CompileError(f"{soc.name}: ISA letter {ext!r} in march {soc.march!r} is not supported by the compiler")
+            raise CompileError(
+                f"{soc.name}: ISA letter {ext!r} in march {soc.march!r} is not supported by the compiler"
+            )
         features.append(_LETTER_FEATURES.get(ext, ext))
     vector = None
     if soc.has_vector:
@@ -137,7 +139,12 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         return TilePlan((0,) * n, False, "indexing maps are not projected permutations (convolution/pooling window)")
     if any(r <= 0 for r in op.loop_ranges):
         return TilePlan((0,) * n, False, "dynamic or empty loop range")
-    if op.contraction and op.iterators[-1] == "reduction" and n >= 3 and op.iterators[-3:-1] == ("parallel", "parallel"):
+    if (
+        op.contraction
+        and op.iterators[-1] == "reduction"
+        and n >= 3
+        and op.iterators[-3:-1] == ("parallel", "parallel")
+    ):
         n_ext = op.loop_ranges[-2]
         nt = fit(n_ext, vt.vlmax(4))
         outer = (1,) * (n - 2)

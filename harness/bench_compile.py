@@ -74,7 +74,9 @@ def run(argv: list[str] | None = None) -> None:
     addmm = [r for r in rows[1:] if r["case"] == "addmm"]
     if addmm:
         verdict = "meets" if addmm[0]["total"] < 2.0 else "misses"
-        print(f"addmm torch callable -> ELF: {addmm[0]['total']:.2f} s after imports and warm-up ({verdict} the 2 s target)")
+        print(
+            f"addmm torch callable -> ELF: {addmm[0]['total']:.2f} s after imports and warm-up ({verdict} the 2 s target)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Compare a run's outputs with eager PyTorch on the host.
+r"""Compare a run's outputs with eager PyTorch on the host.
 
 Each case names an op class; the class fixes the tolerance (documented here,
 the one place it is defined):
@@ -106,8 +106,13 @@ def compare_all(got: dict[str, np.ndarray], ref: dict[str, np.ndarray], toleranc
     out = {}
     for name, r in ref.items():
         if name not in got:
-            out[name] = {"max_abs_err": None, "max_ulp_err": None, "mismatches": int(np.asarray(r).size) or 1,
-                         "error": "output missing", "tolerance": tolerance}
+            out[name] = {
+                "max_abs_err": None,
+                "max_ulp_err": None,
+                "mismatches": int(np.asarray(r).size) or 1,
+                "error": "output missing",
+                "tolerance": tolerance,
+            }
         else:
             out[name] = compare(got[name], r, tolerance)
     return out

@@ -100,7 +100,14 @@ def markdown(rows: list[dict]) -> str:
     for r in rows:
         mix = r.get("mix")
         share = f"{mix['vector_fraction']:.0%}" if mix else ""
-        cells = [r["case"], r["soc"], *(r[c] for c in COLUMNS), r.get("vectorized_ops", ""), str(r.get("iss_forward", "")), share]
+        cells = [
+            r["case"],
+            r["soc"],
+            *(r[c] for c in COLUMNS),
+            r.get("vectorized_ops", ""),
+            str(r.get("iss_forward", "")),
+            share,
+        ]
         lines.append("| " + " | ".join(str(x).replace("|", "/") for x in cells) + " |")
     return "\n".join(lines) + "\n"
 

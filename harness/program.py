@@ -102,7 +102,9 @@ def generate_main(kernel: Kernel, soc: SocConfig) -> str:
         )
     for t in outs:
         n = max(1, int(np.prod(t.shape, dtype=np.int64)))
-        lines.append(f'{_C_TYPES[t.dtype]} cosim_{t.name}[{n}] __attribute__((aligned({ALIGN}), section("{bss_sec}")));')
+        lines.append(
+            f'{_C_TYPES[t.dtype]} cosim_{t.name}[{n}] __attribute__((aligned({ALIGN}), section("{bss_sec}")));'
+        )
     lines.append("")
     params = ", ".join(f"struct memref_r{len(t.shape)} *" for t in args + outs)
     lines.append(f"void _mlir_ciface_forward({params});")
@@ -140,9 +142,27 @@ def _symbols(elf: Path) -> dict[str, tuple[int, int]]:
         little = ef.little_endian
     e = "<" if little else ">"
     if ef.elfclass == 32:
-        dt = np.dtype([("name", e + "u4"), ("value", e + "u4"), ("size", e + "u4"), ("info", "u1"), ("other", "u1"), ("shndx", e + "u2")])
+        dt = np.dtype(
+            [
+                ("name", e + "u4"),
+                ("value", e + "u4"),
+                ("size", e + "u4"),
+                ("info", "u1"),
+                ("other", "u1"),
+                ("shndx", e + "u2"),
+            ]
+        )
     else:
-        dt = np.dtype([("name", e + "u4"), ("info", "u1"), ("other", "u1"), ("shndx", e + "u2"), ("value", e + "u8"), ("size", e + "u8")])
+        dt = np.dtype(
+            [
+                ("name", e + "u4"),
+                ("info", "u1"),
+                ("other", "u1"),
+                ("shndx", e + "u2"),
+                ("value", e + "u8"),
+                ("size", e + "u8"),
+            ]
+        )
     syms = np.frombuffer(raw, dtype=dt)
     out = {}
     for name_off, value, size in zip(syms["name"], syms["value"], syms["size"], strict=True):
@@ -152,7 +172,9 @@ def _symbols(elf: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
-def build_program(kernel: Kernel, soc: SocConfig | str, out_dir: str | os.PathLike, *, case: str | None = None) -> Program:
+def build_program(
+    kernel: Kernel, soc: SocConfig | str, out_dir: str | os.PathLike, *, case: str | None = None
+) -> Program:
     """Write ``main.c``, link it with the kernel object and the runtime into
     ``<out_dir>/<name>.elf`` and write ``<out_dir>/manifest.json``."""
     from harness.toolchain import build_elf

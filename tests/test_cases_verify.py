@@ -17,8 +17,25 @@ pytestmark = pytest.mark.iss
 
 
 def test_registry_has_the_required_cases():
-    required = {"addmm", "mm", "bmm", "linear", "relu", "gelu", "add", "mul", "sub", "softmax", "layer_norm",
-                "conv2d", "max_pool2d", "mean", "permute", "mlp", "lenet5"}
+    required = {
+        "addmm",
+        "mm",
+        "bmm",
+        "linear",
+        "relu",
+        "gelu",
+        "add",
+        "mul",
+        "sub",
+        "softmax",
+        "layer_norm",
+        "conv2d",
+        "max_pool2d",
+        "mean",
+        "permute",
+        "mlp",
+        "lenet5",
+    }
     assert required <= set(REGISTRY)
 
 
@@ -84,13 +101,26 @@ def test_cli_verify_and_cases(tmp_path):
     out = subprocess.run([sys.executable, "-m", "harness", "cases", "--json"], capture_output=True, text=True)
     assert out.returncode == 0 and "lenet5" in {c["name"] for c in json.loads(out.stdout)}
     res = tmp_path / "relu.json"
-    cmd = [sys.executable, "-m", "harness", "verify", "relu", "--soc", "rv32", "--json", str(res),
-           "--dump-ir", str(tmp_path / "ir")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "harness",
+        "verify",
+        "relu",
+        "--soc",
+        "rv32",
+        "--json",
+        str(res),
+        "--dump-ir",
+        str(tmp_path / "ir"),
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "pass" in out.stdout and json.loads(res.read_text())["status"] == "pass"
     assert (tmp_path / "ir" / "03-schedule.mlir").is_file()
-    bad = subprocess.run([sys.executable, "-m", "harness", "verify", "nope", "--soc", "rv32"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "harness", "verify", "nope", "--soc", "rv32"], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "unknown case" in bad.stderr
 
 
@@ -110,8 +140,11 @@ def test_every_case_on_spike(name, soc):
 def test_new_vlen_config(name, tmp_path):
     text = Path(__file__).resolve().parents[1].joinpath("configs", "t1-small.toml").read_text()
     cfg = tmp_path / "t1-v512.toml"
-    cfg.write_text(text.replace('name = "t1-small"', 'name = "t1-v512"').replace("vlen = 256", "vlen = 512")
-                   .replace("zvl256b", "zvl512b"))
+    cfg.write_text(
+        text.replace('name = "t1-small"', 'name = "t1-v512"')
+        .replace("vlen = 256", "vlen = 512")
+        .replace("zvl256b", "zvl512b")
+    )
     r = verify(name, str(cfg))
     assert r["status"] == "pass", (r.get("message"), r["outputs"])
 
@@ -135,7 +168,9 @@ func.func @scale_add(%a: tensor<4x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf3
 def test_mlir_file_case_with_host_reference(tmp_path):
     f = tmp_path / "scale.mlir"
     f.write_text(MLIR_CASE)
-    (tmp_path / "scale.inputs.json").write_text(json.dumps({"seed": 5, "args": [{"name": "a"}, {"name": "b", "init": "rand"}]}))
+    (tmp_path / "scale.inputs.json").write_text(
+        json.dumps({"seed": 5, "args": [{"name": "a"}, {"name": "b", "init": "rand"}]})
+    )
     r = verify(str(f), "t1-small")
     assert r["status"] == "pass" and r["outputs"]["out0"]["mismatches"] == 0
     assert all(op["vectorized"] for op in r["compile"]["schedule"])

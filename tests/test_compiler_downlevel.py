@@ -80,7 +80,19 @@ def test_output_compiles_with_zig(tmp_path):
             "}\n"
         )
     )
-    cmd = [sys.executable, "-m", "ziglang", "cc", "-target", "riscv32-freestanding-none", "-mcpu=generic_rv32+m+f",
-           "-Wno-override-module", "-c", str(ll), "-o", str(tmp_path / "k.o")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ziglang",
+        "cc",
+        "-target",
+        "riscv32-freestanding-none",
+        "-mcpu=generic_rv32+m+f",
+        "-Wno-override-module",
+        "-c",
+        str(ll),
+        "-o",
+        str(tmp_path / "k.o"),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

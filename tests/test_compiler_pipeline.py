@@ -72,8 +72,14 @@ def test_pipeline_stages_and_dumps(addmm_imported, tmp_path):
     assert names == ["preprocess", "bufferize", "schedule", "to-loops", "to-llvm"]
     k = compile_kernel(addmm_imported, "t1-small", dump_dir=tmp_path)
     files = sorted(p.name for p in tmp_path.iterdir())
-    assert files[:6] == ["00-frontend.mlir", "01-preprocess.mlir", "02-bufferize.mlir", "03-schedule.mlir",
-                         "04-to-loops.mlir", "05-to-llvm.mlir"]
+    assert files[:6] == [
+        "00-frontend.mlir",
+        "01-preprocess.mlir",
+        "02-bufferize.mlir",
+        "03-schedule.mlir",
+        "04-to-loops.mlir",
+        "05-to-llvm.mlir",
+    ]
     sched = (tmp_path / "03-schedule.mlir").read_text()
     assert "vector.fma" in sched and "vector<16xf32>" in sched and "scf.for" in sched
     assert all(op["vectorized"] for op in k.schedule)
@@ -102,8 +108,14 @@ def test_exp_and_erf_become_polynomials():
     low = lower(imp.mlir, target_for("rv32"))
     intrinsics = set(re.findall(r"(math\.\w+|llvm\.intr\.\w+)", str(low.module)))
     # only single-instruction helpers remain (fsgnj, fmin/fmax): no exp/erf, no libm
-    assert intrinsics <= {"llvm.intr.copysign", "llvm.intr.minnum", "llvm.intr.maxnum", "llvm.intr.fabs",
-                          "llvm.intr.fmuladd", "llvm.intr.sqrt"}, intrinsics
+    assert intrinsics <= {
+        "llvm.intr.copysign",
+        "llvm.intr.minnum",
+        "llvm.intr.maxnum",
+        "llvm.intr.fabs",
+        "llvm.intr.fmuladd",
+        "llvm.intr.sqrt",
+    }, intrinsics
 
 
 def test_cache_hit(addmm_imported, tmp_path, monkeypatch):

@@ -12,8 +12,15 @@ from harness.cases import REGISTRY
 
 def run_cases(args) -> int:
     if args.json:
-        print(json.dumps([{"name": c.name, "tolerance": c.tolerance, "ops": list(c.ops), "description": c.description}
-                          for c in REGISTRY.values()], indent=1))
+        print(
+            json.dumps(
+                [
+                    {"name": c.name, "tolerance": c.tolerance, "ops": list(c.ops), "description": c.description}
+                    for c in REGISTRY.values()
+                ],
+                indent=1,
+            )
+        )
         return 0
     table = Table(title="built-in cases (also: FILE.py:FUNC, FILE.mlir)")
     for col in ("case", "tolerance", "ops", "description"):

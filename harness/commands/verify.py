@@ -18,8 +18,10 @@ def run_verify(args) -> int:
     if fwd is not None:
         print(f"  retired instructions: total {result['instret']}, forward {fwd}")
     for name, o in (result.get("outputs") or {}).items():
-        print(f"  {name}: max_abs_err {o['max_abs_err']}, max_ulp_err {o['max_ulp_err']}, mismatches {o['mismatches']}"
-              f" ({o.get('tolerance')})")
+        print(
+            f"  {name}: max_abs_err {o['max_abs_err']}, max_ulp_err {o['max_ulp_err']}, mismatches {o['mismatches']}"
+            f" ({o.get('tolerance')})"
+        )
         for m in o.get("first_mismatches", [])[:4]:
             print(f"    at {m['index']}: got {m['got']}, expected {m['expected']}")
     if result.get("message"):
