@@ -57,11 +57,12 @@ def rand_vstart(rng: random.Random, vl: int) -> int:
 # (funct6, funct3 forms) of the implemented integer element-wise / compare families
 INT_ALU = [(0x00, "vxi"), (0x02, "vx"), (0x03, "xi"), (0x04, "vx"), (0x05, "vx"), (0x06, "vx"), (0x07, "vx"),
            (0x09, "vxi"), (0x0A, "vxi"), (0x0B, "vxi"), (0x25, "vxi"), (0x28, "vxi"), (0x29, "vxi"),
-           (0x20, "vxi"), (0x21, "vxi"), (0x22, "vx"), (0x23, "vx")]
+           (0x20, "vxi"), (0x21, "vxi"), (0x22, "vx"), (0x23, "vx"), (0x2A, "vxi"), (0x2B, "vxi"), (0x27, "vx")]
 INT_CARRY = [(0x10, "vxi"), (0x11, "vxi"), (0x12, "vx"), (0x13, "vx"), (0x17, "vxi")]
 INT_CMP = [(0x18, "vxi"), (0x19, "vxi"), (0x1A, "vx"), (0x1B, "vx"), (0x1C, "vxi"), (0x1D, "vxi"),
            (0x1E, "xi"), (0x1F, "xi")]
-INT_MUL = [(f6, "vx") for f6 in (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x29, 0x2B, 0x2D, 0x2F)]
+INT_MUL = [(f6, "vx") for f6 in (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x29, 0x2B, 0x2D, 0x2F,
+                                  0x08, 0x09, 0x0A, 0x0B)]
 PERM = [(0x0C, "vxi", "I"), (0x0E, "xiv", "I"), (0x0F, "xi", "I"), (0x0E, "x", "M"), (0x0F, "x", "M")]
 F3 = {"v": rvv.IVV, "x": rvv.IVX, "i": rvv.IVI}
 MF3 = {"v": rvv.MVV, "x": rvv.MVX}
@@ -138,7 +139,7 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
         insn = rvv.opv(rng.randrange(8), rvv.MVV, rng.randrange(32), vs2, rng.randrange(32), vm)
         vstart = 0 if rng.random() < 0.95 else 1
     elif family == "mask":
-        kind = rng.randrange(6)
+        kind = rng.randrange(9)
         if kind == 0:     # mask logical
             insn = rvv.opv(rng.randrange(0x18, 0x20), rvv.MVV, rng.randrange(32), rng.randrange(32),
                            rng.randrange(32), 1 if rng.random() < 0.95 else 0)
@@ -151,6 +152,15 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
             insn = rvv.opv(0x10, rvv.MVX, rng.randrange(32), 0, rng.randrange(32), 1)
         elif kind == 4:   # vid.v
             insn = rvv.opv(0x14, rvv.MVV, vd, 0, 0x11, vm)
+        elif kind == 6:   # vmsbf / vmsof / vmsif
+            insn = rvv.opv(0x14, rvv.MVV, rng.randrange(32), rng.randrange(32), rng.choice([1, 2, 3]), vm)
+            vstart = 0 if rng.random() < 0.95 else 1
+        elif kind == 7:   # viota.m
+            insn = rvv.opv(0x14, rvv.MVV, vd, rng.randrange(32), 0x10, vm)
+            vstart = 0 if rng.random() < 0.95 else 1
+        elif kind == 8:   # vcompress.vm
+            insn = rvv.opv(0x17, rvv.MVV, vd, vs2, rng.randrange(32), 1)
+            vstart = 0 if rng.random() < 0.95 else 1
         else:             # vmv<nr>r.v
             nr = rng.choice([1, 2, 4, 8])
             insn = rvv.opv(0x27, rvv.IVI, rng.randrange(0, 32, nr), rng.randrange(0, 32, nr), nr - 1, 1)
@@ -158,7 +168,7 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
                 vt = rvv.vtype(8, 1, vill=True)
     else:
         raise AssertionError(family)
-    return Issue(insn, rs1=rs1, vtype=vt, vl=vl, vstart=vstart)
+    return Issue(insn, rs1=rs1, vtype=vt, vl=vl, vstart=vstart, vxrm=rng.randrange(4))
 
 
 FP_SPECIAL = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FA00001, 0xFFC12345, 0x00000001,

@@ -54,7 +54,7 @@ def _run_and_compare(geo: Geometry, vrf: bytes, mem: dict[int, bytes], issues: l
     expected_cmp = []
     for seq, i in enumerate(issues):
         before = bytes(m.s.vrf)
-        out = m.execute(i.insn, i.rs1, i.rs2, i.vtype, i.vl, i.vstart, i.frs1, i.frm)
+        out = m.execute(i.insn, i.rs1, i.rs2, i.vtype, i.vl, i.vstart, i.frs1, i.frm, i.vxrm)
         legal = out is not None
         assert res.accepted.get(seq) == legal, (
             f"issue {seq} insn {i.insn:#010x} vtype {i.vtype:#x} vl {i.vl} vstart {i.vstart}: "

@@ -40,9 +40,11 @@ INT_OPS = {  # funct6 -> (name, forms) for OPIVV/OPIVX/OPIVI
     0x18: ("mseq", "vxi"), 0x19: ("msne", "vxi"), 0x1A: ("msltu", "vx"), 0x1B: ("mslt", "vx"),
     0x1C: ("msleu", "vxi"), 0x1D: ("msle", "vxi"), 0x1E: ("msgtu", "xi"), 0x1F: ("msgt", "xi"),
     0x20: ("saddu", "vxi"), 0x21: ("sadd", "vxi"), 0x22: ("ssubu", "vx"), 0x23: ("ssub", "vx"),
-    0x25: ("sll", "vxi"), 0x27: ("wholemv", "i"), 0x28: ("srl", "vxi"), 0x29: ("sra", "vxi"),
+    0x25: ("sll", "vxi"), 0x27: ("wholemv", "vxi"), 0x28: ("srl", "vxi"), 0x29: ("sra", "vxi"),
+    0x2A: ("ssrl", "vxi"), 0x2B: ("ssra", "vxi"),
 }
 M_OPS = {  # funct6 -> name for OPMVV/OPMVX element-wise ops
+    0x08: "aaddu", 0x09: "aadd", 0x0A: "asubu", 0x0B: "asub",
     0x20: "divu", 0x21: "div", 0x22: "remu", 0x23: "rem",
     0x24: "mulhu", 0x25: "mul", 0x26: "mulhsu", 0x27: "mulh",
     0x29: "madd", 0x2B: "nmsub", 0x2D: "macc", 0x2F: "nmsac",
@@ -50,6 +52,15 @@ M_OPS = {  # funct6 -> name for OPMVV/OPMVX element-wise ops
 RED_OPS = ["redsum", "redand", "redor", "redxor", "redminu", "redmin", "redmaxu", "redmax"]
 MASK_OPS = ["mandn", "mand", "mor", "mxor", "morn", "mnand", "mnor", "mxnor"]
 CMP = {"mseq", "msne", "msltu", "mslt", "msleu", "msle", "msgtu", "msgt"}
+
+
+def roundoff(v: int, d: int, vxrm: int) -> int:
+    """(v >> d) rounded per vxrm (rnu, rne, rdn, rod); v is an exact integer."""
+    if d == 0:
+        return v
+    lsb, half, below = (v >> d) & 1, (v >> (d - 1)) & 1, v & ((1 << (d - 1)) - 1)
+    r = [half, half & (below != 0 or lsb), 0, int(not lsb and (half or below != 0))][vxrm]
+    return (v >> d) + r
 
 
 def sx(v: int, bits: int) -> int:
@@ -137,7 +148,8 @@ class Model:
         return ok, sew, lmul
 
     def execute(self, insn: int, rs1: int = 0, rs2: int = 0, vtype: int = 0, vl: int = 0,
-                vstart: int = 0, frs1: int = 0, frm: int = 0) -> dict | None:
+                vstart: int = 0, frs1: int = 0, frm: int = 0, vxrm: int = 0) -> dict | None:
+        self.vxrm = vxrm
         opc = insn & 0x7F
         if opc == 0x57 and ((insn >> 12) & 7) in (FVV, FVF):
             return self._opf(insn, frs1, vtype, vl, vstart, frm)
@@ -166,6 +178,8 @@ class Model:
                 name = "rgatherei16"
             elif form not in forms:
                 return None
+            if name == "wholemv" and form != "i":
+                name = "smul"               # vsmul.vv/.vx share funct6 with vmv<nr>r.v
             if name == "wholemv":
                 nr = vs1 + 1
                 if vm != 1 or nr not in (1, 2, 4, 8) or vd % nr or vs2 % nr:
@@ -254,6 +268,40 @@ class Model:
                 return None
             if vl > 0 and vstart < vl:
                 s.set(vd, 0, sew, rs1)
+            return {}
+        if f6 == 0x17 and f3 == MVV:                    # vcompress.vm
+            if (not ok or not vm or vstart != 0 or vd % g or vs2 % g or _overlap(vd, g, vs2, g)
+                    or _overlap(vd, g, vs1, 1)):
+                return None
+            k = 0
+            for i in range(vl):
+                if s.mbit(vs1, i):
+                    s.set(vd, k, sew, s.get(vs2, i, sew))
+                    k += 1
+            return {}
+        if f6 == 0x14 and f3 == MVV and vs1 in (1, 2, 3):  # vmsbf / vmsof / vmsif
+            if not ok or vstart != 0 or vd == vs2 or (not vm and vd == 0):
+                return None
+            found, res = False, []
+            for i in range(vl):
+                if vm or s.mbit(0, i):
+                    b = s.mbit(vs2, i)
+                    r = {1: not found and not b, 2: not found and b, 3: not found}[vs1]
+                    found = found or bool(b)
+                    res.append((i, int(r)))
+            for i, r in res:
+                s.set_mbit(vd, i, r)
+            return {}
+        if f6 == 0x14 and f3 == MVV and vs1 == 0x10:    # viota.m
+            if not ok or vstart != 0 or vd % g or _overlap(vd, g, vs2, 1) or (not vm and vd == 0):
+                return None
+            cnt, res = 0, []
+            for i in range(vl):
+                if vm or s.mbit(0, i):
+                    res.append((i, cnt))
+                    cnt += s.mbit(vs2, i)
+            for i, r in res:
+                s.set(vd, i, sew, r)
             return {}
         if f6 == 0x14:
             if f3 != MVV or vs1 != 0x11 or not ok or vs2 != 0 or not _aligned(vd, g) or (not vm and vd == 0):
@@ -385,6 +433,18 @@ class Model:
             elif name == "ssubu":
                 r = a - b
                 if r < 0: r, sat = 0, True
+            elif name in ("aaddu", "asubu"):
+                r = roundoff(a + b if name == "aaddu" else a - b, 1, self.vxrm)
+            elif name in ("aadd", "asub"):
+                r = roundoff(sa + sb if name == "aadd" else sa - sb, 1, self.vxrm)
+            elif name == "ssrl":
+                r = roundoff(a, sh, self.vxrm)
+            elif name == "ssra":
+                r = roundoff(sa, sh, self.vxrm)
+            elif name == "smul":
+                r = roundoff(sa * sb, sew - 1, self.vxrm)
+                if r > smax:
+                    r, sat = smax, True
             elif name in ("sadd", "ssub"):
                 r = sa + sb if name == "sadd" else sa - sb
                 if r > smax: r, sat = smax, True

@@ -216,7 +216,11 @@ module vec_decoder
               6'b100101: begin known = 1'b1;          u.op = VA_SLL; end
               6'b101000: begin known = 1'b1;          u.op = VA_SRL; end
               6'b101001: begin known = 1'b1;          u.op = VA_SRA; end
-              6'b100111: begin   // vmv<nr>r.v (OPIVI, vm=1); vsmul is not implemented
+              6'b101010: begin known = 1'b1;          u.op = VA_SSRL; end
+              6'b101011: begin known = 1'b1;          u.op = VA_SSRA; end
+              6'b100111: begin   // vsmul.vv/vx; vmv<nr>r.v (OPIVI, vm=1)
+                known = 1'b1;
+                u.op  = VA_SMUL;
                 if (f3 == F3Ivi) begin
                   known      = 1'b1;
                   need_vtype = 1'b0;
@@ -248,6 +252,10 @@ module vec_decoder
             chk_vs1 = (f3 == F3Mvv);
             chk_v0  = 1'b1;
             unique case (f6)
+              6'b001000: begin known = 1'b1; u.op = VA_AADDU; end
+              6'b001001: begin known = 1'b1; u.op = VA_AADD; end
+              6'b001010: begin known = 1'b1; u.op = VA_ASUBU; end
+              6'b001011: begin known = 1'b1; u.op = VA_ASUB; end
               6'b100000: begin known = 1'b1; u.op = VA_DIVU; end
               6'b100001: begin known = 1'b1; u.op = VA_DIV; end
               6'b100010: begin known = 1'b1; u.op = VA_REMU; end
@@ -339,7 +347,36 @@ module vec_decoder
                   known = 1'b1; u.cls = VC_MVSX; need_vm1 = 1'b1; need_vs2z = 1'b1;
                 end
               end
-              6'b010100: begin        // VMUNARY0: vid.v only so far
+              6'b010111: begin        // vcompress.vm
+                known        = (f3 == F3Mvv);
+                u.cls        = VC_PERM;
+                u.op         = VA_COMPRESS;
+                need_vm1     = 1'b1;
+                need_vstart0 = 1'b1;
+                chk_vs1      = 1'b0;
+                extra_ok     = !groups_overlap(rd, glg, rs2, glg) && !groups_overlap(rd, glg, rs1, 2'd0);
+              end
+              6'b010100: begin        // VMUNARY0
+                if (f3 == F3Mvv && (rs1 == 5'b00001 || rs1 == 5'b00010 || rs1 == 5'b00011)) begin
+                  known        = 1'b1;   // vmsbf.m / vmsof.m / vmsif.m
+                  u.cls        = VC_PERM;
+                  u.op         = (rs1 == 5'b00001) ? VA_MSBF : (rs1 == 5'b00010) ? VA_MSOF : VA_MSIF;
+                  need_vstart0 = 1'b1;
+                  chk_vd       = 1'b0;
+                  chk_vs2      = 1'b0;
+                  chk_vs1      = 1'b0;
+                  u.eew        = 2'd0;
+                  extra_ok     = (rd != rs2);
+                end
+                if (f3 == F3Mvv && rs1 == 5'b10000) begin   // viota.m
+                  known        = 1'b1;
+                  u.cls        = VC_PERM;
+                  u.op         = VA_IOTA;
+                  need_vstart0 = 1'b1;
+                  chk_vs2      = 1'b0;
+                  chk_vs1      = 1'b0;
+                  extra_ok     = !groups_overlap(rd, glg, rs2, 2'd0);
+                end
                 if (f3 == F3Mvv && rs1 == 5'b10001) begin
                   known = 1'b1; u.op = VA_MERGE; u.src = SRC_I; need_vs2z = 1'b1;
                   chk_vs2 = 1'b0; chk_vs1 = 1'b0; u.mask_op = 1'b0;

@@ -13,14 +13,29 @@ module vec_lane
   input  logic [31:0] c_i,
   input  logic [3:0]  cin_i,     // per element slot
   input  logic        use_cin_i, // carry in / merge selector is v0 (else 0 / all 1)
+  input  logic [1:0]  vxrm_i,    // fixed-point rounding mode
   output logic [31:0] res_o,
   output logic [3:0]  cmp_o,     // per element slot: compare / carry-out bit
   output logic [3:0]  sat_o      // per element slot: saturated
 );
 
+  // Fixed-point rounding increment of v >> d (RVV vxrm: rnu, rne, rdn, rod).
+  function automatic logic round_inc(logic [1:0] rm, logic [65:0] v, int unsigned d);
+    logic [65:0] below;
+    if (d == 0) return 1'b0;
+    below = v & ((66'd1 << (d - 1)) - 66'd1);   // bits d-2..0
+    unique case (rm)
+      2'd0:    return v[d-1];
+      2'd1:    return v[d-1] & ((below != '0) | v[d]);
+      2'd2:    return 1'b0;
+      default: return !v[d] & ((v[d-1] | (below != '0)));
+    endcase
+  endfunction
+
   // Result of one element of `ebits` bits held in the low bits of 32-bit words.
   function automatic logic [33:0] elem(valu_e op, int unsigned ebits, logic [31:0] a,
-                                       logic [31:0] b, logic [31:0] c, logic cin);
+                                       logic [31:0] b, logic [31:0] c, logic cin,
+                                       logic [1:0] xrm);
     logic [31:0]        emask;
     logic [31:0]        au, bu;
     logic signed [32:0] as, bs;
@@ -124,6 +139,33 @@ module vec_lane
           r = 32'(swide);
         end
       end
+      VA_AADDU, VA_AADD, VA_ASUBU, VA_ASUB: begin
+        unique case (op)
+          VA_AADDU: prod = 66'({1'b0, au}) + 66'({1'b0, bu});
+          VA_ASUBU: prod = 66'({1'b0, au}) - 66'({1'b0, bu});
+          VA_AADD:  prod = 66'(as) + 66'(bs);
+          default:  prod = 66'(as) - 66'(bs);
+        endcase
+        r = 32'(prod >>> 1) + 32'(round_inc(xrm, 66'(prod), 1));
+      end
+      VA_SSRL: begin
+        prod = 66'({1'b0, au});
+        r    = 32'(prod >> sh) + 32'(round_inc(xrm, 66'(prod), 32'(sh)));
+      end
+      VA_SSRA: begin
+        prod = 66'(as);
+        r    = 32'(prod >>> sh) + 32'(round_inc(xrm, 66'(prod), 32'(sh)));
+      end
+      VA_SMUL: begin
+        prod  = 66'(as) * 66'(bs);
+        swide = 34'(prod >>> (ebits - 1)) + 34'(round_inc(xrm, 66'(prod), ebits - 1));
+        if (swide > 34'(smax)) begin
+          sat = 1'b1;
+          r   = 32'(smax);
+        end else begin
+          r = 32'(swide);
+        end
+      end
       VA_SEQ:  flag = (au == bu);
       VA_SNE:  flag = (au != bu);
       VA_SLTU: flag = (au < bu);
@@ -145,13 +187,14 @@ module vec_lane
   always_comb begin
     cin = use_cin_i ? cin_i : ((op_i == VA_MERGE) ? 4'b1111 : 4'b0000);
     for (int unsigned k = 0; k < 4; k++) begin
-      r8[k] = elem(op_i, 8, 32'(a_i[8*k +: 8]), 32'(b_i[8*k +: 8]), 32'(c_i[8*k +: 8]), cin[k]);
+      r8[k] = elem(op_i, 8, 32'(a_i[8*k +: 8]), 32'(b_i[8*k +: 8]), 32'(c_i[8*k +: 8]), cin[k],
+                   vxrm_i);
     end
     for (int unsigned k = 0; k < 2; k++) begin
       r16[k] = elem(op_i, 16, 32'(a_i[16*k +: 16]), 32'(b_i[16*k +: 16]),
-                    32'(c_i[16*k +: 16]), cin[k]);
+                    32'(c_i[16*k +: 16]), cin[k], vxrm_i);
     end
-    r32 = elem(op_i, 32, a_i, b_i, c_i, cin[0]);
+    r32 = elem(op_i, 32, a_i, b_i, c_i, cin[0], vxrm_i);
 
     unique case (sew_i)
       2'd0: begin

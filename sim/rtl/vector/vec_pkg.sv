@@ -47,6 +47,8 @@ package vec_pkg;
     VA_MACC, VA_NMSAC, VA_MADD, VA_NMSUB,
     VA_DIVU, VA_DIV, VA_REMU, VA_REM,
     VA_SADDU, VA_SADD, VA_SSUBU, VA_SSUB,
+    VA_AADDU, VA_AADD, VA_ASUBU, VA_ASUB,      // averaging (vxrm rounding)
+    VA_SSRL, VA_SSRA, VA_SMUL,                 // scaling shifts, fractional multiply
     VA_SEQ, VA_SNE, VA_SLTU, VA_SLT, VA_SLEU, VA_SLE, VA_SGTU, VA_SGT,
     // mask-register logical (VC_MASK), b = vs1, a = vs2
     VA_MANDN, VA_MAND, VA_MOR, VA_MXOR, VA_MORN, VA_MNAND, VA_MNOR, VA_MXNOR,
@@ -63,7 +65,8 @@ package vec_pkg;
     VF_CLASS, VF_CVT_XU_F, VF_CVT_X_F, VF_CVT_F_XU, VF_CVT_F_X,
     VF_CVT_RTZ_XU_F, VF_CVT_RTZ_X_F,
     VF_RUSUM, VF_ROSUM, VF_RMIN, VF_RMAX,      // reductions (VC_RED)
-    VF_DIV, VF_RDIV, VF_SQRT                   // iterative (fpu_divsqrt per lane)
+    VF_DIV, VF_RDIV, VF_SQRT,                  // iterative (fpu_divsqrt per lane)
+    VA_MSBF, VA_MSIF, VA_MSOF, VA_IOTA, VA_COMPRESS   // element-serial mask ops (VC_PERM)
   } valu_e;
 
   function automatic logic is_divsqrt_op(valu_e op);

@@ -245,6 +245,7 @@ module vec_seq
       .c_i       (rdata_c_i[32*l +: 32]),
       .cin_i     (cin),
       .use_cin_i (u.mask_op),
+      .vxrm_i    (ins_i.vxrm),
       .res_o     (ires[32*l +: 32]),
       .cmp_o     (lane_cmp[4*l +: 4]),
       .sat_o     (lane_sat[4*l +: 4])
@@ -447,6 +448,7 @@ module vec_seq
         p_use_scalar = (pi == evl_q - 32'd1);
         p_src_idx    = pi + 32'd1;
       end
+      VA_COMPRESS, VA_IOTA, VA_MSBF, VA_MSIF, VA_MSOF: ;   // source element i
       default: begin   // gathers
         p_src_idx   = p_idx;
         p_src_valid = (p_idx < vlmax);
@@ -464,13 +466,22 @@ module vec_seq
     else                  p_val = '0;
   end
 
+  // element-serial mask ops: vmsbf/vmsif/vmsof, viota (vs2 bit i), vcompress (vs1 bit i)
+  logic mser;
+  logic m_bit;
+  assign mser  = (u.op == VA_MSBF) || (u.op == VA_MSIF) || (u.op == VA_MSOF) || (u.op == VA_IOTA)
+              || (u.op == VA_COMPRESS);
+  assign m_bit = (u.op == VA_COMPRESS) ? rdata_b_i[pi[DlenLg-1:0]] : rdata_a_i[pi[DlenLg-1:0]];
+
   // ---------------------------------------------------------------------------
   // Register-file read addresses
   // ---------------------------------------------------------------------------
   always_comb begin
     raddr_b_o = rowaddr(u.vs1, g_q >> u.b_frac);
     raddr_c_o = rowaddr(u.vd, g_q);
-    if (state_q == S_PERM) begin
+    if (state_q == S_PERM && u.op == VA_COMPRESS) begin
+      raddr_b_o = rowaddr(u.vs1, pi >> DlenLg);
+    end else if (state_q == S_PERM) begin
       raddr_b_o = rowaddr(u.vs1, ((u.op == VA_GATHER16) ? (pi << 1) : p_dbytes) >> (DlenLg - 3));
     end else if (u.cls == VC_RED) begin
       raddr_b_o = rowaddr(u.vs1, 32'd0);
@@ -478,7 +489,8 @@ module vec_seq
   end
   always_comb begin
     raddr_a_o = rowaddr(u.vs2, g_q >> u.a_frac);
-    if (state_q == S_PERM) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
+    if (state_q == S_PERM && mser && u.op != VA_COMPRESS) raddr_a_o = rowaddr(u.vs2, pi >> DlenLg);
+    else if (state_q == S_PERM) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
     else if (state_q == S_FIN) raddr_a_o = rowaddr(u.vs2, 32'd0);
   end
 
@@ -586,6 +598,33 @@ module vec_seq
         waddr_o   = rowaddr(u.vd, p_dbytes >> (DlenLg - 3));
         wdata_o   = DLEN'(p_val) << dbit;
         wbe_o     = DLEN'(emask) << dbit;
+        unique case (u.op)
+          VA_MSBF, VA_MSIF, VA_MSOF: begin
+            logic res;
+            res = (u.op == VA_MSBF) ? (!found_q && !m_bit)
+                : (u.op == VA_MSIF) ? !found_q : (!found_q && m_bit);
+            we_o    = p_active;
+            waddr_o = rowaddr(u.vd, pi >> DlenLg);
+            wdata_o = DLEN'(res) << pi[DlenLg-1:0];
+            wbe_o   = DLEN'(1) << pi[DlenLg-1:0];
+            if (p_active && m_bit) found_d = 1'b1;
+          end
+          VA_IOTA: begin
+            we_o    = p_active;
+            wdata_o = DLEN'(acc_q) << dbit;
+            if (p_active && m_bit) acc_d = acc_q + 32'd1;
+          end
+          VA_COMPRESS: begin
+            logic [31:0] cbytes;
+            cbytes  = acc_q << eew;
+            we_o    = m_bit;
+            waddr_o = rowaddr(u.vd, cbytes >> (DlenLg - 3));
+            wdata_o = DLEN'(p_val) << (8 * (cbytes & (DLEN / 8 - 1)));
+            wbe_o   = DLEN'(emask) << (8 * (cbytes & (DLEN / 8 - 1)));
+            if (m_bit) acc_d = acc_q + 32'd1;
+          end
+          default: ;
+        endcase
         g_d       = g_q + 32'd1;
         if (g_q == g_end_q) state_d = S_FIN;
       end
@@ -657,6 +696,6 @@ module vec_seq
   end
 
   logic unused;
-  assign unused = ^{ins_i.vxrm, ins_i.seq, ins_i.rs2, u};
+  assign unused = ^{ins_i.seq, ins_i.rs2, u};
 
 endmodule
