@@ -59,7 +59,7 @@ module cosim_core
   localparam int unsigned CopMax  = 16;                 // coprocessor instructions in flight
 
   typedef enum logic [3:0] {
-    StFetch, StFetchWait, StExec, StMemReq, StMemWait, StDiv, StFpuReq, StFpuWait,
+    StFetch, StExec, StMemReq, StMemWait, StDiv, StFpuReq, StFpuWait,
     StCopReq, StCopWait, StDrain
   } state_e;
 
@@ -76,6 +76,32 @@ module cosim_core
   logic [XLEN-1:0] cop_exc_tval_q, cop_exc_tval_d;
   logic [XLEN-1:0] cop_exc_pc_q, cop_exc_pc_d;
   logic [XLEN-1:0] cop_pc_q [CopMax];
+
+  // ---------------------------------------------------------------------------
+  // Fetch (sequential prefetch, restarted on every redirect)
+  // ---------------------------------------------------------------------------
+  logic        if_valid, if_err, if_consume, redirect, is_fence_i;
+  logic [31:0] if_insn;
+
+  core_fetch #(.XLEN(XLEN), .DataW(DataW), .Depth(4)) u_fetch (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .boot_addr_i       (boot_addr_i),
+    .redirect_i        (redirect),
+    .redirect_addr_i   (pc_d),
+    .imem_req_valid_o  (imem_req_valid_o),
+    .imem_req_ready_i  (imem_req_ready_i),
+    .imem_req_addr_o   (imem_req_addr_o),
+    .imem_resp_valid_i (imem_resp_valid_i),
+    .imem_resp_data_i  (imem_resp_data_i),
+    .imem_resp_err_i   (imem_resp_err_i),
+    .valid_o           (if_valid),
+    .insn_o            (if_insn),
+    .err_o             (if_err),
+    .consume_i         (if_consume)
+  );
+
+  assign is_fence_i = (insn_q[6:0] == OpMiscMem) && (insn_q[14:12] == 3'b001);
 
   // ---------------------------------------------------------------------------
   // Decode and operands
@@ -431,7 +457,6 @@ module cosim_core
   assign target      = pc_q + imm;
   assign jalr_target = (rs1_v + imm) & ~XLEN'(1);
 
-  logic [XLEN-1:0] fetch_addr;
   logic [63:0] mem_addr_hi;
   assign mem_addr_hi = 64'(agen) >> 32;
 
@@ -447,7 +472,7 @@ module cosim_core
     cop_exc_tval_d  = cop_exc_tval_q;
     cop_exc_pc_d    = cop_exc_pc_q;
 
-    imem_req_valid_o = 1'b0;
+    if_consume       = 1'b0;
     dmem_req_valid_o = 1'b0;
     cop_req_valid_o  = 1'b0;
     fpu_req_valid    = 1'b0;
@@ -482,20 +507,14 @@ module cosim_core
           trap       = 1'b1;
           trap_cause = ExcInsnAccessFault;
           trap_tval  = pc_q;
-        end else begin
-          imem_req_valid_o = 1'b1;
-          if (imem_req_ready_i) state_d = StFetchWait;
-        end
-      end
-
-      StFetchWait: begin
-        if (imem_resp_valid_i) begin
-          if (imem_resp_err_i) begin
+        end else if (if_valid) begin
+          if_consume = 1'b1;
+          if (if_err) begin
             trap       = 1'b1;
             trap_cause = ExcInsnAccessFault;
             trap_tval  = pc_q;
           end else begin
-            insn_d  = 32'(imem_resp_data_i >> {pc_q[OffW-1:0], 3'b000});
+            insn_d  = if_insn;
             state_d = StExec;
           end
         end
@@ -715,14 +734,9 @@ module cosim_core
       state_d = StFetch;
     end
 
-    // Fetch the next instruction in the cycle this one retires (saves the
-    // StFetch cycle); StFetch still handles faults and pending coprocessor traps.
-    fetch_addr = pc_q;
-    if (retire && !trap && state_d == StFetch && !cop_exc_d && (64'(pc_d) >> 32) == 64'd0) begin
-      imem_req_valid_o = 1'b1;
-      fetch_addr       = pc_d;
-      if (imem_req_ready_i) state_d = StFetchWait;
-    end
+    // The prefetcher follows pc + 4; anything else (taken branch, jump, mret,
+    // trap) or fence.i restarts it at the new pc.
+    redirect = trap || (retire && (pc_d != pc_plus4 || is_fence_i));
 
     // Coprocessor exceptions are taken at the next instruction boundary.
     if (cop_cmp_valid_i && cop_cmp_i.exc) begin
@@ -773,7 +787,6 @@ module cosim_core
     cop_req_o.seq    = seq_q;
   end
 
-  assign imem_req_addr_o  = fetch_addr[31:0];
   assign dmem_req_addr_o  = maddr_q[31:0];
   assign dmem_req_we_o    = is_store;
   assign dmem_req_wstrb_o = is_store ? st_strb : '0;
@@ -816,7 +829,7 @@ module cosim_core
   // Bits that are legitimately unused in some configurations.
   logic unused;
   assign unused = ^{mul_p[2*XLEN+1:2*XLEN], fpu_result[63:32], mtvec[1:0], ld_val[63:32], unused_x_c,
-                    vstart, vl, ld_beat, fetch_addr};
+                    vstart, vl, ld_beat};
 
   // ---------------------------------------------------------------------------
   // Monitors
