@@ -235,7 +235,7 @@ def gen_mem(rng: random.Random, vlen: int) -> Issue:
     # loads write v0..v15 only, so the index values kept in v16..v31 stay aligned
     vd = rand_reg(rng, max(emul, 1)) % 16
     base = MEM_BASE + rng.randrange(0, MEM_SIZE // 2, 4)   # element addresses stay aligned
-    kind = rng.choice(["unit", "unit", "strided", "indexed", "whole", "mask", "ff"])
+    kind = rng.choice(["unit", "unit", "strided", "indexed", "whole", "mask", "ff", "seg", "seg"])
     vstart = rand_vstart(rng, vl)
     rs2 = 0
     if kind == "unit":
@@ -255,6 +255,15 @@ def gen_mem(rng: random.Random, vlen: int) -> Issue:
         insn = rvv.vmem(store, 8 if store else eew, rng.randrange(0, 16, nr), 10, lumop=0x08, nf=nr - 1)
         if rng.random() < 0.2:
             vt = rvv.vtype(8, 1, vill=True)
+    elif kind == "seg":
+        nf = rng.randint(2, 8)
+        mop = rng.choice([0, 0, 2, 1, 3])
+        g = max(1, int(emul if mop in (0, 2) else lmul))
+        vd = rng.randrange(0, max(1, 17 - nf * g), g) if rng.random() < 0.9 else rng.randrange(16)
+        lumop = {0: rng.choice([0, 0, 0x10]) if not store else 0, 2: 11}.get(mop, 16 + rng.randrange(0, 16, g))
+        if mop == 2:
+            rs2 = rng.choice([nf * eew // 8, 4 * nf * eew // 8, 0, 64])
+        insn = rvv.vmem(store, eew, vd, 10, mop=mop, lumop=lumop, vm=vm, nf=nf - 1)
     else:
         insn = rvv.vmem(store, 8, rand_reg(rng, 1) % 16, 10, lumop=0x0B, vm=1)
     return Issue(insn, rs1=base, rs2=rs2, vtype=vt, vl=vl, vstart=vstart)
@@ -318,11 +327,11 @@ def test_directed_load_add_store():
 
 @pytest.mark.rtl
 def test_unimplemented_answers_illegal():
-    """vfrec7 and segment loads are not implemented: illegal, no completion."""
+    """vfrec7 and vnsrl are not implemented: illegal, no completion."""
     vt = rvv.vtype(32, 1)
     issues = [
         Issue(rvv.opv(0x13, rvv.FVV, 1, 2, 0x05), vtype=vt, vl=4),    # vfrec7.v
-        Issue(rvv.vmem(False, 32, 4, 10, nf=1), rs1=MEM_BASE, vtype=vt, vl=4),  # vlseg2e32
+        Issue(rvv.opv(0x2C, rvv.IVV, 4, 8, 2), vtype=rvv.vtype(16, 1), vl=4),  # vnsrl.wv
         Issue(rvv.opv(0x00, rvv.IVV, 1, 2, 3), vtype=vt, vl=4),       # vadd.vv: legal
     ]
     exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)

@@ -666,43 +666,54 @@ class Model:
             evl = nr * self.vlen // eew
             self._access(store, vd, eew, range(vstart, evl), lambda i: rs1 + i * eew // 8)
             return {}
-        if not ok or nf != 0:
+        if not ok:
             return None
         if not vm and vd == 0 and not store:
             return None
+        nfields = nf + 1
         if mop == 0 and lumop == 0x0B:
-            if eew != 8 or not vm:
+            if eew != 8 or not vm or nf:
                 return None
             evl = (vl + 7) // 8
             self._access(store, vd, 8, range(vstart, evl), lambda i: rs1 + i)
             return {}
+        act = [i for i in range(vstart, vl) if vm or s.mbit(0, i)]
         if mop in (1, 3):
-            demul = lmul
             iemul = eew / sew * lmul
             if iemul < 0.125 or iemul > 8:
                 return None
-            dg, ig = max(1, int(demul)), max(1, int(iemul))
+            dg, ig = max(1, int(lmul)), max(1, int(iemul))
             vs2 = lumop
-            if vd % dg or vs2 % ig:
+            if vd % dg or vs2 % ig or nfields * dg > 8 or vd + nfields * dg > 32:
                 return None
-            if not store and eew != sew and _overlap(vd, dg, vs2, ig):
+            if not store and (eew != sew or nf) and _overlap(vd, nfields * dg, vs2, ig):
                 return None
-            act = [i for i in range(vstart, vl) if vm or s.mbit(0, i)]
             idx = {i: s.get(vs2, i, eew) for i in act}
-            self._access(store, vd, sew, act, lambda i: (rs1 + idx[i]) & 0xFFFFFFFF)
+            self._segments(store, vd, sew, dg, nfields, act, lambda i, f: rs1 + idx[i] + f * sew // 8)
             return {}
         emul = eew / sew * lmul
-        if emul < 0.125 or emul > 8 or vd % max(1, int(emul)):
+        g = max(1, int(emul))
+        if emul < 0.125 or emul > 8 or vd % g or nfields * g > 8 or vd + nfields * g > 32:
             return None
+        eb = eew // 8
         if mop == 0:
             if lumop not in (0, 0x10) or (store and lumop != 0):
                 return None
-            stride = eew // 8
+            self._segments(store, vd, eew, g, nfields, act, lambda i, f: rs1 + (i * nfields + f) * eb)
         else:
-            stride = rs2
-        act = [i for i in range(vstart, vl) if vm or s.mbit(0, i)]
-        self._access(store, vd, eew, act, lambda i: (rs1 + i * stride) & 0xFFFFFFFF)
+            self._segments(store, vd, eew, g, nfields, act, lambda i, f: rs1 + i * rs2 + f * eb)
         return {}
+
+    def _segments(self, store, vd, eew, g, nfields, elems, addr):
+        """Element by element, field by field (fields in vd, vd+g, ...)."""
+        s = self.s
+        for i in elems:
+            for f in range(nfields):
+                a = addr(i, f) & 0xFFFFFFFF
+                if store:
+                    s.store(a, eew // 8, s.get(vd + f * g, i, eew))
+                else:
+                    s.set(vd + f * g, i, eew, s.load(a, eew // 8))
 
     def _access(self, store, vd, eew, elems, addr):
         s = self.s

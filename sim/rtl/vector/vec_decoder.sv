@@ -81,6 +81,15 @@ module vec_decoder
   assign emul16_lg  = 5'(lmul_lg) + 5'sd1 - 5'($signed({3'b0, sew}));
   assign emul16_glg = (emul16_lg <= 0) ? 2'd0 : emul16_lg[1:0];
 
+  // Segments: nf+1 fields of seg_regs registers each must fit in 8 registers and
+  // below v32. The data group is EMUL (LMUL for indexed accesses).
+  logic [1:0] seg_glg;
+  logic [5:0] seg_span;     // registers covered by all fields
+  logic       seg_fits;
+  assign seg_glg  = (mop == 2'b01 || mop == 2'b11) ? glg : emul_glg;
+  assign seg_span = (6'(nf) + 6'd1) << seg_glg;
+  assign seg_fits = (seg_span <= 6'd8) && ({1'b0, rd} + seg_span <= 6'd32);
+
   // Widening: destination group of 2*LMUL; extensions: source group of LMUL/2^frac.
   logic [1:0]        wglg;
   logic signed [4:0] ext_lg;
@@ -537,35 +546,38 @@ module vec_decoder
           extra_ok   = (nf == 3'd0 || nf == 3'd1 || nf == 3'd3 || nf == 3'd7)
                        && ((rd & {2'b0, nf}) == 5'd0)
                        && (opc == OpcLoadFp || mem_eew == 2'd0);
-        end else if (mem_eew_ok && !mew && nf == 3'd0) begin
+        end else if (mem_eew_ok && !mew) begin
+          u.nf       = nf;
+          u.seg_regs = 4'd1 << seg_glg;
           unique case (mop)
             2'b00: begin
               unique case (rs2)
-                5'b00000: known = 1'b1;                          // vle/vse
-                5'b10000: known = (opc == OpcLoadFp);            // vle<eew>ff.v
+                5'b00000: known = 1'b1;                          // vle/vse, vlseg/vsseg
+                5'b10000: known = (opc == OpcLoadFp);            // vle<eew>ff.v, vlseg<nf>e<eew>ff.v
                 5'b01011: begin                                  // vlm.v / vsm.v
-                  known    = (mem_eew == 2'd0);
+                  known    = (mem_eew == 2'd0) && (nf == 3'd0);
                   u.maskls = 1'b1;
                   need_vm1 = 1'b1;
                 end
                 default: known = 1'b0;
               endcase
-              extra_ok = u.maskls || ((emul_lg >= -3) && (emul_lg <= 3) && reg_aligned(rd, emul_glg));
+              extra_ok = u.maskls || ((emul_lg >= -3) && (emul_lg <= 3) && reg_aligned(rd, emul_glg)
+                                      && seg_fits);
             end
-            2'b10: begin                                         // vlse/vsse
+            2'b10: begin                                         // vlse/vsse, vlsseg/vssseg
               known    = 1'b1;
               u.lsmode = LS_STRIDED;
-              extra_ok = (emul_lg >= -3) && (emul_lg <= 3) && reg_aligned(rd, emul_glg);
+              extra_ok = (emul_lg >= -3) && (emul_lg <= 3) && reg_aligned(rd, emul_glg) && seg_fits;
             end
-            default: begin                                       // vl[ou]xei/vs[ou]xei
+            default: begin                                       // vl[ou]xei/vs[ou]xei (+seg)
               known    = 1'b1;
               u.lsmode = LS_INDEXED;
               u.eew    = sew;
               u.ieew   = mem_eew;
               extra_ok = (emul_lg >= -3) && (emul_lg <= 3) && reg_aligned(rs2, emul_glg)
-                         && reg_aligned(rd, glg);
-              if (opc == OpcLoadFp && mem_eew != sew) begin
-                extra_ok = extra_ok && !groups_overlap(rd, glg, rs2, emul_glg);
+                         && reg_aligned(rd, glg) && seg_fits;
+              if (opc == OpcLoadFp && (mem_eew != sew || nf != 3'd0)) begin
+                extra_ok = extra_ok && !groups_overlap_n(rd, seg_span, rs2, 6'd1 << emul_glg);
               end
             end
           endcase

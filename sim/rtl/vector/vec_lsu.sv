@@ -74,6 +74,7 @@ module vec_lsu
   // ---------------------------------------------------------------------------
   logic        run_q, run_d;
   logic [31:0] i_q, i_d;
+  logic [2:0]  f_q, f_d;     // segment field of element i_q
   logic [31:0] evl_q, evl_d;
 
   logic [31:0] evl_start;
@@ -99,13 +100,19 @@ module vec_lsu
   end
 
   logic [31:0] addr;
+  // field f of a segment sits f*EEW bytes after field 0; unit-stride segments
+  // are packed, element i at (i*nf + f)*EEW
   always_comb begin
     unique case (u.lsmode)
-      LS_STRIDED: addr = ins_i.rs1 + i_q * ins_i.rs2;
-      LS_INDEXED: addr = ins_i.rs1 + idx_val;
-      default:    addr = ins_i.rs1 + i_q * eb;
+      LS_STRIDED: addr = ins_i.rs1 + i_q * ins_i.rs2 + 32'(f_q) * eb;
+      LS_INDEXED: addr = ins_i.rs1 + idx_val + 32'(f_q) * eb;
+      default:    addr = ins_i.rs1 + (i_q * (32'(u.nf) + 32'd1) + 32'(f_q)) * eb;
     endcase
   end
+
+  // register of field f_q: vd + f*seg_regs
+  logic [4:0] freg;
+  assign freg = u.vd + 5'(32'(f_q) * 32'(u.seg_regs));
 
   logic [31:0] off;        // byte offset of the element in its beat
   logic [31:0] dbytes;     // byte offset of element i in its register group
@@ -120,7 +127,7 @@ module vec_lsu
     n_row  = (RB - rowoff) >> u.eew;
     n_left = evl_q - i_q;
     nel    = 32'd1;
-    if (u.lsmode == LS_UNIT) begin
+    if (u.lsmode == LS_UNIT && u.nf == 3'd0) begin
       nel = n_left;
       if (n_beat < nel) nel = n_beat;
       if (n_row < nel) nel = n_row;
@@ -165,7 +172,7 @@ module vec_lsu
   logic any_act;
   assign any_act = |act_bytes;
 
-  assign raddr_a_o = rowaddr(u.vd, dbytes >> RBLg);
+  assign raddr_a_o = rowaddr(freg, dbytes >> RBLg);
 
   logic [DLEN-1:0] sd;   // store data, element i in the low bytes
   assign sd = rdata_a_i >> (8 * rowoff);
@@ -178,7 +185,7 @@ module vec_lsu
     mem_req_be_o    = MB'(act_bytes) << off;
     mem_req_wdata_o = MemW'(sd) << (8 * off);
     push_meta.load   = (u.cls == VC_LOAD);
-    push_meta.row    = rowaddr(u.vd, dbytes >> RBLg);
+    push_meta.row    = rowaddr(freg, dbytes >> RBLg);
     push_meta.rowoff = (RBLg + 1)'(rowoff);
     push_meta.off    = (MBLg + 1)'(off);
     push_meta.be     = rbe;
@@ -190,13 +197,25 @@ module vec_lsu
   always_comb begin
     run_d = run_q;
     i_d   = i_q;
+    f_d   = f_q;
     evl_d = evl_q;
     if (start_i && !run_q) begin
       run_d = 1'b1;
       evl_d = evl_start;
       i_d   = ins_i.vstart;
+      f_d   = '0;
     end else if (run_q && i_q < evl_q) begin
-      if (!any_act || push) i_d = i_q + nel;
+      if (!any_act) begin
+        i_d = i_q + nel;          // masked-off element: every field skipped
+        f_d = '0;
+      end else if (push) begin
+        if (f_q == u.nf) begin
+          i_d = i_q + nel;
+          f_d = '0;
+        end else begin
+          f_d = f_q + 3'd1;
+        end
+      end
     end
   end
 
@@ -224,6 +243,7 @@ module vec_lsu
     if (!rst_ni) begin
       run_q <= 1'b0;
       i_q   <= '0;
+      f_q   <= '0;
       evl_q <= '0;
       wp_q  <= '0;
       rp_q  <= '0;
@@ -232,6 +252,7 @@ module vec_lsu
     end else begin
       run_q <= finished ? 1'b0 : run_d;
       i_q   <= i_d;
+      f_q   <= f_d;
       evl_q <= evl_d;
       if (push) begin
         fifo_q[wp_q] <= push_meta;

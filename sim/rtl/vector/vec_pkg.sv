@@ -109,6 +109,8 @@ package vec_pkg;
     logic        whole;      // whole-register load/store/move: evl = nregs*VLEN/EEW
     logic [3:0]  nregs;      // registers moved by whole-register instructions
     logic        maskls;     // vlm.v / vsm.v: evl = ceil(vl/8)
+    logic [2:0]  nf;         // segment fields - 1 (0: not a segment access)
+    logic [3:0]  seg_regs;   // registers per field (EMUL rounded up to 1)
     logic        xwrite;     // writes x[rd] at completion
     logic        fwrite;     // writes f[rd] at completion (vfmv.f.s)
     logic        vid;        // operand b is the element index (vid.v)
@@ -156,6 +158,12 @@ package vec_pkg;
     a_end = {1'b0, a} + (6'd1 << alg);
     b_end = {1'b0, b} + (6'd1 << blg);
     return ({1'b0, a} < b_end) && ({1'b0, b} < a_end);
+  endfunction
+
+  // Do register ranges [a, a+an) and [b, b+bn) overlap?
+  function automatic logic groups_overlap_n(logic [4:0] a, logic [5:0] an, logic [4:0] b,
+                                            logic [5:0] bn);
+    return ({1'b0, a} < {1'b0, b} + bn) && ({1'b0, b} < {1'b0, a} + an);
   endfunction
 
   // A destination group [d, d+2^dlg) written from a narrower source group
