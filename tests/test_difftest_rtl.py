@@ -193,3 +193,24 @@ def _live_processes_with_arg(arg: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "printf_fmt",
+        pytest.param("crc32", marks=pytest.mark.slow),
+        pytest.param("muldiv64", marks=pytest.mark.slow),
+        pytest.param("float32", marks=pytest.mark.slow),
+        pytest.param("sort", marks=pytest.mark.slow),
+    ],
+)
+def test_project_c_programs_have_no_divergence(soc, program, tmp_path):
+    """The runtime test programs (tests/programs), streamed: 27k-3M instructions each."""
+    elf = build_elf([PROGRAMS / f"{program}.c"], soc, tmp_path / f"{program}.elf")
+    report = run_difftest(elf, soc, stream=True)
+    assert report.ok, report.result.summary()
+    assert report.rtl is not None and report.rtl.exited_ok
