@@ -19,6 +19,7 @@ module core_csr
   output logic            csr_illegal_o,
   input  logic            csr_we_i,      // commit the write (the instruction retires now)
   input  logic [XLEN-1:0] csr_wdata_i,   // final value (rw/rs/rc already applied)
+  output logic [XLEN-1:0] csr_wlegal_o,  // what the CSR reads back after the write (trace)
 
   // Trap entry and return.
   input  logic            trap_i,
@@ -141,6 +142,35 @@ module core_csr
                        || (csr_write_i && csr_addr_i[11:10] == 2'b11)
                        || (fp_csr && fs_q == 2'b00)
                        || (vec_csr && (!VecPresent || vs_q == 2'b00));
+
+  // The written value after WARL legalisation, as a read right after the write
+  // returns it (Spike logs this value for CSR writes).
+  always_comb begin
+    unique case (csr_addr_i)
+      CsrFflags:  csr_wlegal_o = csr_wdata_i & XLEN'(5'h1f);
+      CsrFrm:     csr_wlegal_o = csr_wdata_i & XLEN'(3'h7);
+      CsrFcsr:    csr_wlegal_o = csr_wdata_i & XLEN'(8'hff);
+      CsrVstart:  csr_wlegal_o = csr_wdata_i & XLEN'(VLEN - 1);
+      CsrVxsat:   csr_wlegal_o = csr_wdata_i & XLEN'(1);
+      CsrVxrm:    csr_wlegal_o = csr_wdata_i & XLEN'(3);
+      CsrVcsr:    csr_wlegal_o = csr_wdata_i & XLEN'(7);
+      CsrMstatus: begin
+        csr_wlegal_o         = '0;
+        csr_wlegal_o[3]      = csr_wdata_i[3];
+        csr_wlegal_o[7]      = csr_wdata_i[7];
+        csr_wlegal_o[10:9]   = VecPresent ? csr_wdata_i[10:9] : vs_q;
+        csr_wlegal_o[12:11]  = 2'b11;
+        csr_wlegal_o[14:13]  = csr_wdata_i[14:13];
+        csr_wlegal_o[XLEN-1] = (csr_wdata_i[14:13] == 2'b11)
+                            || ((VecPresent ? csr_wdata_i[10:9] : vs_q) == 2'b11);
+      end
+      CsrMie:     csr_wlegal_o = csr_wdata_i & XLEN'(32'h888);
+      CsrMtvec:   csr_wlegal_o = csr_wdata_i & ~XLEN'(2);
+      CsrMepc:    csr_wlegal_o = csr_wdata_i & ~XLEN'(3);
+      CsrMisa:    csr_wlegal_o = misa;
+      default:    csr_wlegal_o = csr_wdata_i;
+    endcase
+  end
 
   // ---------------------------------------------------------------------------
   // State updates

@@ -267,7 +267,7 @@ module cosim_core
   // CSRs
   // ---------------------------------------------------------------------------
   logic            csr_write_intent, csr_illegal, csr_we;
-  logic [XLEN-1:0] csr_rdata, csr_operand, csr_wdata;
+  logic [XLEN-1:0] csr_rdata, csr_operand, csr_wdata, csr_wlegal;
   logic            trap, mret, retire;
   logic [5:0]      trap_cause;
   logic [XLEN-1:0] trap_tval, trap_epc;
@@ -302,6 +302,7 @@ module cosim_core
     .csr_illegal_o (csr_illegal),
     .csr_we_i      (csr_we),
     .csr_wdata_i   (csr_wdata),
+    .csr_wlegal_o  (csr_wlegal),
     .trap_i        (trap),
     .trap_cause_i  (trap_cause),
     .trap_epc_i    (trap_epc),
@@ -851,7 +852,7 @@ module cosim_core
     retire_o.mem_size  = msize;
     retire_o.csr_we    = csr_we;
     retire_o.csr_addr  = insn_q[31:20];
-    retire_o.csr_wdata = 64'(csr_wdata);
+    retire_o.csr_wdata = 64'(csr_wlegal);
     retire_o.cop       = ret_cop;
     retire_o.seq       = seq_q;
 
