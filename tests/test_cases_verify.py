@@ -174,3 +174,12 @@ def test_mlir_file_case_with_host_reference(tmp_path):
     r = verify(str(f), "t1-small")
     assert r["status"] == "pass" and r["outputs"]["out0"]["mismatches"] == 0
     assert all(op["vectorized"] for op in r["compile"]["schedule"])
+
+
+@pytest.mark.slow
+@pytest.mark.rtl
+@pytest.mark.parametrize("name, soc", [("relu", "rv32"), ("addmm", "t1-small"), ("softmax", "t1-small")])
+def test_cases_on_rtl(name, soc):
+    r = verify(name, soc, on="rtl")
+    assert r["status"] == "pass", (r.get("message"), r["outputs"])
+    assert r["target"] == "rtl" and r["cycles_forward"] and r["cycles_forward"] > 0
