@@ -9,7 +9,8 @@ operands, before vectorization (so the expansions vectorize with the op around t
   Taylor polynomial of e^r (relative error < 1e-8 on that interval), then
   scaling by 2^k built in the exponent bits. Inputs are clamped to
   [-87.33, 88.37] so 2^k stays a normal float.
-- erf: Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7) on |x|, sign copied back.
+- erf: Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7 in exact arithmetic,
+  4.1e-7 measured in f32 over [-6, 6]) on |x|, sign copied back.
 """
 
 from __future__ import annotations
