@@ -262,14 +262,16 @@ int tb_init(const char* elf, const char* outdir, const char* trace, const char* 
 // One beat on a memory port. addr is the byte address of the access; the beat
 // covers the naturally aligned nbytes around it and wstrb selects the bytes.
 // Returns 0 ok, 1 access fault, 2 the store wrote EXIT.
-int tb_mem_access(int port, int addr, int nbytes, int we, const svBitVecVal* wdata, const svBitVecVal* wstrb,
-                  svBitVecVal* rdata, int64_t cycle) {
-  const uint64_t a = uint32_t(addr);
+}  // extern "C"
+
+namespace {
+
+// The access itself; wb/rb hold nbytes little-endian bytes.
+int mem_access(int port, uint32_t addr, int nbytes, int we, const uint8_t* wb, uint64_t strb, uint8_t* rb,
+               int64_t cycle) {
+  const uint64_t a = addr;
   const uint64_t base = a & ~uint64_t(nbytes - 1);
-  const uint64_t strb = uint64_t(wstrb[0]) | (uint64_t(wstrb[1]) << 32);
-  const auto* wb = reinterpret_cast<const uint8_t*>(wdata);
-  auto* rb = reinterpret_cast<uint8_t*>(rdata);
-  std::memset(rb, 0, 64);
+  std::memset(rb, 0, nbytes);
   if (a >= g.mmio_base && a < g.mmio_base + kMmioSize) {
     if (!we || strb == 0) return 0;  // loads from the page read 0
     // The register is at the lowest written byte; its value is the written bytes.
@@ -292,6 +294,31 @@ int tb_mem_access(int port, int addr, int nbytes, int we, const svBitVecVal* wda
     if (p) std::memcpy(rb, p + (base & (kPageSize - 1)), nbytes);
   }
   return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Wide ports (up to 512 bits).
+int tb_mem_access(int port, int addr, int nbytes, int we, const svBitVecVal* wdata, const svBitVecVal* wstrb,
+                  svBitVecVal* rdata, int64_t cycle) {
+  const uint64_t strb = uint64_t(wstrb[0]) | (uint64_t(wstrb[1]) << 32);
+  std::memset(rdata, 0, 64);
+  return mem_access(port, uint32_t(addr), nbytes, we, reinterpret_cast<const uint8_t*>(wdata), strb,
+                    reinterpret_cast<uint8_t*>(rdata), cycle);
+}
+
+// Ports of at most 64 bits: scalar arguments, no wide-vector conversions per call.
+int tb_mem_access64(int port, int addr, int nbytes, int we, uint64_t wdata, int wstrb, uint64_t* rdata,
+                    int64_t cycle) {
+  uint8_t wb[8], rb[8];
+  std::memcpy(wb, &wdata, 8);
+  int rc = mem_access(port, uint32_t(addr), nbytes, we, wb, uint32_t(wstrb) & 0xff, rb, cycle);
+  uint64_t r = 0;
+  std::memcpy(&r, rb, nbytes);
+  *rdata = r;
+  return rc;
 }
 
 void tb_retire(int64_t pc, int insn, int x_we, int f_we, int rd, int64_t wdata, int mem_re, int mem_we,

@@ -26,6 +26,9 @@ module tb_mem_port #(
   import "DPI-C" function int tb_mem_access(input int port, input int addr, input int nbytes, input int we,
                                             input bit [511:0] wdata, input bit [63:0] wstrb,
                                             output bit [511:0] rdata, input longint cycle);
+  import "DPI-C" function int tb_mem_access64(input int port, input int addr, input int nbytes, input int we,
+                                              input longint unsigned wdata, input int wstrb,
+                                              output longint unsigned rdata, input longint cycle);
 
   localparam int unsigned IdxW = (Outstanding > 1) ? $clog2(Outstanding) : 1;
 
@@ -49,8 +52,9 @@ module tb_mem_port #(
     return (int'(i) == Outstanding - 1) ? '0 : i + 1'b1;
   endfunction
 
-  bit [511:0] rdata;
-  int         rc;
+  bit [511:0]      rdata;
+  longint unsigned rdata64;
+  int              rc;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -63,8 +67,14 @@ module tb_mem_port #(
       exit_o <= 1'b0;
       if (count_q != 0) busy_q <= busy_q + 1;
       if (accept) begin
-        rc = tb_mem_access(Port, req_addr_i, DataW / 8, int'(req_we_i), 512'(req_wdata_i),
-                           64'(req_wstrb_i), rdata, cycle_i);
+        if (DataW <= 64) begin
+          rc = tb_mem_access64(Port, req_addr_i, DataW / 8, int'(req_we_i), 64'(req_wdata_i),
+                               32'(req_wstrb_i), rdata64, cycle_i);
+          rdata = 512'(rdata64);
+        end else begin
+          rc = tb_mem_access(Port, req_addr_i, DataW / 8, int'(req_we_i), 512'(req_wdata_i),
+                             64'(req_wstrb_i), rdata, cycle_i);
+        end
         data_q[tail_q] <= rdata[DataW-1:0];
         err_q[tail_q]  <= (rc == 1);
         due_q[tail_q]  <= cycle_i + Latency;
