@@ -127,6 +127,15 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
                 vs2 = rng.randrange(0, 32, dg)
             f3 = rvv.MVX if f6 == 0x3E or rng.random() < 0.5 else rvv.MVV
             insn = rvv.opv(f6, f3, vd, vs2, vs1, vm)
+        elif kind < 0.8:
+            # narrowing: vd = SEW group, vs2 = 2*SEW group (vd == vs2 allowed)
+            vs2 = rng.randrange(0, 32, dg)
+            vd = vs2 if rng.random() < 0.2 else rng.randrange(0, 32, g)
+            f3 = rng.choice([rvv.IVV, rvv.IVX, rvv.IVI])
+            insn = rvv.opv(rng.choice([0x2C, 0x2D, 0x2E, 0x2F]), f3, vd, vs2,
+                           vs1 if f3 == rvv.IVV else rng.randrange(32), vm)
+            if rng.random() < 0.25:
+                insn = rvv.opv(0x12, rvv.FVV, vd, vs2, rng.choice([0x10, 0x11, 0x16, 0x17]), vm)
         elif kind < 0.9:
             f = rng.choice([2, 4])
             sg = max(1, int(lmul / f))
@@ -327,11 +336,11 @@ def test_directed_load_add_store():
 
 @pytest.mark.rtl
 def test_unimplemented_answers_illegal():
-    """vfrec7 and vnsrl are not implemented: illegal, no completion."""
+    """vfrec7 and vwredsum are not implemented: illegal, no completion."""
     vt = rvv.vtype(32, 1)
     issues = [
         Issue(rvv.opv(0x13, rvv.FVV, 1, 2, 0x05), vtype=vt, vl=4),    # vfrec7.v
-        Issue(rvv.opv(0x2C, rvv.IVV, 4, 8, 2), vtype=rvv.vtype(16, 1), vl=4),  # vnsrl.wv
+        Issue(rvv.opv(0x31, rvv.IVV, 4, 8, 2), vtype=rvv.vtype(16, 1), vl=4),  # vwredsum.vs
         Issue(rvv.opv(0x00, rvv.IVV, 1, 2, 3), vtype=vt, vl=4),       # vadd.vv: legal
     ]
     exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)

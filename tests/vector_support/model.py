@@ -42,6 +42,7 @@ INT_OPS = {  # funct6 -> (name, forms) for OPIVV/OPIVX/OPIVI
     0x20: ("saddu", "vxi"), 0x21: ("sadd", "vxi"), 0x22: ("ssubu", "vx"), 0x23: ("ssub", "vx"),
     0x25: ("sll", "vxi"), 0x27: ("wholemv", "vxi"), 0x28: ("srl", "vxi"), 0x29: ("sra", "vxi"),
     0x2A: ("ssrl", "vxi"), 0x2B: ("ssra", "vxi"),
+    0x2C: ("nsrl", "vxi"), 0x2D: ("nsra", "vxi"), 0x2E: ("nclipu", "vxi"), 0x2F: ("nclip", "vxi"),
 }
 M_OPS = {  # funct6 -> name for OPMVV/OPMVX element-wise ops
     0x08: "aaddu", 0x09: "aadd", 0x0A: "asubu", 0x0B: "asub",
@@ -205,6 +206,8 @@ class Model:
                 if form == "v" and (not _aligned(vs1, g) or (vd != vs1 and _overlap(vd, 1, vs1, g))):
                     return None
                 return self._cmp(name, vd, vs2, opb, vm, sew, vl, vstart)
+            if name in ("nsrl", "nsra", "nclipu", "nclip"):
+                return self._narrow(name, form, vd, vs2, vs1, rs1, vm, sew, lmul, vl, vstart)
             if name in ("rgather", "rgatherei16", "slideup", "slidedown"):
                 return self._perm(name, form, vd, vs2, vs1, rs1, vm, sew, lmul, g, vl, vstart, vlmax)
             # single-width element-wise
@@ -324,6 +327,41 @@ class Model:
                 s.set_mbit(vd, i, r)
             return {}
         return None
+
+    def _narrow_ok(self, vd, vs2, vm, sew, lmul):
+        g, wg = max(1, int(lmul)), max(1, int(2 * lmul))
+        return (sew <= 16 and lmul <= 4 and vd % g == 0 and vs2 % wg == 0 and not (not vm and vd == 0)
+                and (vd == vs2 or not _overlap(vd, g, vs2, wg)))
+
+    def _narrow(self, name, form, vd, vs2, vs1, rs1, vm, sew, lmul, vl, vstart):
+        s = self.s
+        if not self._narrow_ok(vd, vs2, vm, sew, lmul) or (form == "v" and vs1 % max(1, int(lmul))):
+            return None
+        w = 2 * sew
+        sat, res = False, []
+        for i in range(vstart, vl):
+            if not vm and not s.mbit(0, i):
+                continue
+            a = s.get(vs2, i, w)
+            b = s.get(vs1, i, sew) if form == "v" else (rs1 if form == "x" else vs1)
+            sh = b & (w - 1)
+            if name == "nsrl":
+                r = a >> sh
+            elif name == "nsra":
+                r = sx(a, w) >> sh
+            elif name == "nclipu":
+                r = roundoff(a, sh, self.vxrm)
+                if r > (1 << sew) - 1:
+                    r, sat = (1 << sew) - 1, True
+            else:
+                r = roundoff(sx(a, w), sh, self.vxrm)
+                lo, hi = -(1 << (sew - 1)), (1 << (sew - 1)) - 1
+                if r > hi or r < lo:
+                    r, sat = (hi if r > hi else lo), True
+            res.append((i, r))
+        for i, r in res:
+            s.set(vd, i, sew, r)
+        return {"vxsat": sat}
 
     def _widening(self, f6, f3, vd, vs2, vs1, rs1, vm, ok, sew, lmul, vl, vstart):
         s = self.s
@@ -535,6 +573,23 @@ class Model:
                     res.append((i, r))
             for i, r in res:
                 s.set(vd, i, 32, r)
+            return {"fflags": flags}
+        if f6 == 0x12 and f3 == FVV and vs1 in (0x10, 0x11, 0x16, 0x17):   # vfncvt.[rtz.]x[u].f.w
+            if not ok or sew != 16 or frm > 4 or not self._narrow_ok(vd, vs2, vm, sew, lmul):
+                return None
+            uns, rm = not vs1 & 1, (1 if vs1 & 4 else frm)
+            flags, res = 0, []
+            for i in range(vstart, vl):
+                if vm or s.mbit(0, i):
+                    r, fl = fpu_ref(F.CVT_WU_S if uns else F.CVT_W_S, rm, s.get(vs2, i, 32), 0, 0, 0)
+                    v = r & 0xFFFFFFFF if uns else sx(r, 32)
+                    lo, hi = (0, 0xFFFF) if uns else (-0x8000, 0x7FFF)
+                    if v > hi or v < lo:       # SoftFloat f32_to_[u]i16: saturate, invalid only
+                        v, fl = (hi if v > hi else lo), 0x10
+                    flags |= fl
+                    res.append((i, v))
+            for i, v in res:
+                s.set(vd, i, 16, v)
             return {"fflags": flags}
         if not ok or sew != 32:
             return None

@@ -81,6 +81,12 @@ module vec_decoder
   assign emul16_lg  = 5'(lmul_lg) + 5'sd1 - 5'($signed({3'b0, sew}));
   assign emul16_glg = (emul16_lg <= 0) ? 2'd0 : emul16_lg[1:0];
 
+  // Narrowing: SEW <= 16, LMUL <= 4, vs2 a 2*LMUL group that vd may only overlap
+  // at its start (vd == vs2).
+  logic narrow_ok;
+  assign narrow_ok = (vsew <= 3'd1) && (lmul_lg <= 2) && reg_aligned(rs2, wglg)
+                     && ((rd == rs2) || !groups_overlap(rd, glg, rs2, wglg));
+
   // Segments: nf+1 fields of seg_regs registers each must fit in 8 registers and
   // below v32. The data group is EMUL (LMUL for indexed accesses).
   logic [1:0] seg_glg;
@@ -225,6 +231,15 @@ module vec_decoder
               6'b100101: begin known = 1'b1;          u.op = VA_SLL; end
               6'b101000: begin known = 1'b1;          u.op = VA_SRL; end
               6'b101001: begin known = 1'b1;          u.op = VA_SRA; end
+              6'b101100, 6'b101101, 6'b101110, 6'b101111: begin   // vnsrl, vnsra, vnclipu, vnclip
+                known    = 1'b1;
+                u.op     = f6[0] ? (f6[1] ? VA_SSRA : VA_SRA) : (f6[1] ? VA_SSRL : VA_SRL);
+                u.narrow = 1'b1;
+                u.clip   = f6[1];
+                u.b_frac = (f3 != F3Ivi);
+                chk_vs2  = 1'b0;
+                extra_ok = narrow_ok;
+              end
               6'b101010: begin known = 1'b1;          u.op = VA_SSRL; end
               6'b101011: begin known = 1'b1;          u.op = VA_SSRA; end
               6'b100111: begin   // vsmul.vv/vx; vmv<nr>r.v (OPIVI, vm=1)
@@ -461,6 +476,14 @@ module vec_decoder
                   5'b00011: u.op = VF_CVT_F_X;
                   5'b00110: u.op = VF_CVT_RTZ_XU_F;
                   5'b00111: u.op = VF_CVT_RTZ_X_F;
+                  5'b10000, 5'b10001, 5'b10110, 5'b10111: begin   // vfncvt.[rtz.]x[u].f.w: binary32 -> int16
+                    u.op       = rs1[2] ? (rs1[0] ? VF_CVT_RTZ_X_F : VF_CVT_RTZ_XU_F)
+                                        : (rs1[0] ? VF_CVT_X_F : VF_CVT_XU_F);
+                    u.narrow   = 1'b1;
+                    need_sew32 = 1'b0;
+                    chk_vs2    = 1'b0;
+                    extra_ok   = (vsew == 3'd1) && narrow_ok;
+                  end
                   5'b01010, 5'b01011: begin   // vfwcvt.f.xu.v / vfwcvt.f.x.v: int16 -> binary32
                     u.op       = rs1[0] ? VF_CVT_F_X : VF_CVT_F_XU;
                     u.eew      = 2'd2;

@@ -12,6 +12,7 @@ module vec_fp_lane
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,
   input  logic [31:0] c_i,
+  input  logic        narrow16_i,  // float -> int conversions saturate to 16 bits (vfncvt)
   output logic [31:0] res_o,
   output logic        cmp_o,
   output logic [4:0]  fflags_o
@@ -164,6 +165,19 @@ module vec_fp_lane
       VF_CVT_XU_F, VF_CVT_X_F, VF_CVT_RTZ_XU_F, VF_CVT_RTZ_X_F: begin
         res_o    = f2i_res[31:0];
         fflags_o = f2i_flags;
+        if (narrow16_i) begin
+          // out of the 16-bit range: saturate, invalid only (as SoftFloat's f32_to_[u]i16)
+          if (f2i_uns && f2i_res[31:0] > 32'h0000_ffff) begin
+            res_o    = 32'h0000_ffff;
+            fflags_o = 5'b10000;
+          end else if (!f2i_uns && $signed(f2i_res[31:0]) > 32'sh0000_7fff) begin
+            res_o    = 32'h0000_7fff;
+            fflags_o = 5'b10000;
+          end else if (!f2i_uns && $signed(f2i_res[31:0]) < -32'sh0000_8000) begin
+            res_o    = 32'hffff_8000;
+            fflags_o = 5'b10000;
+          end
+        end
       end
       VF_CVT_F_XU, VF_CVT_F_X: begin
         res_o    = i2f_res;

@@ -120,6 +120,9 @@ package vec_pkg;
     logic        b_frac;
     logic        a_sgn;
     logic        b_sgn;
+    // narrowing: the lanes work at 2*SEW (vs2 wide), results are packed to SEW
+    logic        narrow;
+    logic        clip;       // vnclip[u]: saturate to SEW (signedness from op)
   } vuop_t;
 
   // One accepted instruction waiting in the issue queue.

@@ -71,7 +71,7 @@ module vec_seq
   int unsigned ebits;
   logic [31:0] vstart;
   assign u      = ins_i.uop;
-  assign eew    = u.eew;
+  assign eew    = u.narrow ? u.eew + 2'd1 : u.eew;   // element width in the lanes
   assign ebits  = 8 << eew;
   assign vstart = ins_i.vstart;
 
@@ -274,6 +274,7 @@ module vec_seq
       .a_i      (fa),
       .b_i      (fb),
       .c_i      (rdata_c_i[32*l +: 32]),
+      .narrow16_i (u.narrow),
       .res_o    (fres[32*l +: 32]),
       .cmp_o    (fcmp[l]),
       .fflags_o (fflg[l])
@@ -349,6 +350,48 @@ module vec_seq
   logic [DLEN-1:0] ebe;
   always_comb begin
     for (int unsigned b = 0; b < DLEN; b++) ebe[b] = act[b >> (3 + eew)];
+  end
+
+  // narrowing: pack the 2*SEW lane results to SEW (clipping for vnclip[u]) into
+  // half of a destination row
+  logic [DLEN-1:0] nres, nbe;
+  logic            nsat;
+  // clip a 2*SEW lane result to SEW: {saturated, value}
+  function automatic logic [16:0] clip_elem(logic [31:0] v, logic [1:0] weew, logic clip, logic sgn);
+    logic [31:0] umax, smax, smin;
+    logic [31:0] sv;
+    umax = (weew == 2'd1) ? 32'h0000_00ff : 32'h0000_ffff;
+    smax = (weew == 2'd1) ? 32'h0000_007f : 32'h0000_7fff;
+    smin = (weew == 2'd1) ? 32'hffff_ff80 : 32'hffff_8000;
+    sv   = (weew == 2'd1) ? 32'($signed(v[15:0])) : v;
+    if (clip && !sgn && v > umax) return {1'b1, umax[15:0]};
+    if (clip && sgn && $signed(sv) > $signed(smax)) return {1'b1, smax[15:0]};
+    if (clip && sgn && $signed(sv) < $signed(smin)) return {1'b1, smin[15:0]};
+    return {1'b0, v[15:0]};
+  endfunction
+
+  always_comb begin
+    logic [DLEN/2-1:0] n, nb;
+    logic [16:0]       c;
+    n    = '0;
+    nb   = '0;
+    nsat = 1'b0;
+    c    = '0;
+    for (int unsigned k = 0; k < DLEN / 16; k++) begin
+      if (eew == 2'd1) begin   // 16 -> 8
+        c            = clip_elem({16'b0, lres[16*k +: 16]}, eew, u.clip, u.op == VA_SSRA);
+        n[8*k +: 8]  = c[7:0];
+        nb[8*k +: 8] = {8{act[k]}};
+        nsat         = nsat | (c[16] & act[k]);
+      end else if (k < DLEN / 32) begin   // 32 -> 16
+        c              = clip_elem(lres[32*k +: 32], eew, u.clip, u.op == VA_SSRA);
+        n[16*k +: 16]  = c[15:0];
+        nb[16*k +: 16] = {16{act[k]}};
+        nsat           = nsat | (c[16] & act[k]);
+      end
+    end
+    nres = g_q[0] ? {n, (DLEN/2)'(0)} : {(DLEN/2)'(0), n};
+    nbe  = g_q[0] ? {nb, (DLEN/2)'(0)} : {(DLEN/2)'(0), nb};
   end
 
   // mask logical
@@ -555,6 +598,12 @@ module vec_seq
             we_o    = 1'b1;
             sat_d   = sat_q | (!fp_op && (|(lsat & act)));
             flags_d = flags_q | row_flags;
+            if (u.narrow) begin
+              waddr_o = rowaddr(u.vd, g_q >> 1);
+              wdata_o = nres;
+              wbe_o   = nbe;
+              sat_d   = sat_q | nsat;
+            end
           end
           VC_CMP: begin
             logic [31:0] bit0;
