@@ -204,9 +204,7 @@ def test_commit_trace_format(elves, soc, tmp_path):
     assert stores and any(len(ln.split()[-1]) == 10 for ln in stores)  # sw data: 8 hex digits
 
 
-@pytest.mark.parametrize(
-    ("soc", "prog"), [("rv32", "basic"), pytest.param("rv64", "muldiv64", marks=pytest.mark.slow)]
-)
+@pytest.mark.parametrize(("soc", "prog"), [("rv32", "basic"), pytest.param("rv64", "muldiv64", marks=pytest.mark.slow)])
 def test_difftest_clean_and_fault_injection_named(elves, soc, prog):
     from harness.commands.difftest import run_difftest
 
