@@ -281,3 +281,22 @@ def test_waves_are_written(elves, tmp_path):
     if written.suffix == ".vcd":
         head = written.read_text(errors="replace")[:20_000]
         assert "$timescale" in head and "clk" in head
+
+
+NO_HANDLER_S = r"""
+    .globl main
+main:
+    csrw mtvec, zero      # no trap vector: the handler fetch faults at address 0
+    .word 0xffffffff      # illegal instruction
+    ret
+"""
+
+
+def test_trap_without_handler_reports_the_first_trap(tmp_path):
+    src = tmp_path / "nohandler.S"
+    src.write_text(NO_HANDLER_S)
+    elf = build_elf([src], "rv32", tmp_path / "nohandler.elf")
+    rtl = run_rtl(elf, "rv32")
+    assert rtl.ending == "trap"
+    assert rtl.trap.cause == 2 and rtl.trap.instruction == 0xFFFFFFFF == rtl.trap.tval
+    assert "trap vector faulted" in rtl.message
