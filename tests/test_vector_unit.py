@@ -146,6 +146,8 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
             insn = rvv.opv(0x12, rvv.FVV, vd, vs2, rng.choice([0x0A, 0x0B]), vm)
     elif family == "red":
         insn = rvv.opv(rng.randrange(8), rvv.MVV, rng.randrange(32), vs2, rng.randrange(32), vm)
+        if rng.random() < 0.25:   # vwredsum[u].vs (SEW 8/16)
+            insn = rvv.opv(rng.choice([0x30, 0x31]), rvv.IVV, rng.randrange(32), vs2, rng.randrange(32), vm)
         vstart = 0 if rng.random() < 0.95 else 1
     elif family == "mask":
         kind = rng.randrange(9)
@@ -336,11 +338,11 @@ def test_directed_load_add_store():
 
 @pytest.mark.rtl
 def test_unimplemented_answers_illegal():
-    """vfrec7 and vwredsum are not implemented: illegal, no completion."""
+    """vfrec7 and vfrsqrt7 are not implemented: illegal, no completion."""
     vt = rvv.vtype(32, 1)
     issues = [
         Issue(rvv.opv(0x13, rvv.FVV, 1, 2, 0x05), vtype=vt, vl=4),    # vfrec7.v
-        Issue(rvv.opv(0x31, rvv.IVV, 4, 8, 2), vtype=rvv.vtype(16, 1), vl=4),  # vwredsum.vs
+        Issue(rvv.opv(0x13, rvv.FVV, 4, 8, 0x04), vtype=vt, vl=4),    # vfrsqrt7.v
         Issue(rvv.opv(0x00, rvv.IVV, 1, 2, 3), vtype=vt, vl=4),       # vadd.vv: legal
     ]
     exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)

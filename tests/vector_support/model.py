@@ -42,6 +42,7 @@ INT_OPS = {  # funct6 -> (name, forms) for OPIVV/OPIVX/OPIVI
     0x20: ("saddu", "vxi"), 0x21: ("sadd", "vxi"), 0x22: ("ssubu", "vx"), 0x23: ("ssub", "vx"),
     0x25: ("sll", "vxi"), 0x27: ("wholemv", "vxi"), 0x28: ("srl", "vxi"), 0x29: ("sra", "vxi"),
     0x2A: ("ssrl", "vxi"), 0x2B: ("ssra", "vxi"),
+    0x30: ("wredsumu", "v"), 0x31: ("wredsum", "v"),
     0x2C: ("nsrl", "vxi"), 0x2D: ("nsra", "vxi"), 0x2E: ("nclipu", "vxi"), 0x2F: ("nclip", "vxi"),
 }
 M_OPS = {  # funct6 -> name for OPMVV/OPMVX element-wise ops
@@ -206,6 +207,18 @@ class Model:
                 if form == "v" and (not _aligned(vs1, g) or (vd != vs1 and _overlap(vd, 1, vs1, g))):
                     return None
                 return self._cmp(name, vd, vs2, opb, vm, sew, vl, vstart)
+            if name in ("wredsumu", "wredsum"):
+                if form != "v" or not ok or sew > 16 or vs2 % g or vstart != 0:
+                    return None
+                if vl == 0:
+                    return {}
+                acc = s.get(vs1, 0, 2 * sew)
+                for i in range(vl):
+                    if vm or s.mbit(0, i):
+                        x = s.get(vs2, i, sew)
+                        acc += sx(x, sew) if name == "wredsum" else x
+                s.set(vd, 0, 2 * sew, acc)
+                return {}
             if name in ("nsrl", "nsra", "nclipu", "nclip"):
                 return self._narrow(name, form, vd, vs2, vs1, rs1, vm, sew, lmul, vl, vstart)
             if name in ("rgather", "rgatherei16", "slideup", "slidedown"):

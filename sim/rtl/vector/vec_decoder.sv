@@ -240,6 +240,18 @@ module vec_decoder
                 chk_vs2  = 1'b0;
                 extra_ok = narrow_ok;
               end
+              6'b110000, 6'b110001: begin   // vwredsumu.vs / vwredsum.vs
+                known        = (f3 == F3Ivv);
+                u.cls        = VC_RED;
+                u.op         = VA_RSUM;
+                u.wred       = 1'b1;
+                u.a_sgn      = f6[0];
+                chk_vd       = 1'b0;
+                chk_vs1      = 1'b0;
+                chk_v0       = 1'b0;
+                need_vstart0 = 1'b1;
+                extra_ok     = (vsew <= 3'd1);
+              end
               6'b101010: begin known = 1'b1;          u.op = VA_SSRL; end
               6'b101011: begin known = 1'b1;          u.op = VA_SSRA; end
               6'b100111: begin   // vsmul.vv/vx; vmv<nr>r.v (OPIVI, vm=1)

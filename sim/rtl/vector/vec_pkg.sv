@@ -123,6 +123,7 @@ package vec_pkg;
     // narrowing: the lanes work at 2*SEW (vs2 wide), results are packed to SEW
     logic        narrow;
     logic        clip;       // vnclip[u]: saturate to SEW (signedness from op)
+    logic        wred;       // vwredsum[u]: 2*SEW accumulator, elements extended (a_sgn)
   } vuop_t;
 
   // One accepted instruction waiting in the issue queue.

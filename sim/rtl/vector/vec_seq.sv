@@ -421,7 +421,10 @@ module vec_seq
     for (int unsigned k = 0; k < MaxElems; k++) begin
       logic [31:0] x;
       x = 32'(rdata_a_i >> (k * ebits));
-      if (act[k]) a = red_op(u.op, ebits, a, x);
+      if (u.wred) begin   // widening sum: extend the SEW element, accumulate at 2*SEW
+        x = (ebits == 8) ? {{24{u.a_sgn & x[7]}}, x[7:0]} : {{16{u.a_sgn & x[15]}}, x[15:0]};
+      end
+      if (act[k]) a = red_op(u.op, u.wred ? 2 * ebits : ebits, a, x);
     end
     red_acc = fp_red ? fchain[Lanes] : a;
   end
@@ -688,7 +691,7 @@ module vec_seq
             if (u.op == VF_RUSUM && !any_q && acc_q[30:23] == 8'hff && acc_q[22:0] != '0) begin
               wdata_o = DLEN'(fpu_pkg::CanonicalNaN);
             end
-            wbe_o   = DLEN'(emask);
+            wbe_o   = u.wred ? DLEN'((eew == 2'd0) ? 32'h0000_ffff : 32'hffff_ffff) : DLEN'(emask);
           end
           VC_MVSX: begin
             we_o    = (evl_q != 32'd0) && (vstart < evl_q);
