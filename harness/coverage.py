@@ -94,8 +94,8 @@ def markdown(rows: list[dict]) -> str:
     lines = [
         "# Operator coverage",
         "",
-        "| case | soc | recognized | lowered | compiled | validated on iss | validated on rtl | vectorized ops | instructions in forward (iss) | vector share |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| case | soc | recognized | lowered | compiled | validated on iss | validated on rtl | vectorized ops | instructions in forward (iss) | vector share | cycles in forward (rtl) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         mix = r.get("mix")
@@ -107,6 +107,7 @@ def markdown(rows: list[dict]) -> str:
             r.get("vectorized_ops", ""),
             str(r.get("iss_forward", "")),
             share,
+            str(r.get("rtl_forward", "")),
         ]
         lines.append("| " + " | ".join(str(x).replace("|", "/") for x in cells) + " |")
     return "\n".join(lines) + "\n"

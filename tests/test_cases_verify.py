@@ -183,3 +183,14 @@ def test_cases_on_rtl(name, soc):
     r = verify(name, soc, on="rtl")
     assert r["status"] == "pass", (r.get("message"), r["outputs"])
     assert r["target"] == "rtl" and r["cycles_forward"] and r["cycles_forward"] > 0
+
+
+def test_coverage_row_and_markdown():
+    from harness.coverage import case_coverage, markdown
+
+    row = case_coverage("relu", "t1-small", mix=True)
+    assert row["recognized"] == row["lowered"] == row["compiled"] == row["validated_iss"] == "yes"
+    assert row["validated_rtl"] == "not run" and row["vectorized_ops"] == "1/1"
+    assert row["mix"]["forward"] == row["iss_forward"] and row["mix"]["vector"] > 0
+    md = markdown([row])
+    assert "| relu | t1-small | yes | yes | yes | yes | not run | 1/1 |" in md
