@@ -42,11 +42,9 @@ package cosim_pkg;
     logic [63:0]     exc_tval;
   } cop_cmp_t;
 
-  // ---------------------------------------------------------------------------
-  // Memory ports. Addresses are 32 bits (every region of the memory map is below
-  // 4 GiB). DataW is a parameter of each port (the config's memory.width_bits).
-  // Requests: valid/ready; responses: valid only, in request order per port.
-  // ---------------------------------------------------------------------------
-  localparam int unsigned MemIdW = 4;
+  // Memory ports (core instruction/data, accelerator) are plain valid/ready
+  // request and in-order valid-only response signals on each module's port list;
+  // addresses are 32 bits (every region of the memory map is below 4 GiB) and the
+  // data width is the config's memory.width_bits.
 
 endpackage
