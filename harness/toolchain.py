@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 from configs import SocConfig, load_soc
+from configs.paths import cache_root
 from harness.errors import CosimError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -49,17 +50,12 @@ LINK_FLAGS = ("-nostdlib", "-rtlib=compiler-rt")
 
 SOURCE_SUFFIXES = {".c", ".S", ".s", ".o", ".a", ".ll", ".bc"}
 
-CACHE_ENV = "COSIM_CACHE"
 
 
 class ToolchainError(CosimError):
     """Compiling or linking failed; the message holds the compiler's own output."""
 
 
-def cache_root() -> Path:
-    """Build cache directory shared by every cosim process on this machine."""
-    env = os.environ.get(CACHE_ENV)
-    return Path(env) if env else Path.home() / ".cache" / "dsa-cosim"
 
 
 def zig_cc() -> list[str]:

@@ -2,7 +2,7 @@
 
 A build is keyed by a hash of every RTL/test-bench source, the parameters
 derived from the SoC config, the flags, the build flavour and the tool
-versions. Entries live under ``$COSIM_CACHE_DIR`` (default
+versions. Entries live under ``$COSIM_CACHE/verilator`` (configs.paths; default
 ``~/.cache/dsa-cosim/verilator``). Two processes asking for the same entry at
 once are safe: a file lock serialises them, the build happens in a private
 directory that is renamed into place only when complete, and an entry whose
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from configs import GemminiUnit, SocConfig, VectorUnit, load_soc
+from configs.paths import cache_root
 from sim.errors import SimError
 
 SIM_DIR = Path(__file__).resolve().parent
@@ -113,11 +114,7 @@ def verilator_version() -> str:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("COSIM_CACHE_DIR")
-    if base:
-        return Path(base) / "verilator"
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg) / "dsa-cosim" / "verilator"
+    return cache_root() / "verilator"
 
 
 # ---------------------------------------------------------------------------

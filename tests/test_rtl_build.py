@@ -20,7 +20,7 @@ from sim.errors import SimError
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("COSIM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache" / "verilator"
 
 

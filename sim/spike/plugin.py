@@ -16,6 +16,7 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
+from configs.paths import cache_root
 from sim.errors import SimError
 
 SOURCE = Path(__file__).resolve().parent / "cosim_mmio.cc"
@@ -41,9 +42,6 @@ def spike_version() -> str:
     return metadata.version("spike")
 
 
-def cache_root() -> Path:
-    env = os.environ.get("COSIM_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "dsa-cosim"
 
 
 def build_plugin() -> Path:

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from configs.paths import cache_root as project_cache_root
 from sim.errors import SimError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,7 +44,7 @@ BINARY = "fpu_tb"
 
 
 def default_cache_root() -> Path:
-    return Path(os.environ.get("COSIM_FPU_TB_CACHE", ROOT / "build" / "fpu_tb"))
+    return Path(os.environ.get("COSIM_FPU_TB_CACHE", project_cache_root() / "fpu_tb"))
 
 
 def verilator_command() -> str:
