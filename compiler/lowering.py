@@ -333,6 +333,62 @@ module attributes {{transform.with_named_sequence}} {{
 }}"""
 
 
+JAM_ATTR = "cosim_jam"
+JAM_SCRIPT = f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %l = transform.structured.match attributes {{{JAM_ATTR}}} in %root : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll_and_jam %l {{factor = {ACC_UNROLL}}} : !transform.any_op
+    transform.yield
+  }}
+}}"""
+
+
+def _trip_count(ir, loop) -> int | None:
+    vals = []
+    for v in loop.operands[:3]:
+        owner = v.owner
+        if not isinstance(owner, ir.Block) and owner.name == "arith.constant":
+            vals.append(ir.IntegerAttr(owner.attributes["value"]).value)
+        else:
+            return None
+    lb, ub, step = vals
+    return (ub - lb) // step if step > 0 else None
+
+
+def _mark_jam_loops(module) -> int:
+    """Loops directly around an accumulator loop (rows or column tiles of a matmul)
+    with a trip count divisible by the factor: unroll-and-jam them, so one k loop
+    updates several accumulators and shares their A scalar or B row loads."""
+    from torch_mlir import ir
+
+    marked = 0
+
+    def visit(op):
+        nonlocal marked
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
+                        body = o.regions[0].blocks[0]
+                        has_acc = any(
+                            b.operation.name == "scf.for"
+                            and any(isinstance(r.type, ir.VectorType) for r in b.operation.results)
+                            for b in body.operations
+                        )
+                        trips = _trip_count(ir, o)
+                        if has_acc and trips and trips % ACC_UNROLL == 0:
+                            o.attributes[JAM_ATTR] = ir.UnitAttr.get()
+                            marked += 1
+                            continue
+                    visit(o)
+
+    with module.context:
+        visit(module.operation)
+    return marked
+
+
 def _mark_accumulator_loops(module) -> int:
     from torch_mlir import ir
 
@@ -385,6 +441,9 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
                 entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
+    if _mark_jam_loops(module):
+        _run_transform(module, JAM_SCRIPT)
+        _passes("canonicalize,cse")(module)
     if _mark_accumulator_loops(module):
         _run_transform(module, UNROLL_SCRIPT)
     _passes("canonicalize,cse")(module)
