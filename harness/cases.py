@@ -33,7 +33,6 @@ class Case:
     ops: tuple[str, ...] = ()
     description: str = ""
     mlir_path: Path | None = None
-    smoke: bool = False  # part of the fast default test tier
 
 
 @dataclass
@@ -62,15 +61,15 @@ def _randn(*shape):
 REGISTRY: dict[str, Case] = {}
 
 
-def case(name: str, tolerance: str, ops: tuple[str, ...], description: str, smoke: bool = False):
+def case(name: str, tolerance: str, ops: tuple[str, ...], description: str):
     def deco(fn):
-        REGISTRY[name] = Case(name, fn, tolerance, ops, description, smoke=smoke)
+        REGISTRY[name] = Case(name, fn, tolerance, ops, description)
         return fn
 
     return deco
 
 
-@case("addmm", "reduction", ("addmm",), "bias(16) + x(8x32) @ w(32x16)", smoke=True)
+@case("addmm", "reduction", ("addmm",), "bias(16) + x(8x32) @ w(32x16)")
 def _addmm():
     return (lambda b, x, w: _torch().addmm(b, x, w)), (_randn(16), _randn(8, 32), _randn(32, 16))
 
@@ -91,7 +90,7 @@ def _linear():
     return torch.nn.Linear(32, 16), (_randn(4, 32),)
 
 
-@case("relu", "exact", ("relu",), "relu on 8x64", smoke=True)
+@case("relu", "exact", ("relu",), "relu on 8x64")
 def _relu():
     return (lambda x: _torch().relu(x)), (_randn(8, 64),)
 
