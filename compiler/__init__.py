@@ -37,8 +37,10 @@ def compiler_version() -> str:
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("COSIM_CACHE") or str(Path.home() / ".cache" / "dsa-cosim")
-    return Path(root) / "kernels"
+    """``<cache root>/kernels``: the project's one cache root (``$COSIM_CACHE``)."""
+    from configs.paths import cache_root
+
+    return cache_root() / "kernels"
 
 
 @dataclass
