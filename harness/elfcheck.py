@@ -7,6 +7,7 @@ Uses pyelftools only; no simulator involved.
 from __future__ import annotations
 
 import os
+import struct
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +25,9 @@ EM_RISCV = "EM_RISCV"
 EF_RISCV_RVC = 0x1
 EF_RISCV_FLOAT_ABI_MASK = 0x6
 FLOAT_ABI_FLAGS = {"": 0x0, "f": 0x2, "d": 0x4, "q": 0x6}
+
+# Symbol types (low nibble of st_info) that name code or data.
+STT_NOTYPE, STT_OBJECT, STT_FUNC = 0, 1, 2
 
 
 class ElfCheckError(CosimError):
@@ -68,18 +72,39 @@ class ElfImage:
                 self._segments: list[tuple[int, bytes]] = [
                     (seg["p_vaddr"], seg.data()) for seg in elf.iter_segments() if seg["p_type"] == "PT_LOAD"
                 ]
+                # Raw tables, decoded on first use: pyelftools' per-symbol objects
+                # cost about a second on a linked ELF with the runtime's symbols.
                 symtab = elf.get_section_by_name(".symtab")
-                self._symbols: dict[str, Symbol] = {}
-                if symtab is not None:
-                    for sym in symtab.iter_symbols():
-                        if sym.name and sym["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT", "STT_NOTYPE"):
-                            self._symbols.setdefault(sym.name, Symbol(sym.name, sym["st_value"], sym["st_size"]))
+                self._symtab_raw = b"" if symtab is None else symtab.data()
+                self._strtab = b"" if symtab is None else elf.get_section(symtab["sh_link"]).data()
+                self._little = elf.little_endian
         except (ELFError, OSError, ValueError) as e:
             raise ElfCheckError(f"{self.path}: not a readable ELF file ({e}); build it with `cosim cc`") from None
 
     @property
     def xlen(self) -> int:
         return self.elfclass
+
+    @cached_property
+    def _symbols(self) -> dict[str, Symbol]:
+        """Named function, object and untyped symbols (the first of a name wins)."""
+        order = "<" if self._little else ">"
+        # Elf32_Sym: name value size info other shndx; Elf64_Sym: name info other shndx value size.
+        if self.elfclass == 32:
+            fmt, pick = order + "IIIBBH", lambda t: (t[0], t[1], t[2], t[3])
+        else:
+            fmt, pick = order + "IBBHQQ", lambda t: (t[0], t[4], t[5], t[1])
+        symbols: dict[str, Symbol] = {}
+        for entry in struct.iter_unpack(fmt, self._symtab_raw):
+            name_off, value, size, info = pick(entry)
+            if name_off == 0 or info & 0xF not in (STT_NOTYPE, STT_OBJECT, STT_FUNC):
+                continue
+            name = self._strtab[name_off : self._strtab.index(b"\0", name_off)].decode()
+            symbols.setdefault(name, Symbol(name, value, size))
+        return symbols
+
+    def symbols_with_prefix(self, prefix: str) -> dict[str, Symbol]:
+        return {n: s for n, s in self._symbols.items() if n.startswith(prefix)}
 
     def symbol(self, name: str) -> Symbol:
         try:

@@ -24,6 +24,7 @@ import numpy as np
 from compiler import Kernel
 from compiler.frontend import TensorSpec
 from configs import SocConfig, load_soc
+from harness.elfcheck import ElfImage
 from harness.errors import CosimError
 from harness.results import FORWARD_REGION, write_json_atomic
 
@@ -128,48 +129,8 @@ def generate_main(kernel: Kernel, soc: SocConfig) -> str:
 
 
 def _symbols(elf: Path) -> dict[str, tuple[int, int]]:
-    """``cosim_*`` symbols -> (address, size), read straight from .symtab with numpy
-    (iterating pyelftools' Symbol objects costs about a second on a linked ELF)."""
-    from elftools.elf.elffile import ELFFile
-
-    with open(elf, "rb") as f:
-        ef = ELFFile(f)
-        symtab = ef.get_section_by_name(".symtab")
-        if symtab is None:
-            return {}
-        strtab = ef.get_section(symtab["sh_link"]).data()
-        raw = symtab.data()
-        little = ef.little_endian
-    e = "<" if little else ">"
-    if ef.elfclass == 32:
-        dt = np.dtype(
-            [
-                ("name", e + "u4"),
-                ("value", e + "u4"),
-                ("size", e + "u4"),
-                ("info", "u1"),
-                ("other", "u1"),
-                ("shndx", e + "u2"),
-            ]
-        )
-    else:
-        dt = np.dtype(
-            [
-                ("name", e + "u4"),
-                ("info", "u1"),
-                ("other", "u1"),
-                ("shndx", e + "u2"),
-                ("value", e + "u8"),
-                ("size", e + "u8"),
-            ]
-        )
-    syms = np.frombuffer(raw, dtype=dt)
-    out = {}
-    for name_off, value, size in zip(syms["name"], syms["value"], syms["size"], strict=True):
-        if strtab[name_off : name_off + 6] == b"cosim_":
-            end = strtab.index(b"\0", name_off)
-            out[strtab[name_off:end].decode()] = (int(value), int(size))
-    return out
+    """``cosim_*`` symbols -> (address, size)."""
+    return {n: (s.addr, s.size) for n, s in ElfImage(elf).symbols_with_prefix("cosim_").items()}
 
 
 def build_program(
