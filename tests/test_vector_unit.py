@@ -308,7 +308,7 @@ FAMILIES = ["alu", "carry", "cmp", "mul", "widen", "red", "mask", "perm", "mem",
 def test_random_family_small(family):
     rng = random.Random(f"small-{family}")
     legal = total = 0
-    for _ in range(6):
+    for _ in range(20):
         vrf, mem, issues = random_batch(rng, SMALL, family, 40)
         res = run_and_compare(SMALL, vrf, mem, issues, [])
         legal += sum(res.accepted.values())

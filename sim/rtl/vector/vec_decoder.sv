@@ -90,11 +90,11 @@ module vec_decoder
   // Segments: nf+1 fields of seg_regs registers each must fit in 8 registers and
   // below v32. The data group is EMUL (LMUL for indexed accesses).
   logic [1:0] seg_glg;
-  logic [5:0] seg_span;     // registers covered by all fields
+  logic [6:0] seg_span;     // registers covered by all fields (up to 8 * 8)
   logic       seg_fits;
   assign seg_glg  = (mop == 2'b01 || mop == 2'b11) ? glg : emul_glg;
-  assign seg_span = (6'(nf) + 6'd1) << seg_glg;
-  assign seg_fits = (seg_span <= 6'd8) && ({1'b0, rd} + seg_span <= 6'd32);
+  assign seg_span = (7'(nf) + 7'd1) << seg_glg;
+  assign seg_fits = (seg_span <= 7'd8) && ({2'b0, rd} + seg_span <= 7'd32);
 
   // Widening: destination group of 2*LMUL; extensions: source group of LMUL/2^frac.
   logic [1:0]        wglg;
@@ -612,7 +612,7 @@ module vec_decoder
               extra_ok = (emul_lg >= -3) && (emul_lg <= 3) && reg_aligned(rs2, emul_glg)
                          && reg_aligned(rd, glg) && seg_fits;
               if (opc == OpcLoadFp && (mem_eew != sew || nf != 3'd0)) begin
-                extra_ok = extra_ok && !groups_overlap_n(rd, seg_span, rs2, 6'd1 << emul_glg);
+                extra_ok = extra_ok && !groups_overlap_n(rd, seg_span[5:0], rs2, 6'd1 << emul_glg);
               end
             end
           endcase
