@@ -146,18 +146,24 @@ def verify_cases() -> list:
     ]
 
 
+# The default simulated cores of the main job: the scalar baseline and the small
+# vector core (t1-blastoise's RTL is in the slow tier: its build and runs are long).
+RTL_SUITE_SOCS = ("rv32", "t1-small")
+
+
 def verify_cases_rtl() -> list:
-    """The built-in cases on the RTL of configs whose hardware exists (scalar rv32 today)."""
+    """Every built-in case on the RTL of the default simulated cores."""
     from harness.cases import REGISTRY
     from harness.verify_suite import Case as SuiteCase
 
     return [
         SuiteCase(
-            id=f"torch:{name}@rv32/rtl",
-            soc="rv32",
+            id=f"torch:{name}@{soc}/rtl",
+            soc=soc,
             target="rtl",
             kind="torch",
-            run=lambda workdir, n=name: verify(n, "rv32", on="rtl", workdir=workdir),
+            run=lambda workdir, n=name, s=soc: verify(n, s, on="rtl", workdir=workdir),
         )
+        for soc in RTL_SUITE_SOCS
         for name in REGISTRY
     ]

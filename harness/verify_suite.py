@@ -44,6 +44,7 @@ CASE_SOURCES: dict[str, str] = {
     "c-programs": "harness.c_programs:verify_cases",
     "c-programs-rtl": "harness.c_programs:verify_cases_rtl",
     "torch": "harness.verify:verify_cases",
+    "torch-rtl": "harness.verify:verify_cases_rtl",
 }
 SOURCES_ENV = "COSIM_CASE_SOURCES"
 ONLY_ENV = "COSIM_VERIFY_ONLY"  # comma-separated source names to restrict a run to
