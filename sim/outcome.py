@@ -15,6 +15,19 @@ Ending = Literal["exit", "trap", "timeout", "error"]
 # Values written to EXIT that mean success (t1's convention).
 PASS_EXIT_CODES = (0, 0xDEADBEEF)
 
+# mcause values a machine-mode-only core can raise (RISC-V privileged spec, table 3.6).
+TRAP_NAMES = {
+    0: "instruction address misaligned",
+    1: "instruction access fault",
+    2: "illegal instruction",
+    3: "breakpoint",
+    4: "load address misaligned",
+    5: "load access fault",
+    6: "store address misaligned",
+    7: "store access fault",
+    11: "environment call from M-mode",
+}
+
 
 @dataclass
 class ProfileRegion:

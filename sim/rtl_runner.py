@@ -20,20 +20,8 @@ from pathlib import Path
 
 from configs import SocConfig, load_soc
 from sim.errors import SimError
-from sim.outcome import ProfileRegion, RunOutcome, Trap
+from sim.outcome import TRAP_NAMES, ProfileRegion, RunOutcome, Trap
 from sim.verilator_build import TOPLEVEL, Build, _runner_class, build, check_plusarg_path
-
-TRAP_NAMES = {
-    0: "instruction address misaligned",
-    1: "instruction access fault",
-    2: "illegal instruction",
-    3: "breakpoint",
-    4: "load address misaligned",
-    5: "load access fault",
-    6: "store address misaligned",
-    7: "store access fault",
-    11: "environment call from M-mode",
-}
 
 COCOTB_MODULE = "sim.tb.cocotb_run"
 

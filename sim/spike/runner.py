@@ -20,7 +20,7 @@ from pathlib import Path
 
 from configs import SocConfig, load_soc
 from sim.errors import SimError
-from sim.outcome import ProfileRegion, RunOutcome, Trap
+from sim.outcome import TRAP_NAMES, ProfileRegion, RunOutcome, Trap
 from sim.spike.devicetree import memory_flag, spike_isa, write_dtb
 from sim.spike.plugin import DEVICE_NAME, build_plugin, spike_executable, spike_version
 
@@ -28,18 +28,6 @@ from sim.spike.plugin import DEVICE_NAME, build_plugin, spike_executable, spike_
 # ELF entry; subtracted so instret and PROFILE stamps count from _start, as on RTL.
 # (tests/test_iss.py checks the number against Spike's commit log.)
 BOOT_ROM_INSTRUCTIONS = 5
-
-TRAP_NAMES = {
-    0: "instruction address misaligned",
-    1: "instruction access fault",
-    2: "illegal instruction",
-    3: "breakpoint",
-    4: "load address misaligned",
-    5: "load access fault",
-    6: "store address misaligned",
-    7: "store access fault",
-    11: "environment call from M-mode",
-}
 
 
 @dataclass(frozen=True)
