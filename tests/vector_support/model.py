@@ -9,6 +9,7 @@ x-register result (if any) and vxsat.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from sim.tb.fpu.oracle import reference as fpu_ref
@@ -68,6 +69,62 @@ def roundoff(v: int, d: int, vxrm: int) -> int:
 def sx(v: int, bits: int) -> int:
     v &= (1 << bits) - 1
     return v - (1 << bits) if v >> (bits - 1) else v
+
+
+# --- vfrec7.v / vfrsqrt7.v (RVV 1.0 "reciprocal (square-root) estimate") -------------
+# Table entry i is the estimate at the midpoint m of input interval i, rounded to 7
+# fraction bits: 1/m for the reciprocal (m in [1, 2), interval width 2^-7), 1/sqrt(m) for
+# the square root (m in [1, 4): index bit 6 = exponent LSB, bits 5..0 = 6 fraction bits).
+REC7_TABLE = [round(128 * (2 / (1 + (i + 0.5) / 128) - 1)) for i in range(128)]
+RSQRT7_TABLE = [round(128 * (2 / math.sqrt((2 if i < 64 else 1) * (1 + ((i & 63) + 0.5) / 64)) - 1))
+                for i in range(128)]
+NV, DZ, OF, NX = 0x10, 0x08, 0x04, 0x01
+
+
+def _est_operand(x: int) -> tuple[int, int, int]:
+    """sign, normalized biased exponent (<= 0 for subnormals), 23-bit fraction."""
+    sign, exp, frac = x >> 31, (x >> 23) & 0xFF, x & 0x7FFFFF
+    if exp == 0:
+        while not frac & 0x400000:
+            frac <<= 1
+            exp -= 1
+        frac = (frac << 1) & 0x7FFFFF
+    return sign, exp, frac
+
+
+def frec7(x: int, rm: int) -> tuple[int, int]:
+    sign, exp, frac = x >> 31, (x >> 23) & 0xFF, x & 0x7FFFFF
+    if exp == 0xFF:
+        if frac:
+            return CANONICAL_NAN, (0 if frac & 0x400000 else NV)
+        return sign << 31, 0
+    if exp == 0 and frac == 0:
+        return (sign << 31) | 0x7F800000, DZ
+    sign, e, f = _est_operand(x)
+    if e < -1:                                  # |x| < 2^-128: 1/x overflows
+        to_max = rm == 1 or (rm == 2 and not sign) or (rm == 3 and sign)
+        return (sign << 31) | (0x7F7FFFFF if to_max else 0x7F800000), OF | NX
+    oe = 2 * 127 - 1 - e
+    sig = (1 << 7) | REC7_TABLE[f >> 16]        # 1.ttttttt
+    if oe >= 1:
+        return (sign << 31) | (oe << 23) | ((sig & 0x7F) << 16), 0
+    # subnormal result 1.t x 2^(oe-127) = (1.t >> (1-oe)) x 2^-126, truncated
+    return (sign << 31) | ((sig << 16) >> (1 - oe)), 0
+
+
+def frsqrt7(x: int) -> tuple[int, int]:
+    sign, exp, frac = x >> 31, (x >> 23) & 0xFF, x & 0x7FFFFF
+    if exp == 0xFF and frac:
+        return CANONICAL_NAN, (0 if frac & 0x400000 else NV)
+    if exp == 0 and frac == 0:
+        return (sign << 31) | 0x7F800000, DZ
+    if sign:
+        return CANONICAL_NAN, NV
+    if exp == 0xFF:
+        return 0, 0
+    _, e, f = _est_operand(x)
+    oe = (3 * 127 - 1 - e) // 2
+    return (oe << 23) | (RSQRT7_TABLE[((e & 1) << 6) | (f >> 17)] << 16), 0
 
 
 @dataclass
@@ -657,6 +714,8 @@ class Model:
             unary = ("class", F.CLASS, None)
         elif f6 == 0x13 and form == "v" and vs1 == 0x00:
             unary = ("sqrt", F.SQRT, None)
+        elif f6 == 0x13 and form == "v" and vs1 in (0x04, 0x05):
+            unary = ("rsqrt7" if vs1 == 0x04 else "rec7", None, None)
         elif f6 not in FP_OPS or form not in FP_OPS[f6][1]:
             return None
         name = FP_OPS[f6][0] if unary is None else unary[0]
@@ -676,7 +735,12 @@ class Model:
             a, b, c = s.get(vs2, i, 32), opb(i), s.get(vd, i, 32)
             if unary is not None:
                 op, rm = unary[1], (unary[2] if unary[2] is not None else frm)
-                r, fl = fpu_ref(op, rm, a, 0, 0, a)
+                if unary[0] == "rec7":
+                    r, fl = frec7(a, frm)
+                elif unary[0] == "rsqrt7":
+                    r, fl = frsqrt7(a)
+                else:
+                    r, fl = fpu_ref(op, rm, a, 0, 0, a)
                 r &= 0xFFFFFFFF
             else:
                 r, fl = {

@@ -510,10 +510,16 @@ module vec_decoder
                   default:  known = 1'b0;
                 endcase
               end
-              6'b010011: begin   // VFUNARY1: vfsqrt.v, vfclass.v (vfrec7/vfrsqrt7 not yet)
-                known   = (f3 == F3Fvv) && (rs1 == 5'b10000 || rs1 == 5'b00000);
+              6'b010011: begin   // VFUNARY1: vfsqrt.v, vfrsqrt7.v, vfrec7.v, vfclass.v
+                known   = (f3 == F3Fvv)
+                          && (rs1 == 5'b00000 || rs1 == 5'b00100 || rs1 == 5'b00101 || rs1 == 5'b10000);
                 chk_vs1 = 1'b0;
-                u.op    = (rs1 == 5'b00000) ? VF_SQRT : VF_CLASS;
+                unique case (rs1)
+                  5'b00000: u.op = VF_SQRT;
+                  5'b00100: u.op = VF_RSQRT7;
+                  5'b00101: u.op = VF_REC7;
+                  default:  u.op = VF_CLASS;
+                endcase
               end
               6'b010111: begin   // vfmerge.vfm (vm=0) / vfmv.v.f (vm=1, vs2=0)
                 known     = (f3 == F3Fvf);

@@ -135,6 +135,121 @@ module vec_fp_lane
     .fflags_o   (i2f_flags)
   );
 
+
+  // vfrec7.v / vfrsqrt7.v: 7-bit estimates (RVV 1.0). Table entry i is the estimate at the
+  // midpoint of input interval i, round(128 * (2 / m - 1)) for the reciprocal and
+  // round(128 * (2 / sqrt(m) - 1)) for the square root, m the midpoint scaled to [1, 2)
+  // (reciprocal, 7 fraction bits) or [1, 4) (square root, exponent LSB + 6 fraction bits).
+  localparam logic [6:0] Rec7Tab [128] = '{
+      7'd127, 7'd125, 7'd123, 7'd121, 7'd119, 7'd117, 7'd116, 7'd114,
+      7'd112, 7'd110, 7'd109, 7'd107, 7'd105, 7'd104, 7'd102, 7'd100,
+      7'd99 , 7'd97 , 7'd96 , 7'd94 , 7'd93 , 7'd91 , 7'd90 , 7'd88 ,
+      7'd87 , 7'd85 , 7'd84 , 7'd83 , 7'd81 , 7'd80 , 7'd79 , 7'd77 ,
+      7'd76 , 7'd75 , 7'd74 , 7'd72 , 7'd71 , 7'd70 , 7'd69 , 7'd68 ,
+      7'd66 , 7'd65 , 7'd64 , 7'd63 , 7'd62 , 7'd61 , 7'd60 , 7'd59 ,
+      7'd58 , 7'd57 , 7'd56 , 7'd55 , 7'd54 , 7'd53 , 7'd52 , 7'd51 ,
+      7'd50 , 7'd49 , 7'd48 , 7'd47 , 7'd46 , 7'd45 , 7'd44 , 7'd43 ,
+      7'd42 , 7'd41 , 7'd40 , 7'd40 , 7'd39 , 7'd38 , 7'd37 , 7'd36 ,
+      7'd35 , 7'd35 , 7'd34 , 7'd33 , 7'd32 , 7'd31 , 7'd31 , 7'd30 ,
+      7'd29 , 7'd28 , 7'd28 , 7'd27 , 7'd26 , 7'd25 , 7'd25 , 7'd24 ,
+      7'd23 , 7'd23 , 7'd22 , 7'd21 , 7'd21 , 7'd20 , 7'd19 , 7'd19 ,
+      7'd18 , 7'd17 , 7'd17 , 7'd16 , 7'd15 , 7'd15 , 7'd14 , 7'd14 ,
+      7'd13 , 7'd12 , 7'd12 , 7'd11 , 7'd11 , 7'd10 , 7'd9  , 7'd9  ,
+      7'd8  , 7'd8  , 7'd7  , 7'd7  , 7'd6  , 7'd5  , 7'd5  , 7'd4  ,
+      7'd4  , 7'd3  , 7'd3  , 7'd2  , 7'd2  , 7'd1  , 7'd1  , 7'd0
+  };
+  localparam logic [6:0] Rsqrt7Tab [128] = '{
+      7'd52 , 7'd51 , 7'd50 , 7'd48 , 7'd47 , 7'd46 , 7'd44 , 7'd43 ,
+      7'd42 , 7'd41 , 7'd40 , 7'd39 , 7'd38 , 7'd36 , 7'd35 , 7'd34 ,
+      7'd33 , 7'd32 , 7'd31 , 7'd30 , 7'd30 , 7'd29 , 7'd28 , 7'd27 ,
+      7'd26 , 7'd25 , 7'd24 , 7'd23 , 7'd23 , 7'd22 , 7'd21 , 7'd20 ,
+      7'd19 , 7'd19 , 7'd18 , 7'd17 , 7'd16 , 7'd16 , 7'd15 , 7'd14 ,
+      7'd14 , 7'd13 , 7'd12 , 7'd12 , 7'd11 , 7'd10 , 7'd10 , 7'd9  ,
+      7'd9  , 7'd8  , 7'd7  , 7'd7  , 7'd6  , 7'd6  , 7'd5  , 7'd4  ,
+      7'd4  , 7'd3  , 7'd3  , 7'd2  , 7'd2  , 7'd1  , 7'd1  , 7'd0  ,
+      7'd127, 7'd125, 7'd123, 7'd121, 7'd119, 7'd118, 7'd116, 7'd114,
+      7'd113, 7'd111, 7'd109, 7'd108, 7'd106, 7'd105, 7'd103, 7'd102,
+      7'd100, 7'd99 , 7'd97 , 7'd96 , 7'd95 , 7'd93 , 7'd92 , 7'd91 ,
+      7'd90 , 7'd88 , 7'd87 , 7'd86 , 7'd85 , 7'd84 , 7'd83 , 7'd82 ,
+      7'd80 , 7'd79 , 7'd78 , 7'd77 , 7'd76 , 7'd75 , 7'd74 , 7'd73 ,
+      7'd72 , 7'd71 , 7'd70 , 7'd70 , 7'd69 , 7'd68 , 7'd67 , 7'd66 ,
+      7'd65 , 7'd64 , 7'd63 , 7'd63 , 7'd62 , 7'd61 , 7'd60 , 7'd59 ,
+      7'd59 , 7'd58 , 7'd57 , 7'd56 , 7'd56 , 7'd55 , 7'd54 , 7'd53
+  };
+  localparam logic [31:0] CanonNaN = 32'h7fc0_0000;
+
+  logic        est_sign, est_nan, est_snan, est_inf, est_zero, est_sub;
+  logic [4:0]  est_lz;          // leading zeros of a subnormal fraction
+  logic signed [9:0]  est_nexp; // normalized biased exponent (0, -1, ... for subnormals)
+  logic [22:0] est_nsig;        // normalized fraction, implicit bit removed
+  logic signed [9:0]  rec_exp, rsq_exp;
+  logic [6:0]  rec_tab, rsq_tab;
+  logic [31:0] rec_res, rsq_res;
+  logic [4:0]  rec_flags, rsq_flags;
+  logic        rec_maxfin;
+
+  always_comb begin
+    est_sign = a_i[31];
+    est_nan  = (a_i[30:23] == 8'hff) && (a_i[22:0] != '0);
+    est_snan = est_nan && !a_i[22];
+    est_inf  = (a_i[30:23] == 8'hff) && (a_i[22:0] == '0);
+    est_zero = (a_i[30:0] == '0);
+    est_sub  = (a_i[30:23] == 8'h00) && (a_i[22:0] != '0);
+    est_lz   = 5'd0;
+    for (int k = 0; k < 23; k++) begin
+      if (a_i[k]) est_lz = 5'(22 - k);
+    end
+    if (est_sub) begin
+      est_nexp = -10'(est_lz);
+      est_nsig = a_i[22:0] << (est_lz + 5'd1);
+    end else begin
+      est_nexp = 10'(a_i[30:23]);
+      est_nsig = a_i[22:0];
+    end
+
+    // reciprocal: exponent 2*127 - 1 - e; 0 and -1 give subnormal results
+    rec_tab    = Rec7Tab[est_nsig[22:16]];
+    rec_exp    = 10'sd253 - est_nexp;
+    rec_maxfin = (frm_i == 3'(RM_RTZ)) || ((frm_i == 3'(RM_RDN)) && !est_sign)
+                 || ((frm_i == 3'(RM_RUP)) && est_sign);
+    rec_flags  = '0;
+    if (rec_exp == 10'sd0) begin
+      rec_res = {est_sign, 8'h00, 1'b1, rec_tab, 15'b0};
+    end else if (rec_exp == -10'sd1) begin
+      rec_res = {est_sign, 8'h00, 2'b01, rec_tab, 14'b0};
+    end else begin
+      rec_res = {est_sign, rec_exp[7:0], rec_tab, 16'b0};
+    end
+    if (est_nan) begin
+      rec_res   = CanonNaN;
+      rec_flags = {est_snan, 4'b0};
+    end else if (est_inf) begin
+      rec_res = {est_sign, 31'b0};
+    end else if (est_zero) begin
+      rec_res   = {est_sign, 8'hff, 23'b0};
+      rec_flags = 5'b01000;
+    end else if (est_sub && (est_lz > 5'd1)) begin
+      // |x| < 2^-128: the reciprocal overflows
+      rec_res   = rec_maxfin ? {est_sign, 8'hfe, 23'h7f_ffff} : {est_sign, 8'hff, 23'b0};
+      rec_flags = 5'b00101;
+    end
+
+    // reciprocal square root: exponent (3*127 - 1 - e) / 2, index exponent LSB + 6 bits
+    rsq_tab   = Rsqrt7Tab[{est_nexp[0], est_nsig[22:17]}];
+    rsq_exp   = (10'sd380 - est_nexp) >>> 1;
+    rsq_res   = {1'b0, rsq_exp[7:0], rsq_tab, 16'b0};
+    rsq_flags = '0;
+    if (est_nan || (est_sign && !est_zero)) begin
+      rsq_res   = CanonNaN;
+      rsq_flags = {est_snan || !est_nan, 4'b0};
+    end else if (est_inf) begin
+      rsq_res = '0;
+    end else if (est_zero) begin
+      rsq_res   = {est_sign, 8'hff, 23'b0};
+      rsq_flags = 5'b01000;
+    end
+  end
+
   always_comb begin
     res_o    = fma_res;
     cmp_o    = 1'b0;
@@ -162,6 +277,14 @@ module vec_fp_lane
         res_o    = {22'b0, cls};
         fflags_o = '0;
       end
+      VF_REC7: begin
+        res_o    = rec_res;
+        fflags_o = rec_flags;
+      end
+      VF_RSQRT7: begin
+        res_o    = rsq_res;
+        fflags_o = rsq_flags;
+      end
       VF_CVT_XU_F, VF_CVT_X_F, VF_CVT_RTZ_XU_F, VF_CVT_RTZ_X_F: begin
         res_o    = f2i_res[31:0];
         fflags_o = f2i_flags;
@@ -188,6 +311,6 @@ module vec_fp_lane
   end
 
   logic unused;
-  assign unused = ^{f2i_res[63:32], cmp_res[31:1]};
+  assign unused = ^{f2i_res[63:32], cmp_res[31:1], rec_exp[9:8], rsq_exp[9:8], est_nsig[15:0]};
 
 endmodule

@@ -64,6 +64,7 @@ package vec_pkg;
     VF_EQ, VF_LE, VF_LT, VF_NE, VF_GT, VF_GE,  // compares into masks
     VF_CLASS, VF_CVT_XU_F, VF_CVT_X_F, VF_CVT_F_XU, VF_CVT_F_X,
     VF_CVT_RTZ_XU_F, VF_CVT_RTZ_X_F,
+    VF_REC7, VF_RSQRT7,                        // 7-bit estimates (vfrec7.v, vfrsqrt7.v)
     VF_RUSUM, VF_ROSUM, VF_RMIN, VF_RMAX,      // reductions (VC_RED)
     VF_DIV, VF_RDIV, VF_SQRT,                  // iterative (fpu_divsqrt per lane)
     VA_MSBF, VA_MSIF, VA_MSOF, VA_IOTA, VA_COMPRESS   // element-serial mask ops (VC_PERM)
