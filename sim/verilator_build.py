@@ -137,8 +137,11 @@ def rtl_sources(soc: SocConfig | None = None) -> list[Path]:
     return pkgs + [f for f in files if f not in pkgs]
 
 
-def tb_sources() -> list[Path]:
-    return [TB_DIR / "tb_mem_port.sv", TB_DIR / "tb_top.sv", TB_DIR / "tb_dpi.cpp"]
+def tb_sources(soc: SocConfig | None = None) -> list[Path]:
+    # tb_vtrace.sv reads the vector unit's registers through the hierarchy, so it is
+    # compiled only where vec_unit is (tb_top instantiates it for Accel == 1 only).
+    vtrace = [TB_DIR / "tb_vtrace.sv"] if soc is None or soc.accelerator.kind == "vector" else []
+    return [TB_DIR / "tb_mem_port.sv", *vtrace, TB_DIR / "tb_top.sv", TB_DIR / "tb_dpi.cpp"]
 
 
 def soc_parameters(soc: SocConfig) -> dict[str, int]:
@@ -205,7 +208,7 @@ class Build:
 def rtl_hash(soc: SocConfig) -> str:
     """Hash of the RTL and test-bench sources of ``soc`` alone (result.json's rtl_hash)."""
     h = hashlib.sha256()
-    for f in rtl_sources(soc) + tb_sources():
+    for f in rtl_sources(soc) + tb_sources(soc):
         h.update(str(f.relative_to(SIM_DIR)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
@@ -223,7 +226,7 @@ def build_key(soc: SocConfig, flavour: Flavour, waves: bool) -> tuple[str, dict]
         "cocotb": metadata.version("cocotb"),
         "sources": {
             str(f.relative_to(SIM_DIR)): hashlib.sha256(f.read_bytes()).hexdigest()
-            for f in rtl_sources(soc) + tb_sources() + extra
+            for f in rtl_sources(soc) + tb_sources(soc) + extra
         },
     }
     text = json.dumps(inputs, sort_keys=True)
@@ -264,7 +267,7 @@ def _verilator_errors(log: str) -> str:
 def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) -> Path:
     params = soc_parameters(soc)
     flags = verilator_flags(soc)
-    sources = [str(p) for p in rtl_sources(soc) + tb_sources()]
+    sources = [str(p) for p in rtl_sources(soc) + tb_sources(soc)]
     hdl = [p for p in sources if p.endswith(".sv")]
     cpp = [p for p in sources if p.endswith(".cpp")]
     log = directory / "build.log"

@@ -142,6 +142,12 @@ class Comparator:
         self._taint: set[RegKey] = set()
         self._taint_mem: set[int] = set()
         self._pending: dict[int, _Pending] = {}
+        # Vector registers as both sides last agreed (Spike and the RTL start at 0).
+        # The RTL logs every register of an instruction's destination group; Spike
+        # only those it wrote an element of (vl, masks), so an RTL write Spike did
+        # not log must leave the register as it was.
+        self._vshadow: dict[int, int] = dict.fromkeys(range(32), 0)
+        self._cop_commits: dict[int, Commit] = {}  # last coprocessor instruction per seq (Spike side)
         self._index = 0
         self._copied = 0
         self._traps = 0
@@ -291,6 +297,7 @@ class Comparator:
                     "completion",
                     [f"sequence number #{r.seq} reused while instruction #{r.seq} still awaits its result"],
                 )
+            self._cop_commits[r.seq] = s
             deferred = {k: v for k, v in s_w.items() if k not in r_w}
             for k in deferred:
                 del s_w[k]
@@ -505,6 +512,13 @@ class Comparator:
 
     def _completion(self, c: Completion) -> None:
         p = self._pending.get(c.seq)
+        if p is None and c.seq in self._cop_commits and all(k[0] == "v" for k in c.writes):
+            # Vector registers of the destination group that Spike did not log.
+            s = self._cop_commits[c.seq]
+            details = self._unlogged_vector_writes(c.writes)
+            if details:
+                self._fail_completion(c, s, details)
+            return
         if p is None:
             raise _Found(
                 Divergence(
@@ -522,33 +536,57 @@ class Comparator:
         details = []
         for k, v in normalize_writes(c.writes).items():
             if k not in p.expected:
-                details.append(f"{key_name(k)}: the RTL completed with {self._fmt(k, v)}, Spike wrote nothing")
+                if k[0] == "v":
+                    details += self._unlogged_vector_writes({k: v})
+                else:
+                    details.append(f"{key_name(k)}: the RTL completed with {self._fmt(k, v)}, Spike wrote nothing")
                 continue
             want = p.expected.pop(k)
             if want != v and not p.tainted:
-                details.append(f"{key_name(k)}: expected {self._fmt(k, want)} (Spike), actual {self._fmt(k, v)} (RTL)")
+                details.append(
+                    f"{key_name(k)}: expected {self._fmt(k, want)} (Spike), actual {self._fmt(k, v)} (RTL)"
+                    + self._bit_hint(want, v)
+                )
             if p.tainted:
                 self._taint.add(k)
             else:
                 self._taint.discard(k)
+            if k[0] == "v":
+                self._vshadow[k[1]] = v
         if details:
-            raise _Found(
-                Divergence(
-                    index=self._index,
-                    pc=p.commit.pc,
-                    insn=p.commit.insn,
-                    disassembly=self.disasm(p.commit.pc, p.commit.insn),
-                    what="completion",
-                    details=[f"result of coprocessor instruction #{c.seq}:", *details],
-                    rtl_text=c.text,
-                    rtl_line=c.line_no,
-                    spike_text=p.commit.text,
-                    spike_line=p.commit.line_no,
-                    context=self._context_lines(),
-                )
-            )
+            self._fail_completion(c, p.commit, details)
         if not p.expected:
             del self._pending[c.seq]
+
+    def _unlogged_vector_writes(self, writes: dict[RegKey, int]) -> list[str]:
+        """RTL writes of vector registers Spike did not log: they must not change the register."""
+        details = []
+        for k, v in writes.items():
+            old = self._vshadow.get(k[1])
+            if k in self._taint or old is None:
+                self._vshadow[k[1]] = v
+            elif v != old:
+                details.append(
+                    f"{key_name(k)}: the RTL wrote {self._fmt(k, v)}, Spike left it unchanged at {self._fmt(k, old)}"
+                )
+        return details
+
+    def _fail_completion(self, c: Completion, s: Commit, details: list[str]) -> None:
+        raise _Found(
+            Divergence(
+                index=self._index,
+                pc=s.pc,
+                insn=s.insn,
+                disassembly=self.disasm(s.pc, s.insn),
+                what="completion",
+                details=[f"result of coprocessor instruction #{c.seq}:", *details],
+                rtl_text=c.text,
+                rtl_line=c.line_no,
+                spike_text=s.text,
+                spike_line=s.line_no,
+                context=self._context_lines(),
+            )
+        )
 
     # ---- reporting ------------------------------------------------------------
 

@@ -358,6 +358,31 @@ void tb_late_wb(int seq, int f_we, int rd, int64_t wdata) {
   std::fprintf(g.trace, "@%d %c%d %s\n", seq, f_we ? 'f' : 'x', rd, hex(uint64_t(wdata), digits).c_str());
 }
 
+// A vector register write (`@<seq> v<n> 0x<VLEN/4 digits>`), sent as 32-bit words,
+// least significant first: tb_vreg_begin, tb_vreg_word per word, tb_vreg_end.
+static std::vector<uint32_t> g_vreg_words;
+static int g_vreg_seq = 0, g_vreg_reg = 0;
+
+void tb_vreg_begin(int seq, int reg) {
+  g_vreg_seq = seq;
+  g_vreg_reg = reg;
+  g_vreg_words.clear();
+}
+
+void tb_vreg_word(int w) { g_vreg_words.push_back(uint32_t(w)); }
+
+void tb_vreg_end() {
+  if (!g.trace) return;
+  std::string line = "@" + std::to_string(g_vreg_seq) + " v" + std::to_string(g_vreg_reg) + " 0x";
+  char buf[9];
+  for (auto it = g_vreg_words.rbegin(); it != g_vreg_words.rend(); ++it) {
+    std::snprintf(buf, sizeof buf, "%08x", *it);
+    line += buf;
+  }
+  line += "\n";
+  std::fputs(line.c_str(), g.trace);
+}
+
 // Write result.txt (key value lines) and the requested memory dumps.
 void tb_finish(int reason, int64_t cycle, int64_t pc, int64_t instret, int64_t imem_busy, int64_t dmem_busy,
                int64_t amem_busy, int64_t loop_cause, int64_t loop_epc, int64_t loop_tval) {

@@ -225,4 +225,21 @@ module tb_top #(
     end
   end
 
+  // ---------------------------------------------------------------------------
+  // Vector register writes in the commit trace (tb_vtrace.sv, compiled only for
+  // vector SoCs: it reads the vector unit's register file through the hierarchy).
+  // ---------------------------------------------------------------------------
+  if (Accel == 1) begin : g_vtrace
+    tb_vtrace #(.VLEN(VLEN), .DLEN(DLEN)) u_vtrace (
+      .clk_i         (clk),
+      .active_i      (trace_en && rst_n && !done),
+      .req_fire_i    (u_soc.cop_req_valid && u_soc.cop_req_ready),
+      .req_seq_i     (u_soc.cop_req.seq),
+      .req_insn_i    (u_soc.cop_req.insn),
+      .req_vtype_i   (u_soc.cop_req.vtype),
+      .cmp_valid_i   (u_soc.cop_cmp_valid && !u_soc.cop_cmp.exc),
+      .cmp_seq_i     (u_soc.cop_cmp.seq)
+    );
+  end
+
 endmodule
