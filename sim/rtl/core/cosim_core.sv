@@ -280,6 +280,10 @@ module cosim_core
   logic            vset;
   logic [XLEN-1:0] vset_vl, vset_vtype;
 
+  // CSRs that coprocessor completions update (fflags, vxsat, vl and their aliases).
+  logic csr_cop_updated;
+  assign csr_cop_updated = insn_q[31:20] inside {CsrFflags, CsrFcsr, CsrVxsat, CsrVcsr, CsrVl};
+
   assign csr_operand      = funct3[2] ? XLEN'(rs1) : rs1_v;
   assign csr_write_intent = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
   always_comb begin
@@ -578,6 +582,9 @@ module cosim_core
             if (csr_illegal) begin
               trap      = 1'b1;
               trap_tval = XLEN'(insn_q);
+            end else if (csr_cop_updated && cop_cnt_q != '0) begin
+              // fflags/vxsat/vl are updated by accelerator completions: read or
+              // write them only after every older coprocessor instruction completed.
             end else begin
               x_we_raw    = 1'b1;
               x_wdata_raw = csr_rdata;

@@ -18,11 +18,11 @@ static uint32_t rec[N], rsq[N], rec_all[N], rsq_all[N];
 
 static inline void set_frm(unsigned rm) { __asm__ volatile("fsrm %0" ::"r"(rm) : "memory"); }
 static inline void clear_flags(void) { __asm__ volatile("fsflags zero" ::: "memory"); }
-// The fence drains the vector unit first: the RTL core (sim/rtl/core/cosim_core.sv) lets a
-// CSR read of fflags overtake older vector instructions whose completions carry fflags.
+// No fence: the core itself holds a read of fflags until older vector instructions,
+// whose completions carry fflags, have completed.
 static inline unsigned get_flags(void) {
   unsigned f;
-  __asm__ volatile("fence\n\tfrflags %0" : "=r"(f)::"memory");
+  __asm__ volatile("frflags %0" : "=r"(f)::"memory");
   return f;
 }
 
