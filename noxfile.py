@@ -39,7 +39,18 @@ def verify(session: nox.Session) -> None:
 @nox.session
 def cycles(session: nox.Session) -> None:
     """Cycle counts: every RTL case, then a markdown table and a plot in results/cycles/."""
-    session.run("python", "-m", "harness.verify_suite", "--workers", WORKERS, "-k", "rtl", "--results", "results/cycles", success_codes=[0, 1, 5])
+    session.run(
+        "python",
+        "-m",
+        "harness.verify_suite",
+        "--workers",
+        WORKERS,
+        "-k",
+        "rtl",
+        "--results",
+        "results/cycles",
+        success_codes=[0, 1, 5],
+    )
     session.run("python", "-m", "harness.cycles_report", "results/cycles/summary.json")
 
 

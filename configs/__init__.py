@@ -233,7 +233,9 @@ def _parse(raw: dict, path: Path) -> SocConfig:
         raise ConfigError(f"{path}: march {march!r} is not an rv{xlen} ISA string like 'rv{xlen}imf_zicsr'")
     for forbidden in ("c", "d"):
         if forbidden in march.split("_")[0][4:]:
-            raise ConfigError(f"{path}: march {march!r} has the {forbidden.upper()} extension; our core has neither C nor D")
+            raise ConfigError(
+                f"{path}: march {march!r} has the {forbidden.upper()} extension; our core has neither C nor D"
+            )
     acc_raw = dict(raw["accelerator"])
     kind = acc_raw.get("kind")
     acc_cls = {"none": NoAccelerator, "vector": VectorUnit, "gemmini": GemminiUnit}.get(kind)

@@ -1,6 +1,6 @@
 """Cycle-count report of a verify run: markdown table and a bar chart per SoC.
 
-    python -m harness.cycles_report results/cycles/summary.json
+python -m harness.cycles_report results/cycles/summary.json
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ def markdown(rows: list[dict]) -> str:
     for r in rows:
         cycles, instret = r.get("cycles"), r.get("instret")
         ipc = f"{instret / cycles:.3f}" if cycles and instret else "-"
-        lines.append(f"| {r['case']} | {r['soc']} | {r['target']} | {r['status']} | {cycles or '-'} | {instret or '-'} | {ipc} |")
+        lines.append(
+            f"| {r['case']} | {r['soc']} | {r['target']} | {r['status']} | {cycles or '-'} | {instret or '-'} | {ipc} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -33,10 +35,16 @@ def plot(rows: list[dict], out: Path) -> Path | None:
     matplotlib.use("Agg")  # headless: CI has no display
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(len(by_soc), 1, figsize=(9, 1 + 0.35 * sum(len(v) + 2 for v in by_soc.values())), squeeze=False)
+    fig, axes = plt.subplots(
+        len(by_soc), 1, figsize=(9, 1 + 0.35 * sum(len(v) + 2 for v in by_soc.values())), squeeze=False
+    )
     for ax, (soc, soc_rows) in zip(axes[:, 0], sorted(by_soc.items()), strict=True):
         names = [r["case"] for r in soc_rows]
-        ax.barh(names, [r["cycles"] for r in soc_rows], color=["tab:blue" if r["status"] == "pass" else "tab:red" for r in soc_rows])
+        ax.barh(
+            names,
+            [r["cycles"] for r in soc_rows],
+            color=["tab:blue" if r["status"] == "pass" else "tab:red" for r in soc_rows],
+        )
         ax.set_title(soc)
         ax.set_xscale("log")
         ax.set_xlabel("cycles (log scale; red = not pass)")

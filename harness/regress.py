@@ -39,7 +39,9 @@ class Delta:
 def load_results(path: str | Path) -> dict[str, dict]:
     path = Path(path)
     if not path.is_file():
-        raise CosimError(f"results file {path} does not exist; run `nox -s verify` first (it writes results/summary.json)")
+        raise CosimError(
+            f"results file {path} does not exist; run `nox -s verify` first (it writes results/summary.json)"
+        )
     return _index(json.loads(path.read_text()), str(path))
 
 

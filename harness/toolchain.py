@@ -51,11 +51,8 @@ LINK_FLAGS = ("-nostdlib", "-rtlib=compiler-rt")
 SOURCE_SUFFIXES = {".c", ".S", ".s", ".o", ".a", ".ll", ".bc"}
 
 
-
 class ToolchainError(CosimError):
     """Compiling or linking failed; the message holds the compiler's own output."""
-
-
 
 
 def zig_cc() -> list[str]:

@@ -67,4 +67,3 @@ def test_bad_fields_are_named(tmp_path, old, new, message):
     p.write_text(text)
     with pytest.raises(ConfigError, match=message):
         load_soc(p)
-

@@ -10,7 +10,9 @@ from harness.toolchain import build_elf
 @pytest.mark.parametrize("soc", ["rv32", "rv64"])
 def test_symbols_match_pyelftools(tmp_path, soc):
     src = tmp_path / "p.c"
-    src.write_text("int cosim_table[7] = {1};\nstatic int helper(int x) { return x * 3; }\nint main(void) { return helper(cosim_table[0]) - 3; }\n")
+    src.write_text(
+        "int cosim_table[7] = {1};\nstatic int helper(int x) { return x * 3; }\nint main(void) { return helper(cosim_table[0]) - 3; }\n"
+    )
     elf = build_elf([src], soc, tmp_path / "p.elf")
     expected = {}
     with open(elf, "rb") as f:

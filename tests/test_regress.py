@@ -69,7 +69,9 @@ def test_cycles_report(tmp_path):
     from harness.cycles_report import main as report
 
     summary = tmp_path / "summary.json"
-    summary.write_text(json.dumps([row("a@rv32/rtl", cycles=2000, instret=1000), row("b@rv32/rtl", status="trap", cycles=10)]))
+    summary.write_text(
+        json.dumps([row("a@rv32/rtl", cycles=2000, instret=1000), row("b@rv32/rtl", status="trap", cycles=10)])
+    )
     assert report([str(summary)]) == 0
     md = (tmp_path / "cycles.md").read_text()
     assert "| a@rv32/rtl | rv32 | rtl | pass | 2000 | 1000 | 0.500 |" in md

@@ -19,7 +19,7 @@ GEN = ROOT / "sim" / "rtl" / "vector" / "gen_coverage.py"
 def _gen():
     spec = importlib.util.spec_from_file_location("vec_gen_coverage", GEN)
     mod = importlib.util.module_from_spec(spec)
-    sys.modules["vec_gen_coverage"] = mod   # dataclasses need the module registered
+    sys.modules["vec_gen_coverage"] = mod  # dataclasses need the module registered
     assert spec.loader is not None
     spec.loader.exec_module(mod)
     return mod
@@ -46,8 +46,46 @@ def test_decoder_agrees_with_model_on_every_zve32f_instruction():
     assert not disagree, "\n".join(disagree)
     names = {i.name for i, ok in zip(insns, legal, strict=True) if ok}
     # the families the random tests exercise are all present
-    for n in ("vle32.v", "vsse16.v", "vluxei8.v", "vl8re32.v", "vsm.v", "vadd.vi", "vmsgtu.vx", "vmacc.vv",
-              "vredmax.vs", "vslide1down.vx", "vrgatherei16.vv", "vmv4r.v", "vcpop.m", "vid.v", "vfmacc.vf", "vfredosum.vs", "vmfge.vf", "vfcvt.rtz.x.f.v", "vfmv.f.s", "vfdiv.vf", "vfsqrt.v", "vwmaccsu.vx", "vsext.vf4", "vfwcvt.f.x.v", "vsmul.vx", "vaaddu.vv", "vssra.vi", "vmsbf.m", "viota.m", "vcompress.vm", "vlseg8e8.v", "vssseg3e32.v", "vloxseg2ei16.v", "vlseg4e16ff.v", "vnclip.wi", "vnsra.wx", "vfncvt.rtz.xu.f.w", "vwredsumu.vs"):
+    for n in (
+        "vle32.v",
+        "vsse16.v",
+        "vluxei8.v",
+        "vl8re32.v",
+        "vsm.v",
+        "vadd.vi",
+        "vmsgtu.vx",
+        "vmacc.vv",
+        "vredmax.vs",
+        "vslide1down.vx",
+        "vrgatherei16.vv",
+        "vmv4r.v",
+        "vcpop.m",
+        "vid.v",
+        "vfmacc.vf",
+        "vfredosum.vs",
+        "vmfge.vf",
+        "vfcvt.rtz.x.f.v",
+        "vfmv.f.s",
+        "vfdiv.vf",
+        "vfsqrt.v",
+        "vwmaccsu.vx",
+        "vsext.vf4",
+        "vfwcvt.f.x.v",
+        "vsmul.vx",
+        "vaaddu.vv",
+        "vssra.vi",
+        "vmsbf.m",
+        "viota.m",
+        "vcompress.vm",
+        "vlseg8e8.v",
+        "vssseg3e32.v",
+        "vloxseg2ei16.v",
+        "vlseg4e16ff.v",
+        "vnclip.wi",
+        "vnsra.wx",
+        "vfncvt.rtz.xu.f.w",
+        "vwredsumu.vs",
+    ):
         assert n in names, n
 
 

@@ -15,8 +15,17 @@ RTL_SOURCES = [p for p in SOURCES if "tb" not in p.parts]
 @pytest.mark.rtl
 @pytest.mark.parametrize("vlen,dlen,memw", [(256, 64, 64), (2048, 256, 256), (512, 128, 64), (128, 32, 32)])
 def test_lint_clean(vlen, dlen, memw):
-    cmd = [verilator_bin(), "--lint-only", "-Wall", f"-GVLEN={vlen}", f"-GDLEN={dlen}", f"-GMemW={memw}",
-           "--top-module", "vec_unit", *map(str, RTL_SOURCES)]
+    cmd = [
+        verilator_bin(),
+        "--lint-only",
+        "-Wall",
+        f"-GVLEN={vlen}",
+        f"-GDLEN={dlen}",
+        f"-GMemW={memw}",
+        "--top-module",
+        "vec_unit",
+        *map(str, RTL_SOURCES),
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     ours = [ln for ln in r.stderr.splitlines() if ln.startswith("%") and "/vector/" in ln]
     assert not ours, "\n".join(ours)

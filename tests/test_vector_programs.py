@@ -37,6 +37,7 @@ def test_estimate_program_spike_matches_model(tmp_path):
     """rvv_estimate.c on Spike: every vfrec7/vfrsqrt7 result and its fflags (64 inputs x 5
     rounding modes) equal the reference model's, computed from the spec's table definition."""
     from vector_support.model import frec7, frsqrt7
+
     prog = PROGRAMS[[p.stem for p in PROGRAMS].index("rvv_estimate")]
     elf = build_elf([prog], "t1-small", tmp_path / "est.elf")
     (tmp_path / "iss").mkdir()

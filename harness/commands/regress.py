@@ -33,7 +33,10 @@ def run_regress(args) -> int:
         )
     console = Console()
     console.print(table)
-    counts = {k: sum(d.kind == k for d in deltas) for k in ("regressed", "missing", "slower", "fixed", "faster", "new", "same")}
+    counts = {
+        k: sum(d.kind == k for d in deltas)
+        for k in ("regressed", "missing", "slower", "fixed", "faster", "new", "same")
+    }
     console.print(", ".join(f"{v} {k}" for k, v in counts.items()))
     if args.json:
         write_json_atomic(args.json, to_json(deltas))
@@ -42,10 +45,14 @@ def run_regress(args) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("regress", help="compare results (summary.json) with a baseline file or git ref")
-    p.add_argument("--baseline", required=True, help=f"a summary.json, or a git ref where {DEFAULT_BASELINE_PATH} is committed")
+    p.add_argument(
+        "--baseline", required=True, help=f"a summary.json, or a git ref where {DEFAULT_BASELINE_PATH} is committed"
+    )
     p.add_argument("--baseline-path", default=DEFAULT_BASELINE_PATH, help="path of the baseline inside the git ref")
     p.add_argument("--results", default="results/summary.json", help="current results (default results/summary.json)")
-    p.add_argument("--tolerance", type=float, default=0.02, help="relative cycle change counted as noise (default 0.02)")
+    p.add_argument(
+        "--tolerance", type=float, default=0.02, help="relative cycle change counted as noise (default 0.02)"
+    )
     p.add_argument("--allow-slower", action="store_true", help="report slower cases but do not fail on them")
     p.add_argument("--all", action="store_true", help="list unchanged cases too")
     p.add_argument("--json", help="write the comparison here")

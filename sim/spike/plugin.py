@@ -42,8 +42,6 @@ def spike_version() -> str:
     return metadata.version("spike")
 
 
-
-
 def build_plugin() -> Path:
     """Path of the compiled plugin, building it if the cache has none for this source."""
     include = spike_data_dir() / "include"

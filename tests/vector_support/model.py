@@ -12,45 +12,110 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from sim.tb.fpu.oracle import reference as fpu_ref
 from sim.tb.fpu.ops import FpuOp as F
+from sim.tb.fpu.oracle import reference as fpu_ref
 
 from .rvv import FVF, FVV, IVI, IVV, IVX, MVV, MVX
 
 CANONICAL_NAN = 0x7FC00000
 # OPFVV/OPFVF funct6 -> (name, forms)
 FP_OPS = {
-    0x00: ("fadd", "vf"), 0x02: ("fsub", "vf"), 0x27: ("frsub", "f"), 0x24: ("fmul", "vf"),
-    0x20: ("fdiv", "vf"), 0x21: ("frdiv", "f"),
-    0x28: ("fmadd", "vf"), 0x29: ("fnmadd", "vf"), 0x2A: ("fmsub", "vf"), 0x2B: ("fnmsub", "vf"),
-    0x2C: ("fmacc", "vf"), 0x2D: ("fnmacc", "vf"), 0x2E: ("fmsac", "vf"), 0x2F: ("fnmsac", "vf"),
-    0x04: ("fmin", "vf"), 0x06: ("fmax", "vf"), 0x08: ("fsgnj", "vf"), 0x09: ("fsgnjn", "vf"),
-    0x0A: ("fsgnjx", "vf"), 0x18: ("mfeq", "vf"), 0x19: ("mfle", "vf"), 0x1B: ("mflt", "vf"),
-    0x1C: ("mfne", "vf"), 0x1D: ("mfgt", "f"), 0x1F: ("mfge", "f"),
+    0x00: ("fadd", "vf"),
+    0x02: ("fsub", "vf"),
+    0x27: ("frsub", "f"),
+    0x24: ("fmul", "vf"),
+    0x20: ("fdiv", "vf"),
+    0x21: ("frdiv", "f"),
+    0x28: ("fmadd", "vf"),
+    0x29: ("fnmadd", "vf"),
+    0x2A: ("fmsub", "vf"),
+    0x2B: ("fnmsub", "vf"),
+    0x2C: ("fmacc", "vf"),
+    0x2D: ("fnmacc", "vf"),
+    0x2E: ("fmsac", "vf"),
+    0x2F: ("fnmsac", "vf"),
+    0x04: ("fmin", "vf"),
+    0x06: ("fmax", "vf"),
+    0x08: ("fsgnj", "vf"),
+    0x09: ("fsgnjn", "vf"),
+    0x0A: ("fsgnjx", "vf"),
+    0x18: ("mfeq", "vf"),
+    0x19: ("mfle", "vf"),
+    0x1B: ("mflt", "vf"),
+    0x1C: ("mfne", "vf"),
+    0x1D: ("mfgt", "f"),
+    0x1F: ("mfge", "f"),
 }
-FCVT = {0x00: ("xu.f", F.CVT_WU_S, None), 0x01: ("x.f", F.CVT_W_S, None), 0x02: ("f.xu", F.CVT_S_WU, None),
-        0x03: ("f.x", F.CVT_S_W, None), 0x06: ("rtz.xu.f", F.CVT_WU_S, 1), 0x07: ("rtz.x.f", F.CVT_W_S, 1)}
+FCVT = {
+    0x00: ("xu.f", F.CVT_WU_S, None),
+    0x01: ("x.f", F.CVT_W_S, None),
+    0x02: ("f.xu", F.CVT_S_WU, None),
+    0x03: ("f.x", F.CVT_S_W, None),
+    0x06: ("rtz.xu.f", F.CVT_WU_S, 1),
+    0x07: ("rtz.x.f", F.CVT_W_S, 1),
+}
 
 INT_OPS = {  # funct6 -> (name, forms) for OPIVV/OPIVX/OPIVI
-    0x00: ("add", "vxi"), 0x02: ("sub", "vx"), 0x03: ("rsub", "xi"),
-    0x04: ("minu", "vx"), 0x05: ("min", "vx"), 0x06: ("maxu", "vx"), 0x07: ("max", "vx"),
-    0x09: ("and", "vxi"), 0x0A: ("or", "vxi"), 0x0B: ("xor", "vxi"),
-    0x0C: ("rgather", "vxi"), 0x0E: ("slideup", "xiv"), 0x0F: ("slidedown", "xi"),
-    0x10: ("adc", "vxi"), 0x11: ("madc", "vxi"), 0x12: ("sbc", "vx"), 0x13: ("msbc", "vx"),
+    0x00: ("add", "vxi"),
+    0x02: ("sub", "vx"),
+    0x03: ("rsub", "xi"),
+    0x04: ("minu", "vx"),
+    0x05: ("min", "vx"),
+    0x06: ("maxu", "vx"),
+    0x07: ("max", "vx"),
+    0x09: ("and", "vxi"),
+    0x0A: ("or", "vxi"),
+    0x0B: ("xor", "vxi"),
+    0x0C: ("rgather", "vxi"),
+    0x0E: ("slideup", "xiv"),
+    0x0F: ("slidedown", "xi"),
+    0x10: ("adc", "vxi"),
+    0x11: ("madc", "vxi"),
+    0x12: ("sbc", "vx"),
+    0x13: ("msbc", "vx"),
     0x17: ("merge", "vxi"),
-    0x18: ("mseq", "vxi"), 0x19: ("msne", "vxi"), 0x1A: ("msltu", "vx"), 0x1B: ("mslt", "vx"),
-    0x1C: ("msleu", "vxi"), 0x1D: ("msle", "vxi"), 0x1E: ("msgtu", "xi"), 0x1F: ("msgt", "xi"),
-    0x20: ("saddu", "vxi"), 0x21: ("sadd", "vxi"), 0x22: ("ssubu", "vx"), 0x23: ("ssub", "vx"),
-    0x25: ("sll", "vxi"), 0x27: ("wholemv", "vxi"), 0x28: ("srl", "vxi"), 0x29: ("sra", "vxi"),
-    0x2A: ("ssrl", "vxi"), 0x2B: ("ssra", "vxi"),
-    0x30: ("wredsumu", "v"), 0x31: ("wredsum", "v"),
-    0x2C: ("nsrl", "vxi"), 0x2D: ("nsra", "vxi"), 0x2E: ("nclipu", "vxi"), 0x2F: ("nclip", "vxi"),
+    0x18: ("mseq", "vxi"),
+    0x19: ("msne", "vxi"),
+    0x1A: ("msltu", "vx"),
+    0x1B: ("mslt", "vx"),
+    0x1C: ("msleu", "vxi"),
+    0x1D: ("msle", "vxi"),
+    0x1E: ("msgtu", "xi"),
+    0x1F: ("msgt", "xi"),
+    0x20: ("saddu", "vxi"),
+    0x21: ("sadd", "vxi"),
+    0x22: ("ssubu", "vx"),
+    0x23: ("ssub", "vx"),
+    0x25: ("sll", "vxi"),
+    0x27: ("wholemv", "vxi"),
+    0x28: ("srl", "vxi"),
+    0x29: ("sra", "vxi"),
+    0x2A: ("ssrl", "vxi"),
+    0x2B: ("ssra", "vxi"),
+    0x30: ("wredsumu", "v"),
+    0x31: ("wredsum", "v"),
+    0x2C: ("nsrl", "vxi"),
+    0x2D: ("nsra", "vxi"),
+    0x2E: ("nclipu", "vxi"),
+    0x2F: ("nclip", "vxi"),
 }
 M_OPS = {  # funct6 -> name for OPMVV/OPMVX element-wise ops
-    0x08: "aaddu", 0x09: "aadd", 0x0A: "asubu", 0x0B: "asub",
-    0x20: "divu", 0x21: "div", 0x22: "remu", 0x23: "rem",
-    0x24: "mulhu", 0x25: "mul", 0x26: "mulhsu", 0x27: "mulh",
-    0x29: "madd", 0x2B: "nmsub", 0x2D: "macc", 0x2F: "nmsac",
+    0x08: "aaddu",
+    0x09: "aadd",
+    0x0A: "asubu",
+    0x0B: "asub",
+    0x20: "divu",
+    0x21: "div",
+    0x22: "remu",
+    0x23: "rem",
+    0x24: "mulhu",
+    0x25: "mul",
+    0x26: "mulhsu",
+    0x27: "mulh",
+    0x29: "madd",
+    0x2B: "nmsub",
+    0x2D: "macc",
+    0x2F: "nmsac",
 }
 RED_OPS = ["redsum", "redand", "redor", "redxor", "redminu", "redmin", "redmaxu", "redmax"]
 MASK_OPS = ["mandn", "mand", "mor", "mxor", "morn", "mnand", "mnor", "mxnor"]
@@ -76,8 +141,9 @@ def sx(v: int, bits: int) -> int:
 # fraction bits: 1/m for the reciprocal (m in [1, 2), interval width 2^-7), 1/sqrt(m) for
 # the square root (m in [1, 4): index bit 6 = exponent LSB, bits 5..0 = 6 fraction bits).
 REC7_TABLE = [round(128 * (2 / (1 + (i + 0.5) / 128) - 1)) for i in range(128)]
-RSQRT7_TABLE = [round(128 * (2 / math.sqrt((2 if i < 64 else 1) * (1 + ((i & 63) + 0.5) / 64)) - 1))
-                for i in range(128)]
+RSQRT7_TABLE = [
+    round(128 * (2 / math.sqrt((2 if i < 64 else 1) * (1 + ((i & 63) + 0.5) / 64)) - 1)) for i in range(128)
+]
 NV, DZ, OF, NX = 0x10, 0x08, 0x04, 0x01
 
 
@@ -101,11 +167,11 @@ def frec7(x: int, rm: int) -> tuple[int, int]:
     if exp == 0 and frac == 0:
         return (sign << 31) | 0x7F800000, DZ
     sign, e, f = _est_operand(x)
-    if e < -1:                                  # |x| < 2^-128: 1/x overflows
+    if e < -1:  # |x| < 2^-128: 1/x overflows
         to_max = rm == 1 or (rm == 2 and not sign) or (rm == 3 and sign)
         return (sign << 31) | (0x7F7FFFFF if to_max else 0x7F800000), OF | NX
     oe = 2 * 127 - 1 - e
-    sig = (1 << 7) | REC7_TABLE[f >> 16]        # 1.ttttttt
+    sig = (1 << 7) | REC7_TABLE[f >> 16]  # 1.ttttttt
     if oe >= 1:
         return (sign << 31) | (oe << 23) | ((sig & 0x7F) << 16), 0
     # subnormal result 1.t x 2^(oe-127) = (1.t >> (1-oe)) x 2^-126, truncated
@@ -145,12 +211,12 @@ class VState:
     def get(self, reg: int, i: int, eew: int) -> int:
         eb = eew // 8
         o = reg * self.vlenb + i * eb
-        return int.from_bytes(self.vrf[o:o + eb], "little")
+        return int.from_bytes(self.vrf[o : o + eb], "little")
 
     def set(self, reg: int, i: int, eew: int, v: int) -> None:
         eb = eew // 8
         o = reg * self.vlenb + i * eb
-        self.vrf[o:o + eb] = (v & ((1 << eew) - 1)).to_bytes(eb, "little")
+        self.vrf[o : o + eb] = (v & ((1 << eew) - 1)).to_bytes(eb, "little")
 
     def mbit(self, reg: int, i: int) -> int:
         return (self.vrf[reg * self.vlenb + i // 8] >> (i % 8)) & 1
@@ -184,10 +250,21 @@ def _widen_ok(d: int, dn: int, s: int, sn: int, frac: bool) -> bool:
 
 # widening integer ops (OPMVV/OPMVX funct6): name, vs2 narrow?, vs2 signed, vs1/rs1 signed
 W_OPS = {
-    0x30: ("add", 1, 0, 0), 0x31: ("add", 1, 1, 1), 0x32: ("sub", 1, 0, 0), 0x33: ("sub", 1, 1, 1),
-    0x34: ("add", 0, 0, 0), 0x35: ("add", 0, 1, 1), 0x36: ("sub", 0, 0, 0), 0x37: ("sub", 0, 1, 1),
-    0x38: ("mul", 1, 0, 0), 0x3A: ("mul", 1, 1, 0), 0x3B: ("mul", 1, 1, 1),
-    0x3C: ("macc", 1, 0, 0), 0x3D: ("macc", 1, 1, 1), 0x3E: ("macc", 1, 1, 0), 0x3F: ("macc", 1, 0, 1),
+    0x30: ("add", 1, 0, 0),
+    0x31: ("add", 1, 1, 1),
+    0x32: ("sub", 1, 0, 0),
+    0x33: ("sub", 1, 1, 1),
+    0x34: ("add", 0, 0, 0),
+    0x35: ("add", 0, 1, 1),
+    0x36: ("sub", 0, 0, 0),
+    0x37: ("sub", 0, 1, 1),
+    0x38: ("mul", 1, 0, 0),
+    0x3A: ("mul", 1, 1, 0),
+    0x3B: ("mul", 1, 1, 1),
+    0x3C: ("macc", 1, 0, 0),
+    0x3D: ("macc", 1, 1, 1),
+    0x3E: ("macc", 1, 1, 0),
+    0x3F: ("macc", 1, 0, 1),
 }
 
 
@@ -206,8 +283,18 @@ class Model:
         lmul = 2.0 ** (vlmul - 8 if vlmul >= 4 else vlmul)
         return ok, sew, lmul
 
-    def execute(self, insn: int, rs1: int = 0, rs2: int = 0, vtype: int = 0, vl: int = 0,
-                vstart: int = 0, frs1: int = 0, frm: int = 0, vxrm: int = 0) -> dict | None:
+    def execute(
+        self,
+        insn: int,
+        rs1: int = 0,
+        rs2: int = 0,
+        vtype: int = 0,
+        vl: int = 0,
+        vstart: int = 0,
+        frs1: int = 0,
+        frm: int = 0,
+        vxrm: int = 0,
+    ) -> dict | None:
         self.vxrm = vxrm
         opc = insn & 0x7F
         if opc == 0x57 and ((insn >> 12) & 7) in (FVV, FVF):
@@ -221,8 +308,14 @@ class Model:
     # -- arithmetic ----------------------------------------------------------
     def _opv(self, insn, rs1, vtype, vl, vstart):
         s = self.s
-        vd, f3, vs1, vs2, vm, f6 = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 15) & 31,
-                                    (insn >> 20) & 31, (insn >> 25) & 1, insn >> 26)
+        vd, f3, vs1, vs2, vm, f6 = (
+            (insn >> 7) & 31,
+            (insn >> 12) & 7,
+            (insn >> 15) & 31,
+            (insn >> 20) & 31,
+            (insn >> 25) & 1,
+            insn >> 26,
+        )
         ok, sew, lmul = self._vt(vtype)
         g = max(1, int(lmul))
         vlmax = int(self.vlen * lmul) // sew if ok else 0
@@ -238,7 +331,7 @@ class Model:
             elif form not in forms:
                 return None
             if name == "wholemv" and form != "i":
-                name = "smul"               # vsmul.vv/.vx share funct6 with vmv<nr>r.v
+                name = "smul"  # vsmul.vv/.vx share funct6 with vmv<nr>r.v
             if name == "wholemv":
                 nr = vs1 + 1
                 if vm != 1 or nr not in (1, 2, 4, 8) or vd % nr or vs2 % nr:
@@ -319,8 +412,9 @@ class Model:
         if f6 in (0x0E, 0x0F):
             if f3 != MVX or not ok:
                 return None
-            return self._perm("slide1up" if f6 == 0x0E else "slide1down", "x", vd, vs2, vs1, rs1, vm, sew,
-                              lmul, g, vl, vstart, vlmax)
+            return self._perm(
+                "slide1up" if f6 == 0x0E else "slide1down", "x", vd, vs2, vs1, rs1, vm, sew, lmul, g, vl, vstart, vlmax
+            )
         if f6 == 0x10:
             if not ok:
                 return None
@@ -342,9 +436,16 @@ class Model:
             if vl > 0 and vstart < vl:
                 s.set(vd, 0, sew, rs1)
             return {}
-        if f6 == 0x17 and f3 == MVV:                    # vcompress.vm
-            if (not ok or not vm or vstart != 0 or vd % g or vs2 % g or _overlap(vd, g, vs2, g)
-                    or _overlap(vd, g, vs1, 1)):
+        if f6 == 0x17 and f3 == MVV:  # vcompress.vm
+            if (
+                not ok
+                or not vm
+                or vstart != 0
+                or vd % g
+                or vs2 % g
+                or _overlap(vd, g, vs2, g)
+                or _overlap(vd, g, vs1, 1)
+            ):
                 return None
             k = 0
             for i in range(vl):
@@ -365,7 +466,7 @@ class Model:
             for i, r in res:
                 s.set_mbit(vd, i, r)
             return {}
-        if f6 == 0x14 and f3 == MVV and vs1 == 0x10:    # viota.m
+        if f6 == 0x14 and f3 == MVV and vs1 == 0x10:  # viota.m
             if not ok or vstart != 0 or vd % g or _overlap(vd, g, vs2, 1) or (not vm and vd == 0):
                 return None
             cnt, res = 0, []
@@ -390,8 +491,16 @@ class Model:
             res = []
             for i in range(vstart, vl):
                 a, b = s.mbit(vs2, i), s.mbit(vs1, i)
-                r = {"mandn": a & ~b, "mand": a & b, "mor": a | b, "mxor": a ^ b, "morn": a | ~b,
-                     "mnand": ~(a & b), "mnor": ~(a | b), "mxnor": ~(a ^ b)}[name] & 1
+                r = {
+                    "mandn": a & ~b,
+                    "mand": a & b,
+                    "mor": a | b,
+                    "mxor": a ^ b,
+                    "morn": a | ~b,
+                    "mnand": ~(a & b),
+                    "mnor": ~(a | b),
+                    "mxnor": ~(a ^ b),
+                }[name] & 1
                 res.append((i, r))
             for i, r in res:
                 s.set_mbit(vd, i, r)
@@ -400,8 +509,14 @@ class Model:
 
     def _narrow_ok(self, vd, vs2, vm, sew, lmul):
         g, wg = max(1, int(lmul)), max(1, int(2 * lmul))
-        return (sew <= 16 and lmul <= 4 and vd % g == 0 and vs2 % wg == 0 and not (not vm and vd == 0)
-                and (vd == vs2 or not _overlap(vd, g, vs2, wg)))
+        return (
+            sew <= 16
+            and lmul <= 4
+            and vd % g == 0
+            and vs2 % wg == 0
+            and not (not vm and vd == 0)
+            and (vd == vs2 or not _overlap(vd, g, vs2, wg))
+        )
 
     def _narrow(self, name, form, vd, vs2, vs1, rs1, vm, sew, lmul, vl, vstart):
         s = self.s
@@ -480,8 +595,16 @@ class Model:
                 if not vm and not s.mbit(0, i):
                     continue
                 sa, sb = sx(a, sew), sx(b, sew)
-                r = {"mseq": a == b, "msne": a != b, "msltu": a < b, "mslt": sa < sb, "msleu": a <= b,
-                     "msle": sa <= sb, "msgtu": a > b, "msgt": sa > sb}[name]
+                r = {
+                    "mseq": a == b,
+                    "msne": a != b,
+                    "msltu": a < b,
+                    "mslt": sa < sb,
+                    "msleu": a <= b,
+                    "msle": sa <= sb,
+                    "msgtu": a > b,
+                    "msgt": sa > sb,
+                }[name]
             res.append((i, int(r)))
         for i, r in res:
             s.set_mbit(vd, i, r)
@@ -499,48 +622,82 @@ class Model:
             elif not vm and not mask:
                 continue
             a, b, c = s.get(vs2, i, sew), opb(i), s.get(vd, i, sew)
-            sa, sb, sc = sx(a, sew), sx(b, sew), sx(c, sew)
+            sa, sb = sx(a, sew), sx(b, sew)
             sh = b & (sew - 1)
-            if name == "add": r = a + b
-            elif name == "sub": r = a - b
-            elif name == "rsub": r = b - a
-            elif name == "adc": r = a + b + mask
-            elif name == "sbc": r = a - b - mask
-            elif name == "and": r = a & b
-            elif name == "or": r = a | b
-            elif name == "xor": r = a ^ b
-            elif name == "sll": r = a << sh
-            elif name == "srl": r = a >> sh
-            elif name == "sra": r = sa >> sh
-            elif name == "minu": r = min(a, b)
-            elif name == "min": r = min(sa, sb)
-            elif name == "maxu": r = max(a, b)
-            elif name == "max": r = max(sa, sb)
-            elif name == "merge": r = b if (vm or mask) else a
-            elif name == "mul": r = a * b
-            elif name == "mulh": r = (sa * sb) >> sew
-            elif name == "mulhu": r = (a * b) >> sew
-            elif name == "mulhsu": r = (sa * b) >> sew
-            elif name == "macc": r = b * a + c
-            elif name == "nmsac": r = c - b * a
-            elif name == "madd": r = b * c + a
-            elif name == "nmsub": r = a - b * c
-            elif name == "divu": r = m if b == 0 else a // b
-            elif name == "remu": r = a if b == 0 else a % b
+            if name == "add":
+                r = a + b
+            elif name == "sub":
+                r = a - b
+            elif name == "rsub":
+                r = b - a
+            elif name == "adc":
+                r = a + b + mask
+            elif name == "sbc":
+                r = a - b - mask
+            elif name == "and":
+                r = a & b
+            elif name == "or":
+                r = a | b
+            elif name == "xor":
+                r = a ^ b
+            elif name == "sll":
+                r = a << sh
+            elif name == "srl":
+                r = a >> sh
+            elif name == "sra":
+                r = sa >> sh
+            elif name == "minu":
+                r = min(a, b)
+            elif name == "min":
+                r = min(sa, sb)
+            elif name == "maxu":
+                r = max(a, b)
+            elif name == "max":
+                r = max(sa, sb)
+            elif name == "merge":
+                r = b if (vm or mask) else a
+            elif name == "mul":
+                r = a * b
+            elif name == "mulh":
+                r = (sa * sb) >> sew
+            elif name == "mulhu":
+                r = (a * b) >> sew
+            elif name == "mulhsu":
+                r = (sa * b) >> sew
+            elif name == "macc":
+                r = b * a + c
+            elif name == "nmsac":
+                r = c - b * a
+            elif name == "madd":
+                r = b * c + a
+            elif name == "nmsub":
+                r = a - b * c
+            elif name == "divu":
+                r = m if b == 0 else a // b
+            elif name == "remu":
+                r = a if b == 0 else a % b
             elif name == "div":
-                if sb == 0: r = -1
-                elif sa == smin and sb == -1: r = sa
-                else: r = abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)
+                if sb == 0:
+                    r = -1
+                elif sa == smin and sb == -1:
+                    r = sa
+                else:
+                    r = abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)
             elif name == "rem":
-                if sb == 0: r = sa
-                elif sa == smin and sb == -1: r = 0
-                else: r = sa - (abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)) * sb
+                if sb == 0:
+                    r = sa
+                elif sa == smin and sb == -1:
+                    r = 0
+                else:
+                    r = sa - (abs(sa) // abs(sb) * (1 if (sa < 0) == (sb < 0) else -1)) * sb
             elif name == "saddu":
                 r = a + b
-                if r > m: r, sat = m, True
+                if r > m:
+                    r, sat = m, True
             elif name == "ssubu":
                 r = a - b
-                if r < 0: r, sat = 0, True
+                if r < 0:
+                    r, sat = 0, True
             elif name in ("aaddu", "asubu"):
                 r = roundoff(a + b if name == "aaddu" else a - b, 1, self.vxrm)
             elif name in ("aadd", "asub"):
@@ -555,8 +712,10 @@ class Model:
                     r, sat = smax, True
             elif name in ("sadd", "ssub"):
                 r = sa + sb if name == "sadd" else sa - sb
-                if r > smax: r, sat = smax, True
-                elif r < smin: r, sat = smin, True
+                if r > smax:
+                    r, sat = smax, True
+                elif r < smin:
+                    r, sat = smin, True
             else:
                 raise AssertionError(name)
             s.set(vd, i, sew, r)
@@ -571,14 +730,22 @@ class Model:
             if not vm and not s.mbit(0, i):
                 continue
             x = s.get(vs2, i, sew)
-            if name == "redsum": acc = acc + x
-            elif name == "redand": acc &= x
-            elif name == "redor": acc |= x
-            elif name == "redxor": acc ^= x
-            elif name == "redminu": acc = min(acc, x)
-            elif name == "redmaxu": acc = max(acc, x)
-            elif name == "redmin": acc = acc if sx(acc, sew) <= sx(x, sew) else x
-            elif name == "redmax": acc = acc if sx(acc, sew) >= sx(x, sew) else x
+            if name == "redsum":
+                acc = acc + x
+            elif name == "redand":
+                acc &= x
+            elif name == "redor":
+                acc |= x
+            elif name == "redxor":
+                acc ^= x
+            elif name == "redminu":
+                acc = min(acc, x)
+            elif name == "redmaxu":
+                acc = max(acc, x)
+            elif name == "redmin":
+                acc = acc if sx(acc, sew) <= sx(x, sew) else x
+            elif name == "redmax":
+                acc = acc if sx(acc, sew) >= sx(x, sew) else x
             acc &= (1 << sew) - 1
         s.set(vd, 0, sew, acc)
         return {}
@@ -601,8 +768,7 @@ class Model:
             return None
         off = rs1 if form == "x" else vs1
         old = [s.get(vs2, i, sew) for i in range(vlmax)]
-        idxv = [s.get(vs1, i, 16 if name == "rgatherei16" else sew) for i in range(vl)] \
-            if form == "v" else None
+        idxv = [s.get(vs1, i, 16 if name == "rgatherei16" else sew) for i in range(vl)] if form == "v" else None
         for i in range(vstart, vl):
             if not vm and not s.mbit(0, i):
                 continue
@@ -625,26 +791,41 @@ class Model:
     # -- floating point (binary32, SoftFloat via the FPU oracle) --------------
     def _opf(self, insn, frs1, vtype, vl, vstart, frm):
         s = self.s
-        vd, f3, vs1, vs2, vm, f6 = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 15) & 31,
-                                    (insn >> 20) & 31, (insn >> 25) & 1, insn >> 26)
+        vd, f3, vs1, vs2, vm, f6 = (
+            (insn >> 7) & 31,
+            (insn >> 12) & 7,
+            (insn >> 15) & 31,
+            (insn >> 20) & 31,
+            (insn >> 25) & 1,
+            insn >> 26,
+        )
         ok, sew, lmul = self._vt(vtype)
-        if f6 == 0x12 and f3 == FVV and vs1 in (0x0A, 0x0B):   # vfwcvt.f.x[u].v: int16 -> binary32
+        if f6 == 0x12 and f3 == FVV and vs1 in (0x0A, 0x0B):  # vfwcvt.f.x[u].v: int16 -> binary32
             g, dg = max(1, int(lmul)), max(1, int(2 * lmul))
-            if (not ok or sew != 16 or lmul > 4 or frm > 4 or vd % dg or vs2 % g or (not vm and vd == 0)
-                    or not _widen_ok(vd, dg, vs2, g, lmul < 1)):
+            if (
+                not ok
+                or sew != 16
+                or lmul > 4
+                or frm > 4
+                or vd % dg
+                or vs2 % g
+                or (not vm and vd == 0)
+                or not _widen_ok(vd, dg, vs2, g, lmul < 1)
+            ):
                 return None
             flags, res = 0, []
             for i in range(vstart, vl):
                 if vm or s.mbit(0, i):
                     x = s.get(vs2, i, 16)
-                    r, fl = fpu_ref(F.CVT_S_W if vs1 & 1 else F.CVT_S_WU, frm, 0, 0, 0,
-                                    sx(x, 16) & 0xFFFFFFFF if vs1 & 1 else x)
+                    r, fl = fpu_ref(
+                        F.CVT_S_W if vs1 & 1 else F.CVT_S_WU, frm, 0, 0, 0, sx(x, 16) & 0xFFFFFFFF if vs1 & 1 else x
+                    )
                     flags |= fl
                     res.append((i, r))
             for i, r in res:
                 s.set(vd, i, 32, r)
             return {"fflags": flags}
-        if f6 == 0x12 and f3 == FVV and vs1 in (0x10, 0x11, 0x16, 0x17):   # vfncvt.[rtz.]x[u].f.w
+        if f6 == 0x12 and f3 == FVV and vs1 in (0x10, 0x11, 0x16, 0x17):  # vfncvt.[rtz.]x[u].f.w
             if not ok or sew != 16 or frm > 4 or not self._narrow_ok(vd, vs2, vm, sew, lmul):
                 return None
             uns, rm = not vs1 & 1, (1 if vs1 & 4 else frm)
@@ -654,7 +835,7 @@ class Model:
                     r, fl = fpu_ref(F.CVT_WU_S if uns else F.CVT_W_S, rm, s.get(vs2, i, 32), 0, 0, 0)
                     v = r & 0xFFFFFFFF if uns else sx(r, 32)
                     lo, hi = (0, 0xFFFF) if uns else (-0x8000, 0x7FFF)
-                    if v > hi or v < lo:       # SoftFloat f32_to_[u]i16: saturate, invalid only
+                    if v > hi or v < lo:  # SoftFloat f32_to_[u]i16: saturate, invalid only
                         v, fl = (hi if v > hi else lo), 0x10
                     flags |= fl
                     res.append((i, v))
@@ -668,7 +849,7 @@ class Model:
         form = "v" if f3 == FVV else "f"
         opb = (lambda i: s.get(vs1, i, 32)) if form == "v" else (lambda i: frs1 & 0xFFFFFFFF)
         flags = 0
-        if f6 == 0x10:                                  # vfmv.f.s / vfmv.s.f
+        if f6 == 0x10:  # vfmv.f.s / vfmv.s.f
             if not vm:
                 return None
             if form == "v":
@@ -678,20 +859,21 @@ class Model:
             if vl > 0 and vstart < vl:
                 s.set(vd, 0, 32, frs1)
             return {}
-        if f6 == 0x17:                                  # vfmerge.vfm / vfmv.v.f
+        if f6 == 0x17:  # vfmerge.vfm / vfmv.v.f
             if form != "f" or not _aligned(vd, g) or (vm and vs2 != 0) or (not vm and (vd == 0 or vs2 % g)):
                 return None
             for i in range(vstart, vl):
                 s.set(vd, i, 32, frs1 if (vm or s.mbit(0, i)) else s.get(vs2, i, 32))
             return {}
-        if f6 in (0x0E, 0x0F):                          # vfslide1up / vfslide1down
+        if f6 in (0x0E, 0x0F):  # vfslide1up / vfslide1down
             if form != "f":
                 return None
-            return self._perm("slide1up" if f6 == 0x0E else "slide1down", "x", vd, vs2, vs1, frs1, vm, 32,
-                              lmul, g, vl, vstart, vlmax)
+            return self._perm(
+                "slide1up" if f6 == 0x0E else "slide1down", "x", vd, vs2, vs1, frs1, vm, 32, lmul, g, vl, vstart, vlmax
+            )
         if frm > 4:
             return None
-        if f6 in (0x01, 0x03, 0x05, 0x07):              # reductions
+        if f6 in (0x01, 0x03, 0x05, 0x07):  # reductions
             if form != "v" or vs2 % g or vstart != 0:
                 return None
             if vl == 0:
@@ -785,8 +967,15 @@ class Model:
     def _mem(self, insn, rs1, rs2, vtype, vl, vstart):
         s = self.s
         store = (insn & 0x7F) == 0x27
-        vd, width, lumop, vm, mop, mew, nf = ((insn >> 7) & 31, (insn >> 12) & 7, (insn >> 20) & 31,
-                                              (insn >> 25) & 1, (insn >> 26) & 3, (insn >> 28) & 1, insn >> 29)
+        vd, width, lumop, vm, mop, mew, nf = (
+            (insn >> 7) & 31,
+            (insn >> 12) & 7,
+            (insn >> 20) & 31,
+            (insn >> 25) & 1,
+            (insn >> 26) & 3,
+            (insn >> 28) & 1,
+            insn >> 29,
+        )
         eew = {0: 8, 5: 16, 6: 32}.get(width)
         if eew is None or mew:
             return None

@@ -22,8 +22,18 @@ def opv(f6: int, f3: int, vd: int, vs2: int, vs1: int, vm: int = 1) -> int:
     return (f6 << 26) | (vm << 25) | (vs2 << 20) | ((vs1 & 31) << 15) | (f3 << 12) | (vd << 7) | OP_V
 
 
-def vmem(store: bool, eew: int, vd: int, rs1: int, mop: int = 0, lumop: int = 0, vm: int = 1,
-         nf: int = 0, mew: int = 0) -> int:
+def vmem(
+    store: bool, eew: int, vd: int, rs1: int, mop: int = 0, lumop: int = 0, vm: int = 1, nf: int = 0, mew: int = 0
+) -> int:
     """Vector load/store: mop 0 unit (lumop/sumop in the rs2 field), 1/3 indexed, 2 strided (rs2)."""
-    return ((nf << 29) | (mew << 28) | (mop << 26) | (vm << 25) | ((lumop & 31) << 20) | (rs1 << 15)
-            | (WIDTH[eew] << 12) | (vd << 7) | (STORE_FP if store else LOAD_FP))
+    return (
+        (nf << 29)
+        | (mew << 28)
+        | (mop << 26)
+        | (vm << 25)
+        | ((lumop & 31) << 20)
+        | (rs1 << 15)
+        | (WIDTH[eew] << 12)
+        | (vd << 7)
+        | (STORE_FP if store else LOAD_FP)
+    )

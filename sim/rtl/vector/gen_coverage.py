@@ -55,8 +55,16 @@ def opv(f6: int, f3: int, vd: int = VD, vs2: int = VS2, vs1: int = VS1, vm: int 
 
 
 def mem(store: bool, width: int, mop: int, rs2: int, nf: int = 0, vm: int = 1, vd: int = VD) -> int:
-    return ((nf << 29) | (mop << 26) | (vm << 25) | (rs2 << 20) | (RS1 << 15) | (width << 12) | (vd << 7)
-            | (0x27 if store else 0x07))
+    return (
+        (nf << 29)
+        | (mop << 26)
+        | (vm << 25)
+        | (rs2 << 20)
+        | (RS1 << 15)
+        | (width << 12)
+        | (vd << 7)
+        | (0x27 if store else 0x07)
+    )
 
 
 FORM_F3 = {"vv": OPIVV, "vx": OPIVX, "vi": OPIVI}
@@ -100,22 +108,36 @@ def table() -> list[Insn]:
 
     # --- integer -------------------------------------------------------------
     opi = [
-        ("integer add/sub", "vadd", 0x00, "vv vx vi"), ("integer add/sub", "vsub", 0x02, "vv vx"),
+        ("integer add/sub", "vadd", 0x00, "vv vx vi"),
+        ("integer add/sub", "vsub", 0x02, "vv vx"),
         ("integer add/sub", "vrsub", 0x03, "vx vi"),
-        ("integer min/max", "vminu", 0x04, "vv vx"), ("integer min/max", "vmin", 0x05, "vv vx"),
-        ("integer min/max", "vmaxu", 0x06, "vv vx"), ("integer min/max", "vmax", 0x07, "vv vx"),
-        ("integer bitwise", "vand", 0x09, "vv vx vi"), ("integer bitwise", "vor", 0x0A, "vv vx vi"),
+        ("integer min/max", "vminu", 0x04, "vv vx"),
+        ("integer min/max", "vmin", 0x05, "vv vx"),
+        ("integer min/max", "vmaxu", 0x06, "vv vx"),
+        ("integer min/max", "vmax", 0x07, "vv vx"),
+        ("integer bitwise", "vand", 0x09, "vv vx vi"),
+        ("integer bitwise", "vor", 0x0A, "vv vx vi"),
         ("integer bitwise", "vxor", 0x0B, "vv vx vi"),
-        ("integer compare", "vmseq", 0x18, "vv vx vi"), ("integer compare", "vmsne", 0x19, "vv vx vi"),
-        ("integer compare", "vmsltu", 0x1A, "vv vx"), ("integer compare", "vmslt", 0x1B, "vv vx"),
-        ("integer compare", "vmsleu", 0x1C, "vv vx vi"), ("integer compare", "vmsle", 0x1D, "vv vx vi"),
-        ("integer compare", "vmsgtu", 0x1E, "vx vi"), ("integer compare", "vmsgt", 0x1F, "vx vi"),
-        ("fixed-point", "vsaddu", 0x20, "vv vx vi"), ("fixed-point", "vsadd", 0x21, "vv vx vi"),
-        ("fixed-point", "vssubu", 0x22, "vv vx"), ("fixed-point", "vssub", 0x23, "vv vx"),
-        ("integer shift", "vsll", 0x25, "vv vx vi"), ("fixed-point", "vsmul", 0x27, "vv vx"),
-        ("integer shift", "vsrl", 0x28, "vv vx vi"), ("integer shift", "vsra", 0x29, "vv vx vi"),
-        ("fixed-point", "vssrl", 0x2A, "vv vx vi"), ("fixed-point", "vssra", 0x2B, "vv vx vi"),
-        ("permutation", "vrgather", 0x0C, "vv vx vi"), ("permutation", "vslideup", 0x0E, "vx vi"),
+        ("integer compare", "vmseq", 0x18, "vv vx vi"),
+        ("integer compare", "vmsne", 0x19, "vv vx vi"),
+        ("integer compare", "vmsltu", 0x1A, "vv vx"),
+        ("integer compare", "vmslt", 0x1B, "vv vx"),
+        ("integer compare", "vmsleu", 0x1C, "vv vx vi"),
+        ("integer compare", "vmsle", 0x1D, "vv vx vi"),
+        ("integer compare", "vmsgtu", 0x1E, "vx vi"),
+        ("integer compare", "vmsgt", 0x1F, "vx vi"),
+        ("fixed-point", "vsaddu", 0x20, "vv vx vi"),
+        ("fixed-point", "vsadd", 0x21, "vv vx vi"),
+        ("fixed-point", "vssubu", 0x22, "vv vx"),
+        ("fixed-point", "vssub", 0x23, "vv vx"),
+        ("integer shift", "vsll", 0x25, "vv vx vi"),
+        ("fixed-point", "vsmul", 0x27, "vv vx"),
+        ("integer shift", "vsrl", 0x28, "vv vx vi"),
+        ("integer shift", "vsra", 0x29, "vv vx vi"),
+        ("fixed-point", "vssrl", 0x2A, "vv vx vi"),
+        ("fixed-point", "vssra", 0x2B, "vv vx vi"),
+        ("permutation", "vrgather", 0x0C, "vv vx vi"),
+        ("permutation", "vslideup", 0x0E, "vx vi"),
         ("permutation", "vslidedown", 0x0F, "vx vi"),
     ]
     for group, name, f6, forms in opi:
@@ -141,8 +163,7 @@ def table() -> list[Insn]:
             add(group, f"{name}.{form}", opv(f6, f3), sew=16)
     add("integer reduction", "vwredsumu.vs", opv(0x30, OPIVV), sew=16)
     add("integer reduction", "vwredsum.vs", opv(0x31, OPIVV), sew=16)
-    for k, n in enumerate(["vredsum", "vredand", "vredor", "vredxor", "vredminu", "vredmin", "vredmaxu",
-                           "vredmax"]):
+    for k, n in enumerate(["vredsum", "vredand", "vredor", "vredxor", "vredminu", "vredmin", "vredmaxu", "vredmax"]):
         add("integer reduction", f"{n}.vs", opv(k, OPMVV))
     for name, f6 in (("vaaddu", 0x08), ("vaadd", 0x09), ("vasubu", 0x0A), ("vasub", 0x0B)):
         for form in ("vv", "vx"):
@@ -153,8 +174,12 @@ def table() -> list[Insn]:
     add("scalar move", "vmv.s.x", opv(0x10, OPMVX, vs2=0))
     add("mask", "vcpop.m", opv(0x10, OPMVV, vs1=0x10))
     add("mask", "vfirst.m", opv(0x10, OPMVV, vs1=0x11))
-    for name, code, sew in (("vzext.vf4", 0x04, 32), ("vsext.vf4", 0x05, 32), ("vzext.vf2", 0x06, 32),
-                            ("vsext.vf2", 0x07, 32)):
+    for name, code, sew in (
+        ("vzext.vf4", 0x04, 32),
+        ("vsext.vf4", 0x05, 32),
+        ("vzext.vf2", 0x06, 32),
+        ("vsext.vf2", 0x07, 32),
+    ):
         add("integer extension", name, opv(0x12, OPMVV, vs1=code), sew=sew)
     for name, code in (("vmsbf.m", 0x01), ("vmsof.m", 0x02), ("vmsif.m", 0x03), ("viota.m", 0x10)):
         add("mask", name, opv(0x14, OPMVV, vs1=code))
@@ -162,18 +187,39 @@ def table() -> list[Insn]:
     add("permutation", "vcompress.vm", opv(0x17, OPMVV))
     for k, n in enumerate(["vmandn", "vmand", "vmor", "vmxor", "vmorn", "vmnand", "vmnor", "vmxnor"]):
         add("mask", f"{n}.mm", opv(0x18 + k, OPMVV))
-    mops = [("integer divide", "vdivu", 0x20), ("integer divide", "vdiv", 0x21), ("integer divide", "vremu", 0x22),
-            ("integer divide", "vrem", 0x23), ("integer multiply", "vmulhu", 0x24),
-            ("integer multiply", "vmul", 0x25), ("integer multiply", "vmulhsu", 0x26),
-            ("integer multiply", "vmulh", 0x27), ("integer multiply-add", "vmadd", 0x29),
-            ("integer multiply-add", "vnmsub", 0x2B), ("integer multiply-add", "vmacc", 0x2D),
-            ("integer multiply-add", "vnmsac", 0x2F)]
+    mops = [
+        ("integer divide", "vdivu", 0x20),
+        ("integer divide", "vdiv", 0x21),
+        ("integer divide", "vremu", 0x22),
+        ("integer divide", "vrem", 0x23),
+        ("integer multiply", "vmulhu", 0x24),
+        ("integer multiply", "vmul", 0x25),
+        ("integer multiply", "vmulhsu", 0x26),
+        ("integer multiply", "vmulh", 0x27),
+        ("integer multiply-add", "vmadd", 0x29),
+        ("integer multiply-add", "vnmsub", 0x2B),
+        ("integer multiply-add", "vmacc", 0x2D),
+        ("integer multiply-add", "vnmsac", 0x2F),
+    ]
     for group, name, f6 in mops:
         for form in ("vv", "vx"):
             add(group, f"{name}.{form}", opv(f6, MFORM_F3[form]))
-    wops = [("vwaddu", 0x30), ("vwadd", 0x31), ("vwsubu", 0x32), ("vwsub", 0x33), ("vwaddu.w", 0x34),
-            ("vwadd.w", 0x35), ("vwsubu.w", 0x36), ("vwsub.w", 0x37), ("vwmulu", 0x38), ("vwmulsu", 0x3A),
-            ("vwmul", 0x3B), ("vwmaccu", 0x3C), ("vwmacc", 0x3D), ("vwmaccsu", 0x3F)]
+    wops = [
+        ("vwaddu", 0x30),
+        ("vwadd", 0x31),
+        ("vwsubu", 0x32),
+        ("vwsub", 0x33),
+        ("vwaddu.w", 0x34),
+        ("vwadd.w", 0x35),
+        ("vwsubu.w", 0x36),
+        ("vwsub.w", 0x37),
+        ("vwmulu", 0x38),
+        ("vwmulsu", 0x3A),
+        ("vwmul", 0x3B),
+        ("vwmaccu", 0x3C),
+        ("vwmacc", 0x3D),
+        ("vwmaccsu", 0x3F),
+    ]
     for name, f6 in wops:
         for form in ("vv", "vx"):
             suffix = ("w" + form[1]) if name.endswith(".w") else form
@@ -181,19 +227,33 @@ def table() -> list[Insn]:
     add("integer widening", "vwmaccus.vx", opv(0x3E, OPMVX), sew=16)
 
     # --- floating point ------------------------------------------------------
-    fops = [("fp add", "vfadd", 0x00, "vv vf"), ("fp add", "vfsub", 0x02, "vv vf"), ("fp add", "vfrsub", 0x27, "vf"),
-            ("fp min/max", "vfmin", 0x04, "vv vf"), ("fp min/max", "vfmax", 0x06, "vv vf"),
-            ("fp sign-injection", "vfsgnj", 0x08, "vv vf"), ("fp sign-injection", "vfsgnjn", 0x09, "vv vf"),
-            ("fp sign-injection", "vfsgnjx", 0x0A, "vv vf"),
-            ("fp compare", "vmfeq", 0x18, "vv vf"), ("fp compare", "vmfle", 0x19, "vv vf"),
-            ("fp compare", "vmflt", 0x1B, "vv vf"), ("fp compare", "vmfne", 0x1C, "vv vf"),
-            ("fp compare", "vmfgt", 0x1D, "vf"), ("fp compare", "vmfge", 0x1F, "vf"),
-            ("fp divide", "vfdiv", 0x20, "vv vf"), ("fp divide", "vfrdiv", 0x21, "vf"),
-            ("fp multiply", "vfmul", 0x24, "vv vf"),
-            ("fp fused multiply-add", "vfmadd", 0x28, "vv vf"), ("fp fused multiply-add", "vfnmadd", 0x29, "vv vf"),
-            ("fp fused multiply-add", "vfmsub", 0x2A, "vv vf"), ("fp fused multiply-add", "vfnmsub", 0x2B, "vv vf"),
-            ("fp fused multiply-add", "vfmacc", 0x2C, "vv vf"), ("fp fused multiply-add", "vfnmacc", 0x2D, "vv vf"),
-            ("fp fused multiply-add", "vfmsac", 0x2E, "vv vf"), ("fp fused multiply-add", "vfnmsac", 0x2F, "vv vf")]
+    fops = [
+        ("fp add", "vfadd", 0x00, "vv vf"),
+        ("fp add", "vfsub", 0x02, "vv vf"),
+        ("fp add", "vfrsub", 0x27, "vf"),
+        ("fp min/max", "vfmin", 0x04, "vv vf"),
+        ("fp min/max", "vfmax", 0x06, "vv vf"),
+        ("fp sign-injection", "vfsgnj", 0x08, "vv vf"),
+        ("fp sign-injection", "vfsgnjn", 0x09, "vv vf"),
+        ("fp sign-injection", "vfsgnjx", 0x0A, "vv vf"),
+        ("fp compare", "vmfeq", 0x18, "vv vf"),
+        ("fp compare", "vmfle", 0x19, "vv vf"),
+        ("fp compare", "vmflt", 0x1B, "vv vf"),
+        ("fp compare", "vmfne", 0x1C, "vv vf"),
+        ("fp compare", "vmfgt", 0x1D, "vf"),
+        ("fp compare", "vmfge", 0x1F, "vf"),
+        ("fp divide", "vfdiv", 0x20, "vv vf"),
+        ("fp divide", "vfrdiv", 0x21, "vf"),
+        ("fp multiply", "vfmul", 0x24, "vv vf"),
+        ("fp fused multiply-add", "vfmadd", 0x28, "vv vf"),
+        ("fp fused multiply-add", "vfnmadd", 0x29, "vv vf"),
+        ("fp fused multiply-add", "vfmsub", 0x2A, "vv vf"),
+        ("fp fused multiply-add", "vfnmsub", 0x2B, "vv vf"),
+        ("fp fused multiply-add", "vfmacc", 0x2C, "vv vf"),
+        ("fp fused multiply-add", "vfnmacc", 0x2D, "vv vf"),
+        ("fp fused multiply-add", "vfmsac", 0x2E, "vv vf"),
+        ("fp fused multiply-add", "vfnmsac", 0x2F, "vv vf"),
+    ]
     for group, name, f6, forms in fops:
         for form in forms.split():
             add(group, f"{name}.{form}", opv(f6, FFORM_F3[form]))
@@ -205,11 +265,20 @@ def table() -> list[Insn]:
     add("scalar move", "vfmv.s.f", opv(0x10, OPFVF, vs2=0))
     add("fp merge/move", "vfmerge.vfm", opv(0x17, OPFVF, vm=0))
     add("fp merge/move", "vfmv.v.f", opv(0x17, OPFVF, vs2=0))
-    for name, code, sew in (("vfcvt.xu.f.v", 0x00, 32), ("vfcvt.x.f.v", 0x01, 32), ("vfcvt.f.xu.v", 0x02, 32),
-                            ("vfcvt.f.x.v", 0x03, 32), ("vfcvt.rtz.xu.f.v", 0x06, 32),
-                            ("vfcvt.rtz.x.f.v", 0x07, 32), ("vfwcvt.f.xu.v", 0x0A, 16),
-                            ("vfwcvt.f.x.v", 0x0B, 16), ("vfncvt.xu.f.w", 0x10, 16), ("vfncvt.x.f.w", 0x11, 16),
-                            ("vfncvt.rtz.xu.f.w", 0x16, 16), ("vfncvt.rtz.x.f.w", 0x17, 16)):
+    for name, code, sew in (
+        ("vfcvt.xu.f.v", 0x00, 32),
+        ("vfcvt.x.f.v", 0x01, 32),
+        ("vfcvt.f.xu.v", 0x02, 32),
+        ("vfcvt.f.x.v", 0x03, 32),
+        ("vfcvt.rtz.xu.f.v", 0x06, 32),
+        ("vfcvt.rtz.x.f.v", 0x07, 32),
+        ("vfwcvt.f.xu.v", 0x0A, 16),
+        ("vfwcvt.f.x.v", 0x0B, 16),
+        ("vfncvt.xu.f.w", 0x10, 16),
+        ("vfncvt.x.f.w", 0x11, 16),
+        ("vfncvt.rtz.xu.f.w", 0x16, 16),
+        ("vfncvt.rtz.x.f.w", 0x17, 16),
+    ):
         add("fp conversion", name, opv(0x12, OPFVV, vs1=code), sew=sew)
     for name, code in (("vfsqrt.v", 0x00), ("vfrsqrt7.v", 0x04), ("vfrec7.v", 0x05), ("vfclass.v", 0x10)):
         add("fp unary", name, opv(0x13, OPFVV, vs1=code))
@@ -233,8 +302,23 @@ def build_probe() -> Path:
         if verilator is None:
             sys.exit("gen_coverage: verilator not found; run through ./dev")
         tmp = Path(tempfile.mkdtemp(dir=base, prefix=".tmp_"))
-        cmd = [verilator, "--cc", "--exe", "--build", "-j", "2", "-Wno-fatal", "--top-module", "vec_decoder",
-               "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", "--Mdir", str(tmp), *map(str, SOURCES), str(PROBE_CPP)]
+        cmd = [
+            verilator,
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "-Wno-fatal",
+            "--top-module",
+            "vec_decoder",
+            "-MAKEFLAGS",
+            "CFG_CXXFLAGS_PCH_I=-include",
+            "--Mdir",
+            str(tmp),
+            *map(str, SOURCES),
+            str(PROBE_CPP),
+        ]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -261,7 +345,7 @@ def render(insns: list[Insn], legal: list[bool]) -> str:
         "# Vector unit: zve32f instruction coverage",
         "",
         "Generated by `sim/rtl/vector/gen_coverage.py` from the decoder RTL (each instruction's",
-        "encoding is presented to `vec_decoder.sv`; \"yes\" = accepted and executed, \"no\" =",
+        'encoding is presented to `vec_decoder.sv`; "yes" = accepted and executed, "no" =',
         "answers illegal instruction). Do not edit by hand.",
         "",
         f"**{done} of {total} instructions implemented.**",
