@@ -322,26 +322,24 @@ module attributes {transform.with_named_sequence} {
 # Loops that carry a vector accumulator (a hoisted matmul row) run one vfmacc per
 # step; unrolling them amortizes the loop's scalar overhead over several.
 ACC_UNROLL = 4
+
+
+def _loop_transform_script(attr: str, op: str) -> str:
+    """A transform script applying ``transform.loop.<op>`` by ACC_UNROLL to loops tagged ``attr``."""
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op
+    transform.loop.{op} %l {{factor = {ACC_UNROLL}}} : !transform.any_op
+    transform.yield
+  }}
+}}"""
+
+
 UNROLL_ATTR = "cosim_unroll"
-UNROLL_SCRIPT = f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-    %l = transform.structured.match attributes {{{UNROLL_ATTR}}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %l {{factor = {ACC_UNROLL}}} : !transform.any_op
-    transform.yield
-  }}
-}}"""
-
-
+UNROLL_SCRIPT = _loop_transform_script(UNROLL_ATTR, "unroll")
 JAM_ATTR = "cosim_jam"
-JAM_SCRIPT = f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-    %l = transform.structured.match attributes {{{JAM_ATTR}}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll_and_jam %l {{factor = {ACC_UNROLL}}} : !transform.any_op
-    transform.yield
-  }}
-}}"""
+JAM_SCRIPT = _loop_transform_script(JAM_ATTR, "unroll_and_jam")
 
 
 def _trip_count(ir, loop) -> int | None:

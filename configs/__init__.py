@@ -69,6 +69,19 @@ class MemoryMap:
     def trap_tval_addr(self) -> int:
         return self.mmio_base + self.trap_tval_offset
 
+    @property
+    def mmio_offsets(self) -> tuple[int, ...]:
+        """EXIT, UART_TX, PROFILE, TRAP_CAUSE, TRAP_EPC, TRAP_TVAL: the order in which
+        the test bench's +mmio_offsets plusarg and the Spike plugin take them."""
+        return (
+            self.exit_offset,
+            self.uart_tx_offset,
+            self.profile_offset,
+            self.trap_cause_offset,
+            self.trap_epc_offset,
+            self.trap_tval_offset,
+        )
+
     def regions(self) -> dict[str, tuple[int, int]]:
         """Memory regions (not MMIO) as name -> (base, size)."""
         return {

@@ -128,22 +128,27 @@ def verify(
 SUITE_SOCS = ("rv32", "t1-small", "t1-blastoise")
 
 
-def verify_cases() -> list:
-    """Every built-in PyTorch case on the scalar and vector configs, on Spike."""
+def _suite_cases(socs: tuple[str, ...], target: str) -> list:
+    """Every built-in case on each of ``socs``, run on ``target`` (iss or rtl)."""
     from harness.cases import REGISTRY
     from harness.verify_suite import Case as SuiteCase
 
     return [
         SuiteCase(
-            id=f"torch:{name}@{soc}/iss",
+            id=f"torch:{name}@{soc}/{target}",
             soc=soc,
-            target="iss",
+            target=target,
             kind="torch",
-            run=lambda workdir, n=name, s=soc: verify(n, s, on="iss", workdir=workdir),
+            run=lambda workdir, n=name, s=soc: verify(n, s, on=target, workdir=workdir),
         )
-        for soc in SUITE_SOCS
+        for soc in socs
         for name in REGISTRY
     ]
+
+
+def verify_cases() -> list:
+    """Every built-in PyTorch case on the scalar and vector configs, on Spike."""
+    return _suite_cases(SUITE_SOCS, "iss")
 
 
 # The default simulated cores of the main job: the scalar baseline and the small
@@ -153,17 +158,4 @@ RTL_SUITE_SOCS = ("rv32", "t1-small")
 
 def verify_cases_rtl() -> list:
     """Every built-in case on the RTL of the default simulated cores."""
-    from harness.cases import REGISTRY
-    from harness.verify_suite import Case as SuiteCase
-
-    return [
-        SuiteCase(
-            id=f"torch:{name}@{soc}/rtl",
-            soc=soc,
-            target="rtl",
-            kind="torch",
-            run=lambda workdir, n=name, s=soc: verify(n, s, on="rtl", workdir=workdir),
-        )
-        for soc in RTL_SUITE_SOCS
-        for name in REGISTRY
-    ]
+    return _suite_cases(RTL_SUITE_SOCS, "rtl")

@@ -125,17 +125,7 @@ def _plusargs(
 ) -> list[str]:
     mm = soc.memory_map
     regions = ",".join(f"0x{b:x}:0x{s:x}" for b, s in mm.regions().values())
-    offsets = ",".join(
-        f"0x{o:x}"
-        for o in (
-            mm.exit_offset,
-            mm.uart_tx_offset,
-            mm.profile_offset,
-            mm.trap_cause_offset,
-            mm.trap_epc_offset,
-            mm.trap_tval_offset,
-        )
-    )
+    offsets = ",".join(f"0x{o:x}" for o in mm.mmio_offsets)
     args = [
         f"+elf={check_plusarg_path(str(elf))}",
         f"+out={check_plusarg_path(str(out))}",

@@ -147,15 +147,7 @@ def _run(
     dtb = write_dtb(soc, tmp / "soc.dtb")
     events_path, uart_path = tmp / "events.txt", tmp / "uart.bin"
     session = tmp / "session.txt"
-    offsets = (
-        mm.exit_offset,
-        mm.uart_tx_offset,
-        mm.profile_offset,
-        mm.trap_cause_offset,
-        mm.trap_epc_offset,
-        mm.trap_tval_offset,
-    )
-    lines = ["offsets " + " ".join(f"{o:x}" for o in offsets), f"events {events_path}", f"uart {uart_path}"]
+    lines = ["offsets " + " ".join(f"{o:x}" for o in mm.mmio_offsets), f"events {events_path}", f"uart {uart_path}"]
     dump_files = []
     for i, d in enumerate(dumps):
         dump_files.append(tmp / f"dump{i}.bin")
