@@ -10,7 +10,12 @@ module cosim_core
   parameter int unsigned XLEN       = 32,
   parameter int unsigned DataW      = 32,   // memory port width (>= XLEN)
   parameter bit          VecPresent = 1'b0,
-  parameter int unsigned VLEN       = 128
+  parameter int unsigned VLEN       = 128,
+  // The MMIO page (DESIGN.md memory map; every config today): scalar accesses
+  // to it wait until the coprocessor is idle (EXIT/PROFILE drain the unit).
+  parameter logic [31:0] MmioBase   = 32'h1000_0000,
+  parameter logic [31:0] MmioSize   = 32'h0000_1000,
+  parameter int unsigned ICacheWords = 256
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -58,9 +63,10 @@ module cosim_core
   localparam int unsigned OffW    = $clog2(DataW / 8);  // byte offset inside a beat
   localparam int unsigned CopMax  = 16;                 // coprocessor instructions in flight
 
-  typedef enum logic [3:0] {
-    StFetch, StExec, StMemReq, StMemWait, StDiv, StFpuReq, StFpuWait,
-    StCopReq, StCopWait, StDrain
+  // StRun executes the instruction at the head of the fetch queue (one per
+  // cycle); the other states finish a multi-cycle instruction latched in insn_q.
+  typedef enum logic [2:0] {
+    StRun, StMemWait, StDiv, StFpuWait, StCopWait
   } state_e;
 
   state_e          state_q, state_d;
@@ -76,19 +82,32 @@ module cosim_core
   logic [XLEN-1:0] cop_exc_tval_q, cop_exc_tval_d;
   logic [XLEN-1:0] cop_exc_pc_q, cop_exc_pc_d;
   logic [XLEN-1:0] cop_pc_q [CopMax];
+  // Memory kind of every coprocessor instruction in flight (by seq): bit 0 it
+  // reads memory, bit 1 it writes memory (custom opcodes: both).
+  logic [1:0]      cop_kind_q [CopMax];
+  logic [4:0]      cop_rd_cnt_q, cop_rd_cnt_d;   // in flight that read memory
+  logic [4:0]      cop_wr_cnt_q, cop_wr_cnt_d;   // in flight that write memory
+
+  // The instruction being worked on: the fetch queue head in StRun, else insn_q.
+  logic [31:0]     insn;
 
   // ---------------------------------------------------------------------------
   // Fetch (sequential prefetch, restarted on every redirect)
   // ---------------------------------------------------------------------------
   logic        if_valid, if_err, if_consume, redirect, is_fence_i;
   logic [31:0] if_insn;
+  logic        st_accept, fetch_flush;
+  logic [31:0] st_addr;
 
-  core_fetch #(.XLEN(XLEN), .DataW(DataW), .Depth(4)) u_fetch (
+  core_fetch #(.XLEN(XLEN), .DataW(DataW), .Depth(4), .CacheWords(ICacheWords)) u_fetch (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
     .boot_addr_i       (boot_addr_i),
     .redirect_i        (redirect),
     .redirect_addr_i   (pc_d),
+    .flush_i           (fetch_flush),
+    .inval_i           (st_accept),
+    .inval_addr_i      (st_addr),
     .imem_req_valid_o  (imem_req_valid_o),
     .imem_req_ready_i  (imem_req_ready_i),
     .imem_req_addr_o   (imem_req_addr_o),
@@ -101,7 +120,8 @@ module cosim_core
     .consume_i         (if_consume)
   );
 
-  assign is_fence_i = (insn_q[6:0] == OpMiscMem) && (insn_q[14:12] == 3'b001);
+  assign insn       = (state_q == StRun) ? if_insn : insn_q;
+  assign is_fence_i = (insn[6:0] == OpMiscMem) && (insn[14:12] == 3'b001);
 
   // ---------------------------------------------------------------------------
   // Decode and operands
@@ -114,7 +134,7 @@ module cosim_core
   logic            fpu_int_rd;
 
   core_decoder #(.XLEN(XLEN), .VecPresent(VecPresent)) u_decoder (
-    .insn_i       (insn_q),
+    .insn_i       (insn),
     .class_o      (cls),
     .imm_o        (imm),
     .word_o       (word),
@@ -125,11 +145,11 @@ module cosim_core
 
   logic [2:0] funct3;
   logic [4:0] rd, rs1, rs2, rs3;
-  assign funct3 = insn_q[14:12];
-  assign rd     = insn_q[11:7];
-  assign rs1    = insn_q[19:15];
-  assign rs2    = insn_q[24:20];
-  assign rs3    = insn_q[31:27];
+  assign funct3 = insn[14:12];
+  assign rd     = insn[11:7];
+  assign rs1    = insn[19:15];
+  assign rs2    = insn[24:20];
+  assign rs3    = insn[31:27];
 
   logic [XLEN-1:0] rs1_v, rs2_v, unused_x_c;
   logic            x_we;
@@ -181,7 +201,7 @@ module cosim_core
   logic [XLEN-1:0] alu_b, alu_res;
   logic            br_taken;
 
-  assign alu_alt = (cls == ClsAluReg) ? insn_q[30] : (funct3 == 3'b101 && insn_q[30]);
+  assign alu_alt = (cls == ClsAluReg) ? insn[30] : (funct3 == 3'b101 && insn[30]);
   assign alu_b   = (cls == ClsAluImm) ? imm : rs2_v;
 
   core_alu #(.XLEN(XLEN)) u_alu (
@@ -204,7 +224,7 @@ module cosim_core
   // of a cycle-based simulation (the result is unused otherwise).
   always_comb begin
     mul_p = '0;
-    if (state_q == StExec && cls == ClsMul) mul_p = mul_a * mul_b;
+    if (state_q == StRun && if_valid && cls == ClsMul) mul_p = mul_a * mul_b;
   end
   always_comb begin
     if (word) mul_res = XLEN'($signed(mul_p[31:0]));
@@ -282,7 +302,7 @@ module cosim_core
 
   // CSRs that coprocessor completions update (fflags, vxsat, vl and their aliases).
   logic csr_cop_updated;
-  assign csr_cop_updated = insn_q[31:20] inside {CsrFflags, CsrFcsr, CsrVxsat, CsrVcsr, CsrVl};
+  assign csr_cop_updated = insn[31:20] inside {CsrFflags, CsrFcsr, CsrVxsat, CsrVcsr, CsrVl};
 
   assign csr_operand      = funct3[2] ? XLEN'(rs1) : rs1_v;
   assign csr_write_intent = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
@@ -300,7 +320,7 @@ module cosim_core
   core_csr #(.XLEN(XLEN), .VecPresent(VecPresent), .VLEN(VLEN)) u_csr (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .csr_addr_i    (insn_q[31:20]),
+    .csr_addr_i    (insn[31:20]),
     .csr_write_i   (csr_write_intent),
     .csr_rdata_o   (csr_rdata),
     .csr_illegal_o (csr_illegal),
@@ -353,12 +373,12 @@ module cosim_core
     vset_vl     = '0;
     // Without a vector unit vset{i}vl{i} is illegal and this block folds away.
     if (VecPresent && cls == ClsVset) begin
-      if (!insn_q[31]) begin              // vsetvli
-        vs_newtype  = XLEN'(insn_q[30:20]);
+      if (!insn[31]) begin              // vsetvli
+        vs_newtype  = XLEN'(insn[30:20]);
         vs_avl      = rs1_v;
         vs_rs1_zero = (rs1 == 5'd0);
-      end else if (insn_q[30]) begin      // vsetivli
-        vs_newtype  = XLEN'(insn_q[29:20]);
+      end else if (insn[30]) begin      // vsetivli
+        vs_newtype  = XLEN'(insn[29:20]);
         vs_avl      = XLEN'(rs1);
         vs_rs1_zero = 1'b0;
       end else begin                      // vsetvl
@@ -421,7 +441,7 @@ module cosim_core
       default: st_data_masked = st_data;
     endcase
   end
-  assign moff    = maddr_q[OffW-1:0];
+  assign moff    = (state_q == StRun) ? agen[OffW-1:0] : maddr_q[OffW-1:0];
   assign st_strb = (DataW/8)'(((1 << (1 << msize)) - 1)) << moff;
   assign ld_beat = dmem_resp_data_i >> {moff, 3'b000};
   assign ld_raw  = 64'(ld_beat);
@@ -439,12 +459,12 @@ module cosim_core
 
   // Vector forms of the coprocessor (need VS enabled) versus custom opcodes.
   logic cop_is_vector, cop_writes_x, cop_writes_f;
-  assign cop_is_vector = (insn_q[6:0] == OpOpV) || (insn_q[6:0] == OpLoadFp) || (insn_q[6:0] == OpStoreFp);
+  assign cop_is_vector = (insn[6:0] == OpOpV) || (insn[6:0] == OpLoadFp) || (insn[6:0] == OpStoreFp);
   // Scalar results: vmv.x.s / vcpop.m / vfirst.m (OPMVV funct6 010000),
   // vfmv.f.s (OPFVV funct6 010000), RoCC instructions with xd set.
-  assign cop_writes_x = ((insn_q[6:0] == OpOpV) && funct3 == 3'b010 && insn_q[31:26] == 6'b010000)
-                     || (!cop_is_vector && insn_q[14] && rd != 5'd0);
-  assign cop_writes_f = (insn_q[6:0] == OpOpV) && funct3 == 3'b001 && insn_q[31:26] == 6'b010000;
+  assign cop_writes_x = ((insn[6:0] == OpOpV) && funct3 == 3'b010 && insn[31:26] == 6'b010000)
+                     || (!cop_is_vector && insn[14] && rd != 5'd0);
+  assign cop_writes_f = (insn[6:0] == OpOpV) && funct3 == 3'b001 && insn[31:26] == 6'b010000;
 
   // ---------------------------------------------------------------------------
   // Main sequencer
@@ -456,6 +476,9 @@ module cosim_core
   logic [31:0]     f_wdata_raw;
   logic            corrupt_hit;
   logic            ret_mem_re, ret_mem_we, ret_cop;
+  logic            mem_order_ok;     // older coprocessor work allows this scalar access
+  logic            is_mmio;
+  logic [1:0]      cop_kind;         // memory kind of the coprocessor instruction in StRun
 
   assign pc_ok       = (64'(pc_q) >> 32) == 64'd0;
   assign pc_plus4    = pc_q + XLEN'(4);
@@ -464,6 +487,23 @@ module cosim_core
 
   logic [63:0] mem_addr_hi;
   assign mem_addr_hi = 64'(agen) >> 32;
+
+  // Scalar memory vs coprocessor memory ordering (see README.md): a scalar load
+  // waits for older coprocessor instructions that write memory, a scalar store
+  // also for those that read it; vector arithmetic never holds them back. The
+  // MMIO page (EXIT, PROFILE, UART) waits until the coprocessor is idle.
+  assign is_mmio = (agen[31:0] - MmioBase) < MmioSize;
+  always_comb begin
+    if (is_mmio) mem_order_ok = (cop_cnt_q == '0);
+    else if (is_store) mem_order_ok = (cop_wr_cnt_q == '0) && (cop_rd_cnt_q == '0);
+    else mem_order_ok = (cop_wr_cnt_q == '0);
+  end
+  always_comb begin
+    if (!cop_is_vector) cop_kind = 2'b11;                 // custom (RoCC): may do anything
+    else if (insn[6:0] == OpLoadFp) cop_kind = 2'b01;     // vector load
+    else if (insn[6:0] == OpStoreFp) cop_kind = 2'b10;    // vector store
+    else cop_kind = 2'b00;                                // vector arithmetic, moves
+  end
 
   always_comb begin
     state_d         = state_q;
@@ -500,7 +540,7 @@ module cosim_core
     trap_tval   = '0;
 
     unique case (state_q)
-      StFetch: begin
+      StRun: begin
         if (cop_exc_q) begin
           // A coprocessor instruction faulted after it retired: trap at it now.
           trap       = 1'b1;
@@ -512,140 +552,145 @@ module cosim_core
           trap       = 1'b1;
           trap_cause = ExcInsnAccessFault;
           trap_tval  = pc_q;
+        end else if (if_valid && if_err) begin
+          trap       = 1'b1;
+          trap_cause = ExcInsnAccessFault;
+          trap_tval  = pc_q;
         end else if (if_valid) begin
-          if_consume = 1'b1;
-          if (if_err) begin
-            trap       = 1'b1;
-            trap_cause = ExcInsnAccessFault;
-            trap_tval  = pc_q;
-          end else begin
-            insn_d  = if_insn;
-            state_d = StExec;
-          end
-        end
-      end
-
-      StExec: begin
-        unique case (cls)
-          ClsLui:    begin x_we_raw = 1'b1; x_wdata_raw = imm; retire = 1'b1; end
-          ClsAuipc:  begin x_we_raw = 1'b1; x_wdata_raw = target; retire = 1'b1; end
-          ClsAluImm, ClsAluReg: begin x_we_raw = 1'b1; x_wdata_raw = alu_res; retire = 1'b1; end
-          ClsMul:    begin x_we_raw = 1'b1; x_wdata_raw = mul_res; retire = 1'b1; end
-          ClsDiv:    begin div_start = 1'b1; state_d = StDiv; end
-          ClsJal, ClsJalr: begin
-            if (((cls == ClsJal) ? target[1] : jalr_target[1])) begin
-              trap       = 1'b1;
-              trap_cause = ExcInsnMisaligned;
-              trap_tval  = (cls == ClsJal) ? target : jalr_target;
-            end else begin
-              x_we_raw    = 1'b1;
-              x_wdata_raw = pc_plus4;
-              pc_d        = (cls == ClsJal) ? target : jalr_target;
-              retire      = 1'b1;
+          // Execute the queue head. An instruction that cannot proceed this
+          // cycle (ordering, a busy port) stays at the head and tries again.
+          insn_d = if_insn;
+          unique case (cls)
+            ClsLui:    begin x_we_raw = 1'b1; x_wdata_raw = imm; retire = 1'b1; end
+            ClsAuipc:  begin x_we_raw = 1'b1; x_wdata_raw = target; retire = 1'b1; end
+            ClsAluImm, ClsAluReg: begin x_we_raw = 1'b1; x_wdata_raw = alu_res; retire = 1'b1; end
+            ClsMul:    begin x_we_raw = 1'b1; x_wdata_raw = mul_res; retire = 1'b1; end
+            ClsDiv:    begin div_start = 1'b1; state_d = StDiv; end
+            ClsJal, ClsJalr: begin
+              if (((cls == ClsJal) ? target[1] : jalr_target[1])) begin
+                trap       = 1'b1;
+                trap_cause = ExcInsnMisaligned;
+                trap_tval  = (cls == ClsJal) ? target : jalr_target;
+              end else begin
+                x_we_raw    = 1'b1;
+                x_wdata_raw = pc_plus4;
+                pc_d        = (cls == ClsJal) ? target : jalr_target;
+                retire      = 1'b1;
+              end
             end
-          end
-          ClsBranch: begin
-            if (br_taken && target[1]) begin
-              trap       = 1'b1;
-              trap_cause = ExcInsnMisaligned;
-              trap_tval  = target;
-            end else begin
-              pc_d   = br_taken ? target : pc_plus4;
-              retire = 1'b1;
+            ClsBranch: begin
+              if (br_taken && target[1]) begin
+                trap       = 1'b1;
+                trap_cause = ExcInsnMisaligned;
+                trap_tval  = target;
+              end else begin
+                pc_d   = br_taken ? target : pc_plus4;
+                retire = 1'b1;
+              end
             end
-          end
-          ClsLoad, ClsStore, ClsFload, ClsFstore: begin
-            if ((cls == ClsFload || cls == ClsFstore) && fs == 2'b00) begin
+            ClsLoad, ClsStore, ClsFload, ClsFstore: begin
+              if ((cls == ClsFload || cls == ClsFstore) && fs == 2'b00) begin
+                trap      = 1'b1;
+                trap_tval = XLEN'(insn);
+              end else if (misaligned) begin
+                trap       = 1'b1;
+                trap_cause = is_store ? ExcStoreMisaligned : ExcLoadMisaligned;
+                trap_tval  = agen;
+              end else if (mem_addr_hi != '0) begin
+                trap       = 1'b1;
+                trap_cause = is_store ? ExcStoreAccessFault : ExcLoadAccessFault;
+                trap_tval  = agen;
+              end else if (mem_order_ok) begin
+                dmem_req_valid_o = 1'b1;
+                if (dmem_req_ready_i) begin
+                  maddr_d = agen;
+                  state_d = StMemWait;
+                end
+              end
+            end
+            ClsFence: begin
+              // fence, fence.i and wfi wait until the coprocessor is idle.
+              if (cop_cnt_q == '0) retire = 1'b1;
+            end
+            ClsEcall:  begin trap = 1'b1; trap_cause = ExcEcallM; end
+            ClsEbreak: begin trap = 1'b1; trap_cause = ExcBreakpoint; trap_tval = pc_q; end
+            ClsMret:   begin mret = 1'b1; pc_d = mepc; retire = 1'b1; end
+            ClsCsr: begin
+              if (csr_illegal) begin
+                trap      = 1'b1;
+                trap_tval = XLEN'(insn);
+              end else if (csr_cop_updated && cop_cnt_q != '0) begin
+                // fflags/vxsat/vl are updated by accelerator completions: read or
+                // write them only after every older coprocessor instruction completed.
+              end else begin
+                x_we_raw    = 1'b1;
+                x_wdata_raw = csr_rdata;
+                csr_we      = csr_write_intent;
+                retire      = 1'b1;
+              end
+            end
+            ClsFpu: begin
+              if (fs == 2'b00 || rm_bad) begin
+                trap      = 1'b1;
+                trap_tval = XLEN'(insn);
+              end else begin
+                fpu_req_valid = 1'b1;
+                if (fpu_req_ready) state_d = StFpuWait;
+              end
+            end
+            ClsFmvXW, ClsFmvWX: begin
+              if (fs == 2'b00) begin
+                trap      = 1'b1;
+                trap_tval = XLEN'(insn);
+              end else if (cls == ClsFmvXW) begin
+                x_we_raw    = 1'b1;
+                x_wdata_raw = XLEN'($signed(frs1_v[31:0]));
+                retire      = 1'b1;
+              end else begin
+                f_we_raw    = 1'b1;
+                f_wdata_raw = rs1_v[31:0];
+                retire      = 1'b1;
+              end
+            end
+            ClsVset: begin
+              if (vs == 2'b00) begin
+                trap      = 1'b1;
+                trap_tval = XLEN'(insn);
+              end else begin
+                vset        = 1'b1;
+                x_we_raw    = 1'b1;
+                x_wdata_raw = vset_vl;
+                retire      = 1'b1;
+              end
+            end
+            ClsCop: begin
+              if (cop_is_vector && (!VecPresent || vs == 2'b00)) begin
+                trap      = 1'b1;
+                trap_tval = XLEN'(insn);
+              end else if (cop_cnt_q != 5'(CopMax)) begin
+                cop_req_valid_o = 1'b1;
+                if (cop_req_ready_i) begin
+                  if (cop_illegal_i) begin
+                    trap      = 1'b1;
+                    trap_tval = XLEN'(insn);
+                  end else begin
+                    retire  = 1'b1;
+                    ret_cop = 1'b1;
+                    seq_d   = seq_q + 8'd1;
+                    if (cop_writes_x || cop_writes_f) begin
+                      wait_seq_d = seq_q;
+                      state_d    = StCopWait;
+                    end
+                  end
+                end
+              end
+            end
+            default: begin  // ClsIllegal
               trap      = 1'b1;
-              trap_tval = XLEN'(insn_q);
-            end else if (misaligned) begin
-              trap       = 1'b1;
-              trap_cause = is_store ? ExcStoreMisaligned : ExcLoadMisaligned;
-              trap_tval  = agen;
-            end else if (mem_addr_hi != '0) begin
-              trap       = 1'b1;
-              trap_cause = is_store ? ExcStoreAccessFault : ExcLoadAccessFault;
-              trap_tval  = agen;
-            end else begin
-              maddr_d = agen;
-              state_d = StMemReq;
+              trap_tval = XLEN'(insn);
             end
-          end
-          ClsFence: begin
-            if (cop_cnt_q != '0) state_d = StDrain;
-            else retire = 1'b1;
-          end
-          ClsEcall:  begin trap = 1'b1; trap_cause = ExcEcallM; end
-          ClsEbreak: begin trap = 1'b1; trap_cause = ExcBreakpoint; trap_tval = pc_q; end
-          ClsMret:   begin mret = 1'b1; pc_d = mepc; retire = 1'b1; end
-          ClsCsr: begin
-            if (csr_illegal) begin
-              trap      = 1'b1;
-              trap_tval = XLEN'(insn_q);
-            end else if (csr_cop_updated && cop_cnt_q != '0) begin
-              // fflags/vxsat/vl are updated by accelerator completions: read or
-              // write them only after every older coprocessor instruction completed.
-            end else begin
-              x_we_raw    = 1'b1;
-              x_wdata_raw = csr_rdata;
-              csr_we      = csr_write_intent;
-              retire      = 1'b1;
-            end
-          end
-          ClsFpu: begin
-            if (fs == 2'b00 || rm_bad) begin
-              trap      = 1'b1;
-              trap_tval = XLEN'(insn_q);
-            end else begin
-              state_d = StFpuReq;
-            end
-          end
-          ClsFmvXW, ClsFmvWX: begin
-            if (fs == 2'b00) begin
-              trap      = 1'b1;
-              trap_tval = XLEN'(insn_q);
-            end else if (cls == ClsFmvXW) begin
-              x_we_raw    = 1'b1;
-              x_wdata_raw = XLEN'($signed(frs1_v[31:0]));
-              retire      = 1'b1;
-            end else begin
-              f_we_raw    = 1'b1;
-              f_wdata_raw = rs1_v[31:0];
-              retire      = 1'b1;
-            end
-          end
-          ClsVset: begin
-            if (vs == 2'b00) begin
-              trap      = 1'b1;
-              trap_tval = XLEN'(insn_q);
-            end else begin
-              vset        = 1'b1;
-              x_we_raw    = 1'b1;
-              x_wdata_raw = vset_vl;
-              retire      = 1'b1;
-            end
-          end
-          ClsCop: begin
-            if (cop_is_vector && (!VecPresent || vs == 2'b00)) begin
-              trap      = 1'b1;
-              trap_tval = XLEN'(insn_q);
-            end else if (cop_cnt_q != 5'(CopMax)) begin
-              state_d = StCopReq;
-            end
-          end
-          default: begin  // ClsIllegal
-            trap      = 1'b1;
-            trap_tval = XLEN'(insn_q);
-          end
-        endcase
-      end
-
-      StMemReq: begin
-        // Scalar memory accesses wait for older coprocessor work (ordering rule;
-        // also drains the accelerator before EXIT/PROFILE stores).
-        if (cop_cnt_q == '0) begin
-          dmem_req_valid_o = 1'b1;
-          if (dmem_req_ready_i) state_d = StMemWait;
+          endcase
+          if_consume = retire || trap || (state_d != StRun);
         end
       end
 
@@ -681,11 +726,6 @@ module cosim_core
         end
       end
 
-      StFpuReq: begin
-        fpu_req_valid = 1'b1;
-        if (fpu_req_ready) state_d = StFpuWait;
-      end
-
       StFpuWait: begin
         if (fpu_resp_valid) begin
           retire = 1'b1;
@@ -699,47 +739,26 @@ module cosim_core
         end
       end
 
-      StCopReq: begin
-        cop_req_valid_o = 1'b1;
-        if (cop_req_ready_i) begin
-          if (cop_illegal_i) begin
-            trap      = 1'b1;
-            trap_tval = XLEN'(insn_q);
-          end else begin
-            retire  = 1'b1;
-            ret_cop = 1'b1;
-            seq_d   = seq_q + 8'd1;
-            if (cop_writes_x || cop_writes_f) begin
-              wait_seq_d = seq_q;
-              state_d    = StCopWait;
-            end
-          end
-        end
-      end
-
       StCopWait: begin
-        // The scalar result arrives with the completion (written below).
-        if (cop_cmp_valid_i && cop_cmp_i.seq == wait_seq_q) state_d = StFetch;
+        // The scalar result arrives with the completion (written below); the
+        // instruction retired at issue.
+        if (cop_cmp_valid_i && cop_cmp_i.seq == wait_seq_q) state_d = StRun;
       end
 
-      StDrain: begin
-        if (cop_cnt_q == '0) retire = 1'b1;
-      end
-
-      default: state_d = StFetch;
+      default: state_d = StRun;
     endcase
 
     // A retirement moves on to the next instruction (unless it waits for a
     // coprocessor result); a trap goes to the handler.
     if (retire) begin
-      if (!(state_q == StExec && (cls == ClsJal || cls == ClsJalr || cls == ClsBranch || cls == ClsMret))) begin
+      if (!(state_q == StRun && (cls == ClsJal || cls == ClsJalr || cls == ClsBranch || cls == ClsMret))) begin
         pc_d = pc_plus4;
       end
-      if (state_d != StCopWait) state_d = StFetch;
+      if (state_d != StCopWait) state_d = StRun;
     end
     if (trap) begin
       pc_d    = {mtvec[XLEN-1:2], 2'b00};
-      state_d = StFetch;
+      state_d = StRun;
     end
 
     // The prefetcher follows pc + 4; anything else (taken branch, jump, mret,
@@ -754,7 +773,6 @@ module cosim_core
       cop_exc_pc_d    = cop_pc_q[cop_cmp_i.seq[3:0]];
     end
   end
-
   // Register writes: the instruction's own, or a coprocessor completion (which
   // only carries a register write while the core waits for it in StCopWait).
   logic cmp_x, cmp_f;
@@ -776,13 +794,17 @@ module cosim_core
 
   // Coprocessor bookkeeping: every accepted instruction completes exactly once.
   logic cop_issue;
-  assign cop_issue = (state_q == StCopReq) && cop_req_ready_i && !cop_illegal_i;
+  logic [1:0] cmp_kind;
+  assign cop_issue = cop_req_valid_o && cop_req_ready_i && !cop_illegal_i;
   assign cop_cnt_d = cop_cnt_q + 5'(cop_issue) - 5'(cop_cmp_valid_i);
+  assign cmp_kind  = cop_cmp_valid_i ? cop_kind_q[cop_cmp_i.seq[3:0]] : 2'b00;
+  assign cop_rd_cnt_d = cop_rd_cnt_q + 5'(cop_issue && cop_kind[0]) - 5'(cmp_kind[0]);
+  assign cop_wr_cnt_d = cop_wr_cnt_q + 5'(cop_issue && cop_kind[1]) - 5'(cmp_kind[1]);
   assign cop_busy_o = (cop_cnt_q != '0);
 
   always_comb begin
     cop_req_o        = '0;
-    cop_req_o.insn   = insn_q;
+    cop_req_o.insn   = insn;
     cop_req_o.rs1    = 64'(rs1_v);
     cop_req_o.rs2    = 64'(rs2_v);
     cop_req_o.frs1   = unbox(frs1_v);
@@ -795,20 +817,25 @@ module cosim_core
     cop_req_o.seq    = seq_q;
   end
 
-  assign dmem_req_addr_o  = maddr_q[31:0];
+  assign dmem_req_addr_o  = agen[31:0];   // requests leave from StRun only
+  assign st_accept        = dmem_req_valid_o && dmem_req_ready_i && is_store;
+  assign st_addr          = agen[31:0];
+  assign fetch_flush      = retire && is_fence_i;
   assign dmem_req_we_o    = is_store;
   assign dmem_req_wstrb_o = is_store ? st_strb : '0;
   assign dmem_req_wdata_o = DataW'(st_data_masked) << {moff, 3'b000};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q         <= StFetch;
+      state_q         <= StRun;
       pc_q            <= boot_addr_i;
       insn_q          <= '0;
       maddr_q         <= '0;
       seq_q           <= '0;
       wait_seq_q      <= '0;
       cop_cnt_q       <= '0;
+      cop_rd_cnt_q    <= '0;
+      cop_wr_cnt_q    <= '0;
       corrupt_done_q  <= 1'b0;
       cop_exc_q       <= 1'b0;
       cop_exc_cause_q <= '0;
@@ -822,6 +849,8 @@ module cosim_core
       seq_q           <= seq_d;
       wait_seq_q      <= wait_seq_d;
       cop_cnt_q       <= cop_cnt_d;
+      cop_rd_cnt_q    <= cop_rd_cnt_d;
+      cop_wr_cnt_q    <= cop_wr_cnt_d;
       corrupt_done_q  <= corrupt_done_d;
       cop_exc_q       <= cop_exc_d;
       cop_exc_cause_q <= cop_exc_cause_d;
@@ -831,7 +860,10 @@ module cosim_core
   end
 
   always_ff @(posedge clk_i) begin
-    if (cop_issue) cop_pc_q[seq_q[3:0]] <= pc_q;
+    if (cop_issue) begin
+      cop_pc_q[seq_q[3:0]]   <= pc_q;
+      cop_kind_q[seq_q[3:0]] <= cop_kind;
+    end
   end
 
   // Bits that are legitimately unused in some configurations.
@@ -846,7 +878,7 @@ module cosim_core
     retire_o           = '0;
     retire_o.valid     = retire;
     retire_o.pc        = 64'(pc_q);
-    retire_o.insn      = insn_q;
+    retire_o.insn      = insn;
     retire_o.x_we      = x_we_raw && rd != 5'd0;
     retire_o.f_we      = f_we_raw;
     retire_o.rd        = rd;
@@ -858,7 +890,7 @@ module cosim_core
     retire_o.mem_wdata = st_data_masked;
     retire_o.mem_size  = msize;
     retire_o.csr_we    = csr_we;
-    retire_o.csr_addr  = insn_q[31:20];
+    retire_o.csr_addr  = insn[31:20];
     retire_o.csr_wdata = 64'(csr_wlegal);
     retire_o.cop       = ret_cop;
     retire_o.seq       = seq_q;
