@@ -1,4 +1,7 @@
-// Register file: two read ports (three with ReadC), one write port.
+// Register file: three read ports, two write ports (A: the executing
+// instruction or a coprocessor result; B: load data returning from memory).
+// The core never writes one register through both ports in the same cycle (its
+// scoreboard holds back writers of a register with a load in flight).
 // ZeroReg hard-wires entry 0 to zero (the x file); the f file has no zero.
 module core_regfile #(
   parameter int unsigned Width   = 32,
@@ -13,7 +16,10 @@ module core_regfile #(
   output logic [Width-1:0] rdata_c_o,
   input  logic             we_i,
   input  logic [4:0]       waddr_i,
-  input  logic [Width-1:0] wdata_i
+  input  logic [Width-1:0] wdata_i,
+  input  logic             we_b_i,
+  input  logic [4:0]       waddr_b_i,
+  input  logic [Width-1:0] wdata_b_i
 );
 
   logic [Width-1:0] regs_q [32];
@@ -23,6 +29,9 @@ module core_regfile #(
   always_ff @(posedge clk_i) begin
     if (we_i && !(ZeroReg && waddr_i == 5'd0)) begin
       regs_q[waddr_i] <= wdata_i;
+    end
+    if (we_b_i && !(ZeroReg && waddr_b_i == 5'd0)) begin
+      regs_q[waddr_b_i] <= wdata_b_i;
     end
   end
 

@@ -15,7 +15,17 @@ module cosim_core
   // to it wait until the coprocessor is idle (EXIT/PROFILE drain the unit).
   parameter logic [31:0] MmioBase   = 32'h1000_0000,
   parameter logic [31:0] MmioSize   = 32'h0000_1000,
-  parameter int unsigned ICacheWords = 256
+  parameter int unsigned ICacheWords = 256,
+  // Memory regions that never answer with an error (DESIGN.md memory map; a
+  // test checks every config against these). Loads and stores to them do not
+  // block: the core goes on with independent instructions while they are in
+  // flight. Accesses elsewhere wait for their response (precise access faults).
+  parameter logic [31:0] Mem0Base   = 32'h2000_0000,
+  parameter logic [32:0] Mem0Size   = 33'h0_2000_0000,
+  parameter logic [31:0] Mem1Base   = 32'h4000_0000,
+  parameter logic [32:0] Mem1Size   = 33'h0_8000_0000,
+  parameter logic [31:0] Mem2Base   = 32'hC000_0000,
+  parameter logic [32:0] Mem2Size   = 33'h0_0100_0000
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -152,6 +162,11 @@ module cosim_core
   assign rs3    = insn[31:27];
 
   logic [XLEN-1:0] rs1_v, rs2_v, unused_x_c;
+  // Write port B: data of a non-blocking load returning from memory.
+  logic            lw_x_we, lw_f_we;
+  logic [4:0]      lw_rd;
+  logic [XLEN-1:0] lw_x_wdata;
+  logic [31:0]     lw_f_wdata;
   logic            x_we;
   logic [4:0]      x_waddr;
   logic [XLEN-1:0] x_wdata;
@@ -166,7 +181,10 @@ module cosim_core
     .rdata_c_o (unused_x_c),
     .we_i      (x_we),
     .waddr_i   (x_waddr),
-    .wdata_i   (x_wdata)
+    .wdata_i   (x_wdata),
+    .we_b_i    (lw_x_we),
+    .waddr_b_i (lw_rd),
+    .wdata_b_i (lw_x_wdata)
   );
 
   // f registers hold binary32 plus a "NaN-boxed" bit: on RV64 a register that was
@@ -186,7 +204,10 @@ module cosim_core
     .rdata_c_o (frs3_v),
     .we_i      (f_we),
     .waddr_i   (f_waddr),
-    .wdata_i   ({1'b1, f_wdata})
+    .wdata_i   ({1'b1, f_wdata}),
+    .we_b_i    (lw_f_we),
+    .waddr_b_i (lw_rd),
+    .wdata_b_i ({1'b1, lw_f_wdata})
   );
 
   function automatic logic [31:0] unbox(logic [32:0] r);
@@ -335,7 +356,7 @@ module cosim_core
     .mtvec_o       (mtvec),
     .mepc_o        (mepc),
     .retire_i      (retire),
-    .fs_dirty_i    (f_we),
+    .fs_dirty_i    (f_we || lw_f_we),
     .fflags_we_i   (fflags_we),
     .fflags_i      (fflags_acc),
     .vxsat_i       (cop_cmp_valid_i && cop_cmp_i.vxsat),
@@ -443,10 +464,14 @@ module cosim_core
   end
   assign moff    = (state_q == StRun) ? agen[OffW-1:0] : maddr_q[OffW-1:0];
   assign st_strb = (DataW/8)'(((1 << (1 << msize)) - 1)) << moff;
-  assign ld_beat = dmem_resp_data_i >> {moff, 3'b000};
+  // Load data: the blocking access in StMemWait, or the oldest non-blocking one.
+  logic            lf_uns;     // lbu/lhu/lwu
+  logic [1:0]      lf_msize;
+  logic [OffW-1:0] lf_off;
+  assign ld_beat = dmem_resp_data_i >> {lf_off, 3'b000};
   assign ld_raw  = 64'(ld_beat);
   always_comb begin
-    unique case ({funct3[2], msize})
+    unique case ({lf_uns, lf_msize})
       3'b000:  ld_val = 64'($signed(ld_raw[7:0]));
       3'b001:  ld_val = 64'($signed(ld_raw[15:0]));
       3'b010:  ld_val = 64'($signed(ld_raw[31:0]));
@@ -467,6 +492,79 @@ module cosim_core
   assign cop_writes_f = (insn[6:0] == OpOpV) && funct3 == 3'b001 && insn[31:26] == 6'b010000;
 
   // ---------------------------------------------------------------------------
+  // Non-blocking loads and stores (see README.md "Pipeline")
+  // ---------------------------------------------------------------------------
+  // An access to a region that cannot fault issues from StRun and the core goes
+  // on: pq_* remembers every access in flight (responses come back in order),
+  // the x/f scoreboard holds back any instruction that reads or writes a
+  // register a load will still write, and the commit queue cf_* keeps the
+  // monitor's retirement records in program order: a load's record waits there
+  // for its data, younger records wait behind it. Traps, CSR and fence
+  // instructions, coprocessor requests and blocking accesses (MMIO, anything
+  // outside the regions) wait until both queues are empty ("drained").
+  localparam int unsigned PqDepth = 4;
+  localparam int unsigned CfDepth = 8;
+
+  typedef struct packed {
+    logic            store;
+    logic            fp;
+    logic [4:0]      rd;
+    logic            uns;
+    logic [1:0]      msize;
+    logic [OffW-1:0] off;
+    logic [2:0]      cidx;      // its record in the commit queue (loads)
+    logic            corrupt;   // fault injection: flip bit 0 of the loaded value
+  } pq_t;
+
+  pq_t        pq_q [PqDepth];
+  logic [1:0] pq_rd_q, pq_wr_q;
+  logic [2:0] pq_cnt_q, pq_cnt_d;
+  pq_t        pq_head, pq_new;
+  logic       pq_rsp, nb_issue;
+
+  retire_t    cf_rec_q [CfDepth];
+  logic [CfDepth-1:0] cf_pend_q;
+  logic [2:0] cf_rd_q, cf_wr_q;
+  logic [3:0] cf_cnt_q, cf_cnt_d;
+  logic       cf_pop, cf_push, cf_head_fill;
+  retire_t    rec;        // the record of the instruction retiring in the sequencer
+  logic       rec_pend;   // ... whose load data is still to come
+
+  logic [31:0] x_busy_q, x_busy_d, f_busy_q, f_busy_d;
+  logic        sb_stall, drained, cf_full, pq_full, mem_safe, is_mmio;
+  logic        uses_f, rs2_is_x;
+
+  assign pq_head = pq_q[pq_rd_q];
+  assign pq_rsp  = dmem_resp_valid_i && (pq_cnt_q != '0);
+  assign drained = (cf_cnt_q == '0) && (pq_cnt_q == '0);
+  assign cf_full = (cf_cnt_q == 4'(CfDepth));
+  assign pq_full = (pq_cnt_q == 3'(PqDepth));
+
+  assign mem_safe = !is_mmio
+                 && (((33'(agen[31:0]) - 33'(Mem0Base)) < Mem0Size && agen[31:0] >= Mem0Base)
+                  || ((33'(agen[31:0]) - 33'(Mem1Base)) < Mem1Size && agen[31:0] >= Mem1Base)
+                  || ((33'(agen[31:0]) - 33'(Mem2Base)) < Mem2Size && agen[31:0] >= Mem2Base));
+
+  // Scoreboard check of the instruction at the queue head (conservative: the
+  // rd field is checked in both files for every class).
+  assign uses_f   = (cls == ClsFpu) || (cls == ClsFstore) || (cls == ClsFmvXW) || (cls == ClsCop);
+  assign rs2_is_x = (cls == ClsBranch) || (cls == ClsStore) || (cls == ClsAluReg) || (cls == ClsMul)
+                 || (cls == ClsDiv) || (cls == ClsCop) || (cls == ClsVset);
+  assign sb_stall = x_busy_q[rs1] || (rs2_is_x && x_busy_q[rs2]) || x_busy_q[rd] || f_busy_q[rd]
+                 || (uses_f && (f_busy_q[rs1] || f_busy_q[rs2] || f_busy_q[rs3]));
+
+  // Load data formatting inputs: the blocking access, or the oldest in flight.
+  assign lf_uns    = (state_q == StMemWait) ? (cls == ClsLoad && funct3[2]) : pq_head.uns;
+  assign lf_msize  = (state_q == StMemWait) ? msize : pq_head.msize;
+  assign lf_off    = (state_q == StMemWait) ? maddr_q[OffW-1:0] : pq_head.off;
+
+  assign lw_rd      = pq_head.rd;
+  assign lw_x_we    = pq_rsp && !pq_head.store && !pq_head.fp && pq_head.rd != 5'd0;
+  assign lw_f_we    = pq_rsp && !pq_head.store && pq_head.fp;
+  assign lw_x_wdata = ld_val[XLEN-1:0] ^ XLEN'(pq_head.corrupt);
+  assign lw_f_wdata = ld_val[31:0] ^ 32'(pq_head.corrupt);
+
+  // ---------------------------------------------------------------------------
   // Main sequencer
   // ---------------------------------------------------------------------------
   logic            pc_ok;            // the PC is inside the 32-bit physical space
@@ -477,7 +575,6 @@ module cosim_core
   logic            corrupt_hit;
   logic            ret_mem_re, ret_mem_we, ret_cop;
   logic            mem_order_ok;     // older coprocessor work allows this scalar access
-  logic            is_mmio;
   logic [1:0]      cop_kind;         // memory kind of the coprocessor instruction in StRun
 
   assign pc_ok       = (64'(pc_q) >> 32) == 64'd0;
@@ -518,6 +615,7 @@ module cosim_core
     cop_exc_pc_d    = cop_exc_pc_q;
 
     if_consume       = 1'b0;
+    nb_issue         = 1'b0;
     dmem_req_valid_o = 1'b0;
     cop_req_valid_o  = 1'b0;
     fpu_req_valid    = 1'b0;
@@ -541,22 +639,26 @@ module cosim_core
 
     unique case (state_q)
       StRun: begin
+        // Traps are taken once every older access and record is out (drained).
         if (cop_exc_q) begin
           // A coprocessor instruction faulted after it retired: trap at it now.
-          trap       = 1'b1;
-          trap_cause = cop_exc_cause_q;
-          trap_epc   = cop_exc_pc_q;
-          trap_tval  = cop_exc_tval_q;
-          cop_exc_d  = 1'b0;
+          if (drained) begin
+            trap       = 1'b1;
+            trap_cause = cop_exc_cause_q;
+            trap_epc   = cop_exc_pc_q;
+            trap_tval  = cop_exc_tval_q;
+            cop_exc_d  = 1'b0;
+          end
         end else if (!pc_ok) begin
-          trap       = 1'b1;
+          trap       = drained;
           trap_cause = ExcInsnAccessFault;
           trap_tval  = pc_q;
         end else if (if_valid && if_err) begin
-          trap       = 1'b1;
+          trap       = drained;
           trap_cause = ExcInsnAccessFault;
           trap_tval  = pc_q;
-        end else if (if_valid) begin
+          if_consume = drained;
+        end else if (if_valid && !sb_stall && !cf_full) begin
           // Execute the queue head. An instruction that cannot proceed this
           // cycle (ordering, a busy port) stays at the head and tries again.
           insn_d = if_insn;
@@ -600,7 +702,19 @@ module cosim_core
                 trap       = 1'b1;
                 trap_cause = is_store ? ExcStoreAccessFault : ExcLoadAccessFault;
                 trap_tval  = agen;
-              end else if (mem_order_ok) begin
+              end else if (mem_order_ok && mem_safe) begin
+                // Non-blocking: retires now, a load's data comes later.
+                if (!pq_full) begin
+                  dmem_req_valid_o = 1'b1;
+                  if (dmem_req_ready_i) begin
+                    nb_issue   = 1'b1;
+                    retire     = 1'b1;
+                    ret_mem_re = !is_store;
+                    ret_mem_we = is_store;
+                  end
+                end
+              end else if (mem_order_ok && drained) begin
+                // Blocking (MMIO, or a region that may fault): wait in StMemWait.
                 dmem_req_valid_o = 1'b1;
                 if (dmem_req_ready_i) begin
                   maddr_d = agen;
@@ -610,7 +724,7 @@ module cosim_core
             end
             ClsFence: begin
               // fence, fence.i and wfi wait until the coprocessor is idle.
-              if (cop_cnt_q == '0) retire = 1'b1;
+              if (cop_cnt_q == '0 && drained) retire = 1'b1;
             end
             ClsEcall:  begin trap = 1'b1; trap_cause = ExcEcallM; end
             ClsEbreak: begin trap = 1'b1; trap_cause = ExcBreakpoint; trap_tval = pc_q; end
@@ -619,9 +733,10 @@ module cosim_core
               if (csr_illegal) begin
                 trap      = 1'b1;
                 trap_tval = XLEN'(insn);
-              end else if (csr_cop_updated && cop_cnt_q != '0) begin
+              end else if ((csr_cop_updated && cop_cnt_q != '0) || !drained) begin
                 // fflags/vxsat/vl are updated by accelerator completions: read or
                 // write them only after every older coprocessor instruction completed.
+                // Every CSR access waits for older loads (mstatus.FS, counters).
               end else begin
                 x_we_raw    = 1'b1;
                 x_wdata_raw = csr_rdata;
@@ -667,7 +782,7 @@ module cosim_core
               if (cop_is_vector && (!VecPresent || vs == 2'b00)) begin
                 trap      = 1'b1;
                 trap_tval = XLEN'(insn);
-              end else if (cop_cnt_q != 5'(CopMax)) begin
+              end else if (cop_cnt_q != 5'(CopMax) && drained) begin
                 cop_req_valid_o = 1'b1;
                 if (cop_req_ready_i) begin
                   if (cop_illegal_i) begin
@@ -690,6 +805,8 @@ module cosim_core
               trap_tval = XLEN'(insn);
             end
           endcase
+          // A trap waits until older records are out (it stays at the head).
+          if (trap && !drained) trap = 1'b0;
           if_consume = retire || trap || (state_d != StRun);
         end
       end
@@ -781,7 +898,11 @@ module cosim_core
 
   assign corrupt_hit = corrupt_en_i && !corrupt_done_q && retire
                     && (64'(pc_q) == corrupt_pc_i) && ((x_we_raw && rd != 5'd0) || f_we_raw);
-  assign corrupt_done_d = corrupt_done_q || corrupt_hit;
+  // A non-blocking load carries its fault injection in its pq entry.
+  logic corrupt_ld;
+  assign corrupt_ld = corrupt_en_i && !corrupt_done_q && nb_issue && !is_store
+                   && (64'(pc_q) == corrupt_pc_i) && (cls == ClsFload || rd != 5'd0);
+  assign corrupt_done_d = corrupt_done_q || corrupt_hit || corrupt_ld;
 
   always_comb begin
     x_we    = (x_we_raw && rd != 5'd0) || cmp_x;
@@ -866,6 +987,74 @@ module cosim_core
     end
   end
 
+  // Accesses in flight, scoreboard and commit queue.
+  always_comb begin
+    pq_new         = '0;
+    pq_new.store   = is_store;
+    pq_new.fp      = (cls == ClsFload);
+    pq_new.rd      = rd;
+    pq_new.uns     = (cls == ClsLoad) && funct3[2];
+    pq_new.msize   = msize;
+    pq_new.off     = agen[OffW-1:0];
+    pq_new.cidx    = cf_wr_q;
+    pq_new.corrupt = corrupt_ld;
+  end
+  assign pq_cnt_d = pq_cnt_q + 3'(nb_issue) - 3'(pq_rsp);
+
+  always_comb begin
+    x_busy_d = x_busy_q;
+    f_busy_d = f_busy_q;
+    if (pq_rsp && !pq_head.store) begin
+      if (pq_head.fp) f_busy_d[pq_head.rd] = 1'b0;
+      else x_busy_d[pq_head.rd] = 1'b0;
+    end
+    if (nb_issue && !is_store) begin
+      if (cls == ClsFload) f_busy_d[rd] = 1'b1;
+      else if (rd != 5'd0) x_busy_d[rd] = 1'b1;
+    end
+  end
+
+  // The load result as the trace shows it (f: NaN-boxed on RV64).
+  logic [63:0] lw_rec_wdata;
+  assign lw_rec_wdata = pq_head.fp ? {(XLEN == 64) ? 32'hffff_ffff : 32'h0, lw_f_wdata}
+                                   : 64'(lw_x_wdata);
+  assign cf_head_fill = pq_rsp && !pq_head.store && pq_head.cidx == cf_rd_q;
+  assign cf_pop   = (cf_cnt_q != '0) && (!cf_pend_q[cf_rd_q] || cf_head_fill);
+  // A complete record with nothing older queued goes straight to the monitor.
+  assign cf_push  = rec.valid && !((cf_cnt_q == '0) && !rec_pend);
+  assign cf_cnt_d = cf_cnt_q + 4'(cf_push) - 4'(cf_pop);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pq_rd_q   <= '0;
+      pq_wr_q   <= '0;
+      pq_cnt_q  <= '0;
+      x_busy_q  <= '0;
+      f_busy_q  <= '0;
+      cf_rd_q   <= '0;
+      cf_wr_q   <= '0;
+      cf_cnt_q  <= '0;
+      cf_pend_q <= '0;
+    end else begin
+      pq_cnt_q <= pq_cnt_d;
+      x_busy_q <= x_busy_d;
+      f_busy_q <= f_busy_d;
+      cf_cnt_q <= cf_cnt_d;
+      if (nb_issue) pq_wr_q <= pq_wr_q + 2'd1;
+      if (pq_rsp) pq_rd_q <= pq_rd_q + 2'd1;
+      if (cf_push) cf_wr_q <= cf_wr_q + 3'd1;
+      if (cf_pop) cf_rd_q <= cf_rd_q + 3'd1;
+      if (pq_rsp && !pq_head.store) cf_pend_q[pq_head.cidx] <= 1'b0;
+      if (cf_push) cf_pend_q[cf_wr_q] <= rec_pend;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (nb_issue) pq_q[pq_wr_q] <= pq_new;
+    if (pq_rsp && !pq_head.store) cf_rec_q[pq_head.cidx].rd_wdata <= lw_rec_wdata;
+    if (cf_push) cf_rec_q[cf_wr_q] <= rec;
+  end
+
   // Bits that are legitimately unused in some configurations.
   logic unused;
   assign unused = ^{mul_p[2*XLEN+1:2*XLEN], fpu_result[63:32], mtvec[1:0], ld_val[63:32], unused_x_c,
@@ -874,26 +1063,40 @@ module cosim_core
   // ---------------------------------------------------------------------------
   // Monitors
   // ---------------------------------------------------------------------------
+  // The record of this cycle's retirement; the monitor sees the commit queue's
+  // head, or this record directly when nothing older is queued.
+  assign rec_pend = nb_issue && !is_store;
   always_comb begin
-    retire_o           = '0;
-    retire_o.valid     = retire;
-    retire_o.pc        = 64'(pc_q);
-    retire_o.insn      = insn;
-    retire_o.x_we      = x_we_raw && rd != 5'd0;
-    retire_o.f_we      = f_we_raw;
-    retire_o.rd        = rd;
-    retire_o.rd_wdata  = f_we_raw ? {(XLEN == 64) ? 32'hffff_ffff : 32'h0, f_wdata}
-                                  : 64'(x_wdata);
-    retire_o.mem_re    = ret_mem_re;
-    retire_o.mem_we    = ret_mem_we;
-    retire_o.mem_addr  = 64'(maddr_q);
-    retire_o.mem_wdata = st_data_masked;
-    retire_o.mem_size  = msize;
-    retire_o.csr_we    = csr_we;
-    retire_o.csr_addr  = insn[31:20];
-    retire_o.csr_wdata = 64'(csr_wlegal);
-    retire_o.cop       = ret_cop;
-    retire_o.seq       = seq_q;
+    rec           = '0;
+    rec.valid     = retire;
+    rec.pc        = 64'(pc_q);
+    rec.insn      = insn;
+    rec.x_we      = (x_we_raw || (rec_pend && cls == ClsLoad)) && rd != 5'd0;
+    rec.f_we      = f_we_raw || (rec_pend && cls == ClsFload);
+    rec.rd        = rd;
+    rec.rd_wdata  = f_we_raw ? {(XLEN == 64) ? 32'hffff_ffff : 32'h0, f_wdata}
+                             : 64'(x_wdata);
+    rec.mem_re    = ret_mem_re;
+    rec.mem_we    = ret_mem_we;
+    rec.mem_addr  = (state_q == StRun) ? 64'(agen) : 64'(maddr_q);
+    rec.mem_wdata = st_data_masked;
+    rec.mem_size  = msize;
+    rec.csr_we    = csr_we;
+    rec.csr_addr  = insn[31:20];
+    rec.csr_wdata = 64'(csr_wlegal);
+    rec.cop       = ret_cop;
+    rec.seq       = seq_q;
+  end
+
+  always_comb begin
+    if (cf_cnt_q != '0) begin
+      retire_o       = cf_rec_q[cf_rd_q];
+      retire_o.valid = cf_pop;
+      if (cf_head_fill) retire_o.rd_wdata = lw_rec_wdata;
+    end else begin
+      retire_o       = rec;
+      retire_o.valid = rec.valid && !rec_pend;
+    end
 
     trap_o       = '0;
     trap_o.valid = trap;
