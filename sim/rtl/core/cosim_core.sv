@@ -109,7 +109,7 @@ module cosim_core
   logic        st_accept, fetch_flush;
   logic [31:0] st_addr;
 
-  core_fetch #(.XLEN(XLEN), .DataW(DataW), .Depth(4), .CacheWords(ICacheWords)) u_fetch (
+  core_fetch #(.XLEN(XLEN), .DataW(DataW), .Depth(8), .CacheWords(ICacheWords)) u_fetch (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
     .boot_addr_i       (boot_addr_i),
