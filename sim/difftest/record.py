@@ -51,12 +51,25 @@ class Commit:
 
 @dataclass
 class Completion:
-    """A coprocessor result that arrived after its instruction retired (RTL `@<seq>` line)."""
+    """A coprocessor result that arrived after its instruction retired (RTL `@<seq>` line):
+    register writes, or the memory writes of a vector store (``mem`` runs of bytes)."""
 
     seq: int
     writes: dict[RegKey, int]
     line_no: int = 0
     text: str = ""
+    mem: list[MemAccess] = field(default_factory=list)
+
+
+def store_bytes(accesses: list[MemAccess]) -> dict[int, int]:
+    """The bytes a list of stores leaves in memory: address -> value (later stores win)."""
+    out: dict[int, int] = {}
+    for m in accesses:
+        if m.data is None:
+            continue
+        for i in range(m.width or 1):
+            out[m.addr + i] = (m.data >> (8 * i)) & 0xFF
+    return out
 
 
 @dataclass
