@@ -51,6 +51,7 @@ module cosim_soc
   output retire_t               retire_o,
   output trap_t                 trap_o,
   output late_wb_t              late_wb_o,
+  output core_perf_t            core_perf_o,    // core performance events of this cycle
   output logic                  acc_progress_o  // accelerator did work this cycle (watchdog)
 );
 
@@ -94,7 +95,8 @@ module cosim_soc
     .corrupt_pc_i      (corrupt_pc_i),
     .retire_o          (retire_o),
     .trap_o            (trap_o),
-    .late_wb_o         (late_wb_o)
+    .late_wb_o         (late_wb_o),
+    .perf_o            (core_perf_o)
   );
 
   // Accelerator slot. A new unit adds a branch here with the same signals.
@@ -120,7 +122,11 @@ module cosim_soc
                            cop_busy, DLEN[0]};
   end else if (Accel == 1) begin : g_vector
     // t1-style vector unit (sim/rtl/vector), own memory port amem_*.
+    // The vector unit's performance events (vec_perf_t) are read by the test bench
+    // through the hierarchy (u_soc.g_vector.vec_perf): their type lives in vec_pkg,
+    // which SoCs without a vector unit do not compile.
     logic            vec_busy, vec_mem_pending, vec_lane_active;
+    vec_pkg::vec_perf_t vec_perf;
     logic [DLEN-1:0] vec_dbg_rdata;
     vec_unit #(
       .VLEN (VLEN),
@@ -146,6 +152,7 @@ module cosim_soc
       .busy_o          (vec_busy),
       .mem_pending_o   (vec_mem_pending),
       .lane_active_o   (vec_lane_active),
+      .perf_o          (vec_perf),
       .dbg_we_i        (1'b0),
       .dbg_addr_i      ('0),
       .dbg_wdata_i     ('0),
@@ -155,7 +162,7 @@ module cosim_soc
     assign acc_progress = vec_lane_active || (amem_req_valid_o && amem_req_ready_i) || amem_resp_valid_i
                           || cop_cmp_valid;
     logic unused_vec;
-    assign unused_vec = ^{vec_busy, vec_mem_pending, vec_dbg_rdata, amem_resp_err_i, cop_busy};
+    assign unused_vec = ^{vec_busy, vec_mem_pending, vec_dbg_rdata, amem_resp_err_i, cop_busy, vec_perf};
   end else begin : g_unsupported
     // Elaboration error: the requested unit is not in this RTL yet.
     $error("cosim_soc: Accel=%0d has no unit in sim/rtl yet (0 = none)", Accel);
