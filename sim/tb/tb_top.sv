@@ -111,6 +111,7 @@ module tb_top #(
   logic                  imem_exit, dmem_exit, amem_exit;
   logic                  imem_profile, dmem_profile, amem_profile;
   core_perf_t            core_perf;
+  vec_pkg::vec_perf_t    vec_perf;
   longint unsigned       imem_busy, dmem_busy, amem_busy;
 
   cosim_soc #(
@@ -149,6 +150,7 @@ module tb_top #(
     .trap_o            (trap),
     .late_wb_o         (late_wb),
     .core_perf_o       (core_perf),
+    .vec_perf_o        (vec_perf),
     .acc_progress_o    (acc_progress)
   );
 
@@ -181,8 +183,7 @@ module tb_top #(
   // Performance counters: every event of the core's core_perf_t and the vector
   // unit's vec_perf_t (vec_pkg) summed per cycle into 64-bit counters, reported in
   // result.txt (names below; vec_* only on vector SoCs) and sampled at every
-  // PROFILE store. The vector record is read through the hierarchy: its type is
-  // in vec_pkg, which SoCs without a vector unit do not compile.
+  // PROFILE store.
   // ---------------------------------------------------------------------------
   localparam int NPerf = 13;
   localparam int NCorePerf = 2;   // core_* first; vec_* only exist for Accel == 1
@@ -208,23 +209,15 @@ module tb_top #(
     end
   end
 
-  // vec_perf_t's one-bit events in counter order (2..3, 7..12) and its counts.
+  // vec_perf_t's one-bit events in counter order (2..3, 7..12) and its counts
+  // (all zero on SoCs without a vector unit).
   logic [7:0]  vec_bits;
   logic [15:0] vec_lane_ops, vec_fma_ops, vec_mem_bytes;
-  if (Accel == 1) begin : g_vec_perf
-    assign vec_bits = {u_soc.g_vector.vec_perf.iq_full, u_soc.g_vector.vec_perf.stall_issue,
-                       u_soc.g_vector.vec_perf.stall_mem, u_soc.g_vector.vec_perf.stall_struct,
-                       u_soc.g_vector.vec_perf.stall_dep, u_soc.g_vector.vec_perf.port_busy,
-                       u_soc.g_vector.vec_perf.mem_busy, u_soc.g_vector.vec_perf.arith_busy};
-    assign vec_lane_ops  = u_soc.g_vector.vec_perf.lane_ops;
-    assign vec_fma_ops   = u_soc.g_vector.vec_perf.fma_ops;
-    assign vec_mem_bytes = u_soc.g_vector.vec_perf.mem_bytes;
-  end else begin : g_no_vec_perf
-    assign vec_bits      = '0;
-    assign vec_lane_ops  = '0;
-    assign vec_fma_ops   = '0;
-    assign vec_mem_bytes = '0;
-  end
+  assign vec_bits = {vec_perf.iq_full, vec_perf.stall_issue, vec_perf.stall_mem, vec_perf.stall_struct,
+                     vec_perf.stall_dep, vec_perf.port_busy, vec_perf.mem_busy, vec_perf.arith_busy};
+  assign vec_lane_ops  = vec_perf.lane_ops;
+  assign vec_fma_ops   = vec_perf.fma_ops;
+  assign vec_mem_bytes = vec_perf.mem_bytes;
 
   always_comb begin
     perf_ev[0]  = longint'(core_perf.cop_issue_stall);

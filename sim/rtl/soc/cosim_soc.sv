@@ -52,6 +52,7 @@ module cosim_soc
   output trap_t                 trap_o,
   output late_wb_t              late_wb_o,
   output core_perf_t            core_perf_o,    // core performance events of this cycle
+  output vec_pkg::vec_perf_t    vec_perf_o,     // vector unit's events (zero without one)
   output logic                  acc_progress_o  // accelerator did work this cycle (watchdog)
 );
 
@@ -117,16 +118,13 @@ module cosim_soc
     assign amem_req_we_o    = 1'b0;
     assign amem_req_wstrb_o = '0;
     assign amem_req_wdata_o = '0;
+    assign vec_perf_o       = '0;
     logic unused_amem;
     assign unused_amem = ^{amem_req_ready_i, amem_resp_valid_i, amem_resp_data_i, amem_resp_err_i,
                            cop_busy, DLEN[0]};
   end else if (Accel == 1) begin : g_vector
     // t1-style vector unit (sim/rtl/vector), own memory port amem_*.
-    // The vector unit's performance events (vec_perf_t) are read by the test bench
-    // through the hierarchy (u_soc.g_vector.vec_perf): their type lives in vec_pkg,
-    // which SoCs without a vector unit do not compile.
     logic            vec_busy, vec_mem_pending, vec_lane_active;
-    vec_pkg::vec_perf_t vec_perf;
     logic [DLEN-1:0] vec_dbg_rdata;
     vec_unit #(
       .VLEN (VLEN),
@@ -152,7 +150,7 @@ module cosim_soc
       .busy_o          (vec_busy),
       .mem_pending_o   (vec_mem_pending),
       .lane_active_o   (vec_lane_active),
-      .perf_o          (vec_perf),
+      .perf_o          (vec_perf_o),
       .dbg_we_i        (1'b0),
       .dbg_addr_i      ('0),
       .dbg_wdata_i     ('0),
@@ -162,10 +160,11 @@ module cosim_soc
     assign acc_progress = vec_lane_active || (amem_req_valid_o && amem_req_ready_i) || amem_resp_valid_i
                           || cop_cmp_valid;
     logic unused_vec;
-    assign unused_vec = ^{vec_busy, vec_mem_pending, vec_dbg_rdata, amem_resp_err_i, cop_busy, vec_perf};
+    assign unused_vec = ^{vec_busy, vec_mem_pending, vec_dbg_rdata, amem_resp_err_i, cop_busy};
   end else begin : g_unsupported
     // Elaboration error: the requested unit is not in this RTL yet.
     $error("cosim_soc: Accel=%0d has no unit in sim/rtl yet (0 = none)", Accel);
+    assign vec_perf_o = '0;
   end
 
   assign acc_progress_o = acc_progress;
