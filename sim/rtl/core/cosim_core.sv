@@ -322,6 +322,7 @@ module cosim_core
     .vxsat_i       (cop_cmp_valid_i && cop_cmp_i.vxsat),
     .vs_dirty_i    (1'b0),
     .vset_i        (vset),
+    .vstart_clr_i  ((state_q == StCopReq) && cop_req_ready_i && !cop_illegal_i),
     .vset_vl_i     (vset_vl),
     .vset_vtype_i  (vset_vtype),
     .vl_we_i       (cop_cmp_valid_i && cop_cmp_i.vl_we),
