@@ -26,6 +26,9 @@ from sim.difftest.record import (
     CSR_FCSR,
     CSR_FFLAGS,
     CSR_FRM,
+    CSR_VCSR,
+    CSR_VXRM,
+    CSR_VXSAT,
     Commit,
     Completion,
     MemAccess,
@@ -433,9 +436,11 @@ class Comparator:
 
     @staticmethod
     def _expand(k: RegKey) -> set[RegKey]:
-        # fcsr is fflags + frm; the comparator tracks the halves.
+        # fcsr is fflags + frm, vcsr is vxsat + vxrm; the comparator tracks the parts.
         if k == ("c", CSR_FCSR):
             return {("c", CSR_FFLAGS), ("c", CSR_FRM)}
+        if k == ("c", CSR_VCSR):
+            return {("c", CSR_VXSAT), ("c", CSR_VXRM)}
         return {k}
 
     def _tainted_dests(self, d: Decoded, r: Commit, written: set[RegKey]) -> set[RegKey]:
