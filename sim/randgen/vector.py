@@ -187,6 +187,23 @@ TABLES: dict[str, list[tuple[str, str]]] = {
 _WIDE_SHAPES = {"wvv", "wvx", "wwv", "wwx", "wma_vv", "wma_vx", "nwv", "nwx", "nwi", "wred", "fwcvt", "fncvt"}
 
 
+def mem_mnemonics() -> set[str]:
+    """Every load/store mnemonic the memory family can emit."""
+    out = {"vlm.v", "vsm.v"}
+    for e in SEWS:
+        out |= {f"vl{n}re{e}.v" for n in (1, 2, 4, 8)}
+        for nf in range(1, 9):
+            seg = f"seg{nf}" if nf > 1 else ""
+            out |= {f"vl{seg}e{e}.v", f"vs{seg}e{e}.v", f"vl{seg}e{e}ff.v", f"vls{seg}e{e}.v", f"vss{seg}e{e}.v"}
+            out |= {f"v{ls}{o}x{seg}ei{e}.v" for ls in "ls" for o in "uo"}
+    return out | {f"vs{n}r.v" for n in (1, 2, 4, 8)}
+
+
+def all_mnemonics() -> set[str]:
+    """Every vector mnemonic the generator can emit (vset* aside)."""
+    return {m for table in TABLES.values() for m, _ in table} | mem_mnemonics()
+
+
 @dataclass
 class VectorProgram:
     seed: int
@@ -543,8 +560,9 @@ class VectorGenerator:
             line = f"vsm.v v{reg}, ({ADDR})" if store else f"vlm.v v{reg}, ({ADDR})"
             return out + self._addr(off) + self._vstart() + self._note([line])
         nf = self.rng.randint(2, 8) if kind == "seg" else 1
-        mode = self.rng.choice(["unit", "unit", "strided", "indexed"]) if kind == "seg" else kind
-        if kind == "ff":
+        mode = self.rng.choice(["unit", "strided", "indexed", "indexed"]) if kind == "seg" else kind
+        ff = kind == "ff" or (kind == "seg" and mode == "unit" and not store and self.rng.random() < 0.3)
+        if ff:  # fault-only-first (no faults: the buffer is mapped), segment too
             mode, store = "unit", False
         if mode == "indexed":
             ieew = eew
@@ -602,7 +620,7 @@ class VectorGenerator:
                 if span > self.buf:
                     raise _Unfit
                 off = self.rng.randrange(0, self.buf - span + 1, eb)
-                op = f"v{'s' if store else 'l'}{seg}e{eew}{'ff' if kind == 'ff' else ''}.v"
+                op = f"v{'s' if store else 'l'}{seg}e{eew}{'ff' if ff else ''}.v"
                 line = f"{op} v{data}, ({ADDR}){mask}"
         return out + pre + self._addr(off) + self._vstart() + self._note([line]) + self._after(False)
 
@@ -678,6 +696,11 @@ class VectorGenerator:
         if self.family in ("fp", "red") and r < 0.14:
             pattern = self.rng.choice(FLOAT_SPECIALS)
             return [f"li {AVL}, {pattern - (1 << 32) if pattern >> 31 else pattern}", f"fmv.w.x {self._f()}, {AVL}"]
+        if self.family == "mem" and r < 0.1:
+            # scalar accesses between vector ones: the core must order them (DESIGN.md)
+            op = self.rng.choice(["lw", "sw", "lbu", "sb", "lh", "sh"])
+            width = {"w": 4, "b": 1, "h": 2}[op[1]]
+            return [f"{op} {self._x()}, {self.rng.randrange(0, 2048, width)}({BASE})"]
         if r < 0.05:
             return [f"li {self._x()}, {self._scalar_value()}"]
         if r < 0.08:  # a fresh random mask in v0
