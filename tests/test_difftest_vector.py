@@ -114,6 +114,7 @@ def test_vector_store_wrong_missing_and_extra_bytes_are_named():
     res = Comparator(32).run(spike, rtl)
     assert not res.ok and res.divergence.what == "memory" and res.divergence.pc == 0x20000000
     assert "store data at 0x20002204: expected 0x02 (Spike), actual 0x03 (RTL)" in res.summary()
+    assert "vse32.v v1, (a0)" in res.summary().replace("  ", " ")  # vector words are disassembled
     spike, rtl = _store_lines(" mem 0x20002200 0x00000001")
     res = Comparator(32).run(spike, rtl)
     assert not res.ok and "Spike wrote 0x20002204..0x20002207 (4 bytes) = 0x00000002, the RTL did not" in res.summary()

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from sim.difftest.decode import VOLATILE_CSRS, Decoded, decode
-from sim.difftest.disasm import Disassembler, capstone_disassembler
+from sim.difftest.disasm import Disassembler, capstone_disassembler, with_vector_fallback
 from sim.difftest.record import (
     CSR_FCSR,
     CSR_FFLAGS,
@@ -144,7 +144,7 @@ class Comparator:
     ):
         self.xlen = xlen
         self.mmio = (mmio_base, mmio_base + mmio_size)
-        self.disasm = disassembler or capstone_disassembler(xlen)
+        self.disasm = with_vector_fallback(disassembler or capstone_disassembler(xlen), xlen)
         self.ignored_csrs = frozenset(ignored_csrs)
         self._context: deque[tuple[int, str, int]] = deque(maxlen=context_lines)  # (index, RTL line, line no)
         self._taint: set[RegKey] = set()
