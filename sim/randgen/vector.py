@@ -221,13 +221,16 @@ class _Unfit(Exception):
 
 
 class VectorGenerator:
-    def __init__(self, seed: int, vlen: int, family: str, length: int = 60, trap_rate: float = 0.04):
+    def __init__(
+        self, seed: int, vlen: int, family: str, length: int = 60, trap_rate: float = 0.04, wild_rate: float = 0.03
+    ):
         if family not in FAMILIES:
             raise ValueError(f"unknown vector family {family!r}; known: {', '.join(FAMILIES)}")
         if vlen < 64 or vlen & (vlen - 1):
             raise ValueError(f"VLEN must be a power of two >= 64, not {vlen}")
         self.seed, self.vlen, self.family, self.length = seed, vlen, family, length
         self.trap_rate = trap_rate
+        self.wild_rate = wild_rate  # register operands picked with no alignment/overlap rule
         self.rng = random.Random(f"{family}:{seed}:{vlen}")
         self.prog = VectorProgram(seed, family, vlen, "")
         self.vtype: VType | None = None  # None: unknown or vill
@@ -255,7 +258,11 @@ class VectorGenerator:
         return self.rng.getrandbits(32) - (1 << 31)
 
     def _group(self, emul: Fraction, avoid: set[int] = frozenset(), no_v0: bool = False, count: int = 1) -> int:
-        """An aligned register group of EMUL (``count`` consecutive groups: segment fields)."""
+        """An aligned register group of EMUL (``count`` consecutive groups: segment fields);
+        now and then any register at all, so both sides' legality checks are compared."""
+        if self.rng.random() < self.wild_rate:
+            self.prog.policies["wild register"] += 1
+            return self.rng.randrange(32)
         g = regs(emul)
         choices = [
             b
