@@ -700,6 +700,12 @@ class VectorGenerator:
             return [f"csrwi vxrm, {self.rng.randrange(4)}"]
         if self.family in ("fp", "red") and r < 0.08:
             return [f"fsrmi {self.rng.randrange(5)}"]
+        if self.family == "fp" and r < 0.11:
+            # scalar FP between vector FP: both accrue fflags in program order
+            op = self.rng.choice(["fadd.s", "fmul.s", "fdiv.s", "fsub.s"])
+            return [f"{op} {self._f()}, {self._f()}, {self._f()}"]
+        if self.family == "fixed" and r < 0.14:
+            return [f"li {AVL}, {self.rng.randrange(8)}", f"csrw vcsr, {AVL}"]
         if self.family in ("fp", "red") and r < 0.14:
             pattern = self.rng.choice(FLOAT_SPECIALS)
             return [f"li {AVL}, {pattern - (1 << 32) if pattern >> 31 else pattern}", f"fmv.w.x {self._f()}, {AVL}"]
