@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from compiler.decompose import table as window_decompositions
 from compiler.errors import CompileError
 
 # Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
@@ -217,7 +218,7 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
     _check_lowerable(module, source)
     folded = _fold_weight_transposes(module, len(weights))
-    weights = [w.permute(*folded[i]).contiguous() if i in folded else w for i, w in enumerate(weights)]
+    weights = [_apply_fold(w, folded.get(i)) for i, w in enumerate(weights)]
     args = [
         TensorSpec(f"w_{_c_ident(n)}", tuple(w.shape), _np_dtype(w), "weight", w.numpy().copy())
         for n, w in zip(weight_names, weights, strict=True)
@@ -245,7 +246,8 @@ def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
 
 def _decompositions() -> dict:
     """torch-mlir's table, plus layer_norm through PyTorch's own decomposition and
-    var_mean in f32, so no float64 (which has no hardware here) appears."""
+    var_mean in f32, so no float64 (which has no hardware here) appears, plus the
+    window-op decompositions of :mod:`compiler.decompose`."""
     torch = _torch()
     from torch._decomp import get_decompositions
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
@@ -254,32 +256,43 @@ def _decompositions() -> dict:
     table = dict(get_decomposition_table())
     table.update(get_decompositions([aten.native_layer_norm]))
     table[aten.var_mean.correction] = _var_mean_f32
+    # conv2d and max_pool2d as matmul / reductions over contiguous slices (vectorizable)
+    table.update(window_decompositions())
     return table
 
 
-def _fold_weight_transposes(module, n_weights: int) -> dict[int, list[int]]:
-    """Weights that ``forward`` only transposes (nn.Linear's W^T) are stored
-    transposed instead: the argument takes the transposed type and the
-    ``linalg.transpose`` disappears, so no kernel gathers a matrix column by column.
-    Returns weight index -> permutation applied to its data."""
+def _fold_weight_transposes(module, n_weights: int) -> dict[int, tuple[str, list[int]]]:
+    """Weights that ``forward`` only transposes (nn.Linear's W^T) or only reshapes
+    (a convolution's filters as a matrix) are stored that way instead: the argument
+    takes the result's type and the ``linalg.transpose`` / reshape disappears, so
+    no kernel gathers a matrix column by column and no reshape is propagated into
+    the consumer's loops. Returns weight index -> ("permute", permutation) or
+    ("reshape", shape) to apply to its data."""
     from torch_mlir import ir
 
-    folded: dict[int, list[int]] = {}
+    folded: dict[int, tuple[str, list[int]]] = {}
     with module.context:
         fn = _forward_func(module)
         block = fn.regions[0].blocks[0]
         for i in range(n_weights):
             arg = block.arguments[i]
             uses = [u.owner for u in arg.uses]
-            if len(uses) != 1 or uses[0].name != "linalg.transpose":
+            if len(uses) != 1 or uses[0].name not in (
+                "linalg.transpose",
+                "tensor.collapse_shape",
+                "tensor.expand_shape",
+            ):
                 continue
             op = uses[0]
-            perm = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])]
             result = op.results[0]
+            if op.name == "linalg.transpose":
+                perm = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])]
+                folded[i] = ("permute", perm)
+            else:
+                folded[i] = ("reshape", list(ir.RankedTensorType(result.type).shape))
             arg.set_type(result.type)
             result.replace_all_uses_with(arg)
             op.erase()
-            folded[i] = perm
         if folded:
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
             inputs = [a.type for a in block.arguments]
@@ -290,6 +303,13 @@ def _fold_weight_transposes(module, n_weights: int) -> dict[int, list[int]]:
         with module.context:
             passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
     return folded
+
+
+def _apply_fold(w, fold: tuple[str, list[int]] | None):
+    if fold is None:
+        return w
+    kind, arg = fold
+    return w.permute(*arg).contiguous() if kind == "permute" else w.reshape(*arg).contiguous()
 
 
 def _explain_torch_mlir_failure(source: str, text: str) -> str:

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.errors import CompileError
+from compiler.fusion import fuse_elementwise
 from compiler.mathexpand import expand_math
+from compiler.strided import strided_reads_to_gathers
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
 TILE_ATTR = "cosim_tile"
@@ -65,7 +67,8 @@ def _passes(pipeline: str) -> Callable[[object], None]:
 
 
 def _preprocess(module) -> None:
-    _passes("func.func(linalg-fuse-elementwise-ops),canonicalize,cse,func.func(math-expand-ops)")(module)
+    fuse_elementwise(module)
+    _passes("canonicalize,cse,func.func(math-expand-ops)")(module)
     expand_math(module)
     _passes("canonicalize,cse")(module)
 
@@ -230,6 +233,21 @@ def _linalg_ops(module) -> list:
     return out
 
 
+def _projected_or_broadcast(ir, amap) -> bool:
+    """A projected permutation, allowing constant-0 results (a size-1 dim being
+    broadcast, e.g. a bias of shape (C, 1)): both vectorize as plain reads."""
+    seen = set()
+    for expr in amap.results:
+        if isinstance(expr, ir.AffineDimExpr):
+            pos = ir.AffineDimExpr(expr).position
+            if pos in seen:
+                return False
+            seen.add(pos)
+        elif not (isinstance(expr, ir.AffineConstantExpr) and ir.AffineConstantExpr(expr).value == 0):
+            return False
+    return True
+
+
 def op_shape(op) -> OpShape:
     """Loop ranges, iterator kinds and map properties of a linalg.generic on buffers."""
     from torch_mlir import ir
@@ -246,7 +264,7 @@ def op_shape(op) -> OpShape:
                 pos = ir.AffineDimExpr(expr).position
                 if ranges[pos] < 0 and dim >= 0:
                     ranges[pos] = dim
-    projected = all(m.is_projected_permutation for m in maps)
+    projected = all(_projected_or_broadcast(ir, m) for m in maps)
     body = [o.operation.name for o in op.regions[0].blocks[0].operations]
     contraction = (
         "reduction" in iters
@@ -439,6 +457,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
                 entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
+    strided_reads_to_gathers(module)
     if _mark_jam_loops(module):
         _run_transform(module, JAM_SCRIPT)
         _passes("canonicalize,cse")(module)
