@@ -114,12 +114,29 @@ def max_pool2d_blocks(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mod
     return values, rows * w + cols
 
 
-def table() -> dict:
-    """Decompositions keyed by ATen overload, for ``run_decompositions``."""
+# Which decompositions pay off on scalar code: pooling as maxima of slices is
+# cheaper there too; the convolution's copies and wide columns are not.
+SCALAR_TOO = ("max_pool2d_blocks",)
+
+
+def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
+    """Decompositions keyed by ATen overload, for ``run_decompositions``; the name of
+    every one that applies is appended to ``fired``. ``scalar``: only SCALAR_TOO."""
     import torch
 
     aten = torch.ops.aten
-    return {
+
+    def recording(fn):
+        def run(*args, **kwargs):
+            out = fn(*args, **kwargs)
+            if out is not NotImplemented and fired is not None:
+                fired.append(fn.__name__)
+            return out
+
+        return run
+
+    chosen = {
         aten.convolution.default: conv2d_flat,
         aten.max_pool2d_with_indices.default: max_pool2d_blocks,
     }
+    return {op: recording(fn) for op, fn in chosen.items() if not scalar or fn.__name__ in SCALAR_TOO}

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from compiler.decompose import SCALAR_TOO
 from compiler.decompose import table as window_decompositions
 from compiler.errors import CompileError
 
@@ -57,6 +59,10 @@ class Imported:
     args: list[TensorSpec]
     outputs: list[TensorSpec]
     source: str  # where the program came from (for messages)
+    # Window ops (conv2d, max_pool2d) rewritten for vector targets, and how to import
+    # the program again for scalar targets (which run direct convolution loops faster).
+    window_decomposed: bool = False
+    without_window_decompositions: Callable[[], Imported] | None = field(default=None, repr=False)
 
     def ir_hash_text(self) -> str:
         """Everything that determines generated code and data, as text for hashing."""
@@ -180,8 +186,15 @@ def _short_loc(loc: str) -> str:
     return loc
 
 
-def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str | None = None) -> Imported:
-    """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors."""
+def import_torch(
+    fn, example_inputs: tuple, *, name: str = "case", source: str | None = None, window_ops: str = "vector"
+) -> Imported:
+    """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors.
+
+    ``window_ops``: ``"vector"`` decomposes conv2d / max_pool2d into vectorizable
+    slices (:mod:`compiler.decompose`), ``"scalar"`` only those that pay off on
+    scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
+    scalar targets."""
     torch = _torch()
     from torch_mlir import fx
 
@@ -210,9 +223,13 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         first = "\n".join(str(e).strip().splitlines()[:6])
         raise CompileError(f"{source}: torch.export failed: {first}") from e
     _check_graph(ep, fn)
+    fired: list[str] = []
     try:
         module = fx.export_and_import(
-            ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=_decompositions()
+            ep,
+            output_type="linalg-on-tensors",
+            func_name="forward",
+            decomposition_table=_decompositions(fired, scalar=window_ops == "scalar"),
         )
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
@@ -228,7 +245,19 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         for i, x in enumerate(example_inputs)
     ]
     outputs = _outputs_of(module)
-    return Imported(name=name, mlir=_module_text(module), args=args, outputs=outputs, source=source)
+    return Imported(
+        name=name,
+        mlir=_module_text(module),
+        args=args,
+        outputs=outputs,
+        source=source,
+        window_decomposed=bool(fired),
+        without_window_decompositions=(
+            (lambda: import_torch(fn, example_inputs, name=name, source=source, window_ops="scalar"))
+            if window_ops == "vector" and any(f not in SCALAR_TOO for f in fired)
+            else None
+        ),
+    )
 
 
 def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
@@ -244,7 +273,7 @@ def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
     return var, mean if keepdim else torch.squeeze(mean, dims)
 
 
-def _decompositions() -> dict:
+def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     """torch-mlir's table, plus layer_norm through PyTorch's own decomposition and
     var_mean in f32, so no float64 (which has no hardware here) appears, plus the
     window-op decompositions of :mod:`compiler.decompose`."""
@@ -256,8 +285,8 @@ def _decompositions() -> dict:
     table = dict(get_decomposition_table())
     table.update(get_decompositions([aten.native_layer_norm]))
     table[aten.var_mean.correction] = _var_mean_f32
-    # conv2d and max_pool2d as matmul / reductions over contiguous slices (vectorizable)
-    table.update(window_decompositions())
+    # conv2d and max_pool2d as matmul / maxima over slices (vectorizable)
+    table.update(window_decompositions(fired, scalar=scalar))
     return table
 
 
