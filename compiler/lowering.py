@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.errors import CompileError
+from compiler.fusion import fuse_elementwise
 from compiler.mathexpand import expand_math
+from compiler.strided import strided_reads_to_gathers
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
 TILE_ATTR = "cosim_tile"
@@ -65,7 +67,8 @@ def _passes(pipeline: str) -> Callable[[object], None]:
 
 
 def _preprocess(module) -> None:
-    _passes("func.func(linalg-fuse-elementwise-ops),canonicalize,cse,func.func(math-expand-ops)")(module)
+    fuse_elementwise(module)
+    _passes("canonicalize,cse,func.func(math-expand-ops)")(module)
     expand_math(module)
     _passes("canonicalize,cse")(module)
 
@@ -230,6 +233,21 @@ def _linalg_ops(module) -> list:
     return out
 
 
+def _projected_or_broadcast(ir, amap) -> bool:
+    """A projected permutation, allowing constant-0 results (a size-1 dim being
+    broadcast, e.g. a bias of shape (C, 1)): both vectorize as plain reads."""
+    seen = set()
+    for expr in amap.results:
+        if isinstance(expr, ir.AffineDimExpr):
+            pos = ir.AffineDimExpr(expr).position
+            if pos in seen:
+                return False
+            seen.add(pos)
+        elif not (isinstance(expr, ir.AffineConstantExpr) and ir.AffineConstantExpr(expr).value == 0):
+            return False
+    return True
+
+
 def op_shape(op) -> OpShape:
     """Loop ranges, iterator kinds and map properties of a linalg.generic on buffers."""
     from torch_mlir import ir
@@ -246,7 +264,7 @@ def op_shape(op) -> OpShape:
                 pos = ir.AffineDimExpr(expr).position
                 if ranges[pos] < 0 and dim >= 0:
                     ranges[pos] = dim
-    projected = all(m.is_projected_permutation for m in maps)
+    projected = all(_projected_or_broadcast(ir, m) for m in maps)
     body = [o.operation.name for o in op.regions[0].blocks[0].operations]
     contraction = (
         "reduction" in iters
@@ -322,24 +340,25 @@ module attributes {transform.with_named_sequence} {
 # Loops that carry a vector accumulator (a hoisted matmul row) run one vfmacc per
 # step; unrolling them amortizes the loop's scalar overhead over several.
 ACC_UNROLL = 4
+# Vector registers the jammed accumulators and their shared B rows may occupy
+# (of 32: v0 stays free for masks, a few for the register allocator's slack).
+REG_BUDGET = 28
 
 
-def _loop_transform_script(attr: str, op: str) -> str:
-    """A transform script applying ``transform.loop.<op>`` by ACC_UNROLL to loops tagged ``attr``."""
+def _loop_transform_script(attr: str, op: str, factor: int = ACC_UNROLL) -> str:
+    """A transform script applying ``transform.loop.<op>`` by ``factor`` to loops tagged ``attr``."""
     return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
     %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.loop.{op} %l {{factor = {ACC_UNROLL}}} : !transform.any_op
+    transform.loop.{op} %l {{factor = {factor}}} : !transform.any_op
     transform.yield
   }}
 }}"""
 
 
 UNROLL_ATTR = "cosim_unroll"
-UNROLL_SCRIPT = _loop_transform_script(UNROLL_ATTR, "unroll")
 JAM_ATTR = "cosim_jam"
-JAM_SCRIPT = _loop_transform_script(JAM_ATTR, "unroll_and_jam")
 
 
 def _trip_count(ir, loop) -> int | None:
@@ -354,31 +373,52 @@ def _trip_count(ir, loop) -> int | None:
     return (ub - lb) // step if step > 0 else None
 
 
-def _mark_jam_loops(module) -> int:
-    """Loops directly around an accumulator loop (rows or column tiles of a matmul)
-    with a trip count divisible by the factor: unroll-and-jam them, so one k loop
-    updates several accumulators and shares their A scalar or B row loads."""
+def _acc_registers(ir, loop, vlen: int) -> int:
+    """Vector registers the accumulators of ``loop`` (an scf.for yielding vectors) occupy."""
+    regs = 0
+    for r in loop.results:
+        if isinstance(r.type, ir.VectorType):
+            vt = ir.VectorType(r.type)
+            bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
+            lmul = 1
+            while lmul * vlen < bits:
+                lmul *= 2
+            regs += lmul
+    return max(regs, 1)
+
+
+def _jam_factor(trips: int | None, acc_regs: int) -> int:
+    """Largest of 8, 4, 2 dividing ``trips`` whose copies of the accumulators, plus
+    as many registers again for the B rows in flight, fit REG_BUDGET."""
+    for f in (8, 4, 2):
+        if trips and trips % f == 0 and (f + 1) * acc_regs <= REG_BUDGET:
+            return f
+    return 1
+
+
+def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
+    """A loop directly around an accumulator loop (the column tiles of a matmul row,
+    or its rows) is unrolled-and-jammed, so one k step updates several
+    accumulators: a B-row load serves every row, an A scalar every column tile.
+    Called until nothing changes (column tiles first, then rows around them).
+    Returns factor -> number of loops marked."""
     from torch_mlir import ir
 
-    marked = 0
+    marked: dict[int, int] = {}
 
     def visit(op):
-        nonlocal marked
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.operations:
                     o = inner.operation
                     if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
                         body = o.regions[0].blocks[0]
-                        has_acc = any(
-                            b.operation.name == "scf.for"
-                            and any(isinstance(r.type, ir.VectorType) for r in b.operation.results)
-                            for b in body.operations
-                        )
-                        trips = _trip_count(ir, o)
-                        if has_acc and trips and trips % ACC_UNROLL == 0:
-                            o.attributes[JAM_ATTR] = ir.UnitAttr.get()
-                            marked += 1
+                        loops = [b.operation for b in body.operations if b.operation.name == "scf.for"]
+                        if len(loops) == 1 and any(isinstance(r.type, ir.VectorType) for r in loops[0].results):
+                            f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, loops[0], vlen))
+                            if f > 1:
+                                o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                                marked[f] = marked.get(f, 0) + 1
                             continue
                     visit(o)
 
@@ -387,20 +427,31 @@ def _mark_jam_loops(module) -> int:
     return marked
 
 
-def _mark_accumulator_loops(module) -> int:
+# Scalar operands (A elements) one unrolled k step may load ahead of its vfmaccs:
+# past the f register file they spill.
+F_OPERANDS = 16
+
+
+def _mark_accumulator_loops(module) -> dict[int, int]:
+    """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
+    less when many accumulators (jammed rows) would each load an A scalar per step.
+    Returns factor -> loops marked."""
     from torch_mlir import ir
 
-    marked = 0
+    marked: dict[int, int] = {}
 
     def visit(op):
-        nonlocal marked
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.operations:
                     o = inner.operation
-                    if o.name == "scf.for" and any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        o.attributes[UNROLL_ATTR] = ir.UnitAttr.get()
-                        marked += 1
+                    if o.name == "scf.for":
+                        accs = sum(1 for r in o.results if isinstance(r.type, ir.VectorType))
+                        if accs:
+                            f = max(1, min(ACC_UNROLL, F_OPERANDS // accs))
+                            if f > 1:
+                                o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                                marked[f] = marked.get(f, 0) + 1
                     visit(o)
 
     with module.context:
@@ -439,11 +490,17 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
                 entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
-    if _mark_jam_loops(module):
-        _run_transform(module, JAM_SCRIPT)
+    strided_reads_to_gathers(module)
+    for _round in range(2):  # column tiles, then the rows around them
+        marked = _mark_jam_loops(module, target.vector.vlen)
+        for factor in marked:
+            script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
+            _run_transform(module, script)
         _passes("canonicalize,cse")(module)
-    if _mark_accumulator_loops(module):
-        _run_transform(module, UNROLL_SCRIPT)
+        if not marked:
+            break
+    for factor in _mark_accumulator_loops(module):
+        _run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
     _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:

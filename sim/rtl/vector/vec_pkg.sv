@@ -142,6 +142,26 @@ package vec_pkg;
     logic [7:0]  seq;
   } vinsn_t;
 
+  // Performance events, one sample per cycle (vec_unit.perf_o). The test bench
+  // sums them into result.json's `counters`; nothing here is a counter itself,
+  // so the unit stays free of wide registers it does not need.
+  typedef struct packed {
+    logic        arith_busy;    // the arithmetic engine(s) execute an instruction
+    logic        mem_busy;      // the load/store unit executes an instruction
+    logic [15:0] lane_ops;      // useful 32-bit lane operations this cycle (active
+                                // body elements of element-wise work, in 32-bit lanes)
+    logic [15:0] fma_ops;       // useful FP multiply-adds (vf[n]macc/vf[n]msac/
+                                // vf[n]madd/vf[n]msub, active body elements)
+    logic [15:0] mem_bytes;     // bytes moved on the vector memory port this cycle
+                                // (accepted store bytes + returned load bytes)
+    logic        port_busy;     // a memory request is valid or responses are outstanding
+    logic        stall_dep;     // the next instruction waits on a register dependency
+    logic        stall_struct;  // the next instruction waits for a busy functional unit
+    logic        stall_mem;     // the LSU has a request the port does not accept
+    logic        stall_issue;   // idle: nothing queued (waiting for the core)
+    logic        iq_full;       // the issue queue is full: the core's request waits
+  } vec_perf_t;
+
   // log2 of the register-group size (0..3) for a signed log2 LMUL (-3..3):
   // fractional groups occupy one register.
   function automatic logic [1:0] group_lg(logic signed [3:0] lmul_lg);

@@ -33,7 +33,11 @@ module vec_seq
   output logic [DLEN-1:0] wdata_o,
   output logic [DLEN-1:0] wbe_o,
   // activity (for the issue-5 width check and counters)
-  output logic            lane_active_o
+  output logic            lane_active_o,
+  // performance events (vec_pkg::vec_perf_t): active body elements of element-wise
+  // work (ALU, compare, reduction rows) and of FP multiply-adds processed this cycle
+  output logic [15:0]     perf_lane_ops_o,
+  output logic [15:0]     perf_fma_ops_o
 );
 
   localparam int unsigned Lanes      = DLEN / 32;
@@ -710,6 +714,20 @@ module vec_seq
       default: state_d = S_IDLE;
     endcase
   end
+
+  // Performance events: a row is processed in S_RUN unless the divider is still
+  // working on it (its elements count once, in the cycle the row is written).
+  logic row_done;
+  logic is_fma;
+  logic [15:0] act_cnt;
+  assign row_done = (state_q == S_RUN) && !(div_op && !(div_started_q && (&div_done_q)));
+  assign is_fma   = u.op inside {VF_MACC, VF_NMACC, VF_MSAC, VF_NMSAC, VF_MADD, VF_NMADD, VF_MSUB, VF_NMSUB};
+  always_comb begin
+    act_cnt = '0;
+    for (int unsigned k = 0; k < MaxElems; k++) act_cnt = act_cnt + 16'(act[k]);
+  end
+  assign perf_lane_ops_o = (row_done && (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_RED)) ? act_cnt : '0;
+  assign perf_fma_ops_o  = (row_done && u.cls == VC_ALU && is_fma) ? act_cnt : '0;
 
   assign busy_o  = (state_q != S_IDLE);
   assign vxsat_o  = sat_q;

@@ -45,6 +45,7 @@ module vec_unit
   output logic            busy_o,
   output logic            mem_pending_o,
   output logic            lane_active_o,
+  output vec_perf_t       perf_o,        // performance events of this cycle (vec_pkg)
   // debug access to the VRF (idle only)
   input  logic            dbg_we_i,
   input  logic [RowW-1:0] dbg_addr_i,
@@ -106,6 +107,7 @@ module vec_unit
   logic [31:0] seq_xres;
   logic   seq_vxsat;
   logic [4:0] seq_fflags;
+  logic [15:0] seq_lane_ops, seq_fma_ops;
 
   assign cur_mem = (cur_q.uop.cls == VC_LOAD) || (cur_q.uop.cls == VC_STORE);
   assign iq_pop  = !active_q && (iq_cnt_q != '0);
@@ -169,7 +171,9 @@ module vec_unit
     .waddr_o       (s_wa),
     .wdata_o       (s_wd),
     .wbe_o         (s_wbe),
-    .lane_active_o (lane_active_o)
+    .lane_active_o (lane_active_o),
+    .perf_lane_ops_o (seq_lane_ops),
+    .perf_fma_ops_o  (seq_fma_ops)
   );
 
   logic lsu_pending;
@@ -272,6 +276,53 @@ module vec_unit
 
   assign busy_o        = active_q || (iq_cnt_q != '0);
   assign mem_pending_o = (active_q && cur_mem) || iq_has_mem;
+
+  // ---------------------------------------------------------------------------
+  // Performance events (vec_perf_t). Load bytes count when their response
+  // returns, so a FIFO beside the port remembers each request's load bytes.
+  // ---------------------------------------------------------------------------
+  localparam int unsigned PfW = (Outstanding > 1) ? $clog2(Outstanding) : 1;
+  logic [15:0]    pf_bytes_q [Outstanding];
+  logic [PfW-1:0] pf_wp_q, pf_rp_q;
+  logic [PfW:0]   pf_cnt_q;
+  logic           pf_push;
+  logic [15:0]    req_bytes;
+  always_comb begin
+    req_bytes = '0;
+    for (int unsigned b = 0; b < MB; b++) req_bytes = req_bytes + 16'(mem_req_be_o[b]);
+  end
+  assign pf_push = mem_req_valid_o && mem_req_ready_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pf_wp_q  <= '0;
+      pf_rp_q  <= '0;
+      pf_cnt_q <= '0;
+      for (int unsigned q = 0; q < Outstanding; q++) pf_bytes_q[q] <= '0;
+    end else begin
+      if (pf_push) begin
+        pf_bytes_q[pf_wp_q] <= mem_req_we_o ? 16'd0 : req_bytes;
+        pf_wp_q <= (32'(pf_wp_q) == Outstanding - 1) ? '0 : pf_wp_q + 1'b1;
+      end
+      if (mem_rsp_valid_i) pf_rp_q <= (32'(pf_rp_q) == Outstanding - 1) ? '0 : pf_rp_q + 1'b1;
+      pf_cnt_q <= pf_cnt_q + (PfW + 1)'(pf_push) - (PfW + 1)'(mem_rsp_valid_i);
+    end
+  end
+
+  always_comb begin
+    perf_o              = '0;
+    perf_o.arith_busy   = seq_busy;
+    perf_o.mem_busy     = lsu_busy;
+    perf_o.lane_ops     = seq_lane_ops;
+    perf_o.fma_ops      = seq_fma_ops;
+    perf_o.mem_bytes    = (pf_push && mem_req_we_o ? req_bytes : 16'd0)
+                        + (mem_rsp_valid_i ? pf_bytes_q[pf_rp_q] : 16'd0);
+    perf_o.port_busy    = mem_req_valid_o || (pf_cnt_q != '0);
+    perf_o.stall_dep    = 1'b0;                          // one instruction at a time
+    perf_o.stall_struct = active_q && (iq_cnt_q != '0);  // the head waits for the executing one
+    perf_o.stall_mem    = mem_req_valid_o && !mem_req_ready_i;
+    perf_o.stall_issue  = !busy_o;                       // nothing queued or executing
+    perf_o.iq_full      = !cop_req_ready_o;
+  end
 
   logic unused;
   assign unused = ^{seq_busy, lsu_busy, lsu_pending, cop_req_i.rs1[63:32], cop_req_i.rs2[63:32]};
