@@ -99,6 +99,9 @@ module cosim_core
   logic [4:0]      cop_rd_cnt_q, cop_rd_cnt_d;   // in flight that read memory
   logic [4:0]      cop_wr_cnt_q, cop_wr_cnt_d;   // in flight that write memory
 
+  logic            cop_issue;   // a coprocessor instruction is accepted this cycle
+  logic            perf_issue_stall, perf_cop_wait;
+
   // The instruction being worked on: the fetch queue head in StRun, else insn_q.
   logic [31:0]     insn;
 
@@ -363,7 +366,7 @@ module cosim_core
     .vxsat_i       (cop_cmp_valid_i && cop_cmp_i.vxsat),
     .vs_dirty_i    (1'b0),
     .vset_i        (vset),
-    .vstart_clr_i  ((state_q == StCopReq) && cop_req_ready_i && !cop_illegal_i),
+    .vstart_clr_i  (cop_issue),
     .vset_vl_i     (vset_vl),
     .vset_vtype_i  (vset_vtype),
     .vl_we_i       (cop_cmp_valid_i && cop_cmp_i.vl_we),
@@ -618,6 +621,8 @@ module cosim_core
 
     if_consume       = 1'b0;
     nb_issue         = 1'b0;
+    perf_issue_stall = 1'b0;
+    perf_cop_wait    = 1'b0;
     dmem_req_valid_o = 1'b0;
     cop_req_valid_o  = 1'b0;
     fpu_req_valid    = 1'b0;
@@ -704,7 +709,9 @@ module cosim_core
                 trap       = 1'b1;
                 trap_cause = is_store ? ExcStoreAccessFault : ExcLoadAccessFault;
                 trap_tval  = agen;
-              end else if (mem_order_ok && mem_safe) begin
+              end else if (!mem_order_ok) begin
+                perf_cop_wait = 1'b1;   // older coprocessor memory accesses in flight
+              end else if (mem_safe) begin
                 // Non-blocking: retires now, a load's data comes later.
                 if (!pq_full) begin
                   dmem_req_valid_o = 1'b1;
@@ -715,7 +722,7 @@ module cosim_core
                     ret_mem_we = is_store;
                   end
                 end
-              end else if (mem_order_ok && drained) begin
+              end else if (drained) begin
                 // Blocking (MMIO, or a region that may fault): wait in StMemWait.
                 dmem_req_valid_o = 1'b1;
                 if (dmem_req_ready_i) begin
@@ -727,6 +734,7 @@ module cosim_core
             ClsFence: begin
               // fence, fence.i and wfi wait until the coprocessor is idle.
               if (cop_cnt_q == '0 && drained) retire = 1'b1;
+              perf_cop_wait = (cop_cnt_q != '0);
             end
             ClsEcall:  begin trap = 1'b1; trap_cause = ExcEcallM; end
             ClsEbreak: begin trap = 1'b1; trap_cause = ExcBreakpoint; trap_tval = pc_q; end
@@ -736,6 +744,7 @@ module cosim_core
                 trap      = 1'b1;
                 trap_tval = XLEN'(insn);
               end else if ((csr_cop_updated && cop_cnt_q != '0) || !drained) begin
+                perf_cop_wait = csr_cop_updated && cop_cnt_q != '0;
                 // fflags/vxsat/vl are updated by accelerator completions: read or
                 // write them only after every older coprocessor instruction completed.
                 // Every CSR access waits for older loads (mstatus.FS, counters).
@@ -784,8 +793,11 @@ module cosim_core
               if (cop_is_vector && (!VecPresent || vs == 2'b00)) begin
                 trap      = 1'b1;
                 trap_tval = XLEN'(insn);
-              end else if (cop_cnt_q != 5'(CopMax) && drained) begin
-                cop_req_valid_o = 1'b1;
+              end else if (cop_cnt_q == 5'(CopMax)) begin
+                perf_issue_stall = 1'b1;   // the core's in-flight limit
+              end else if (drained) begin
+                cop_req_valid_o  = 1'b1;
+                perf_issue_stall = !cop_req_ready_i;
                 if (cop_req_ready_i) begin
                   if (cop_illegal_i) begin
                     trap      = 1'b1;
@@ -861,6 +873,7 @@ module cosim_core
       StCopWait: begin
         // The scalar result arrives with the completion (written below); the
         // instruction retired at issue.
+        perf_cop_wait = 1'b1;
         if (cop_cmp_valid_i && cop_cmp_i.seq == wait_seq_q) state_d = StRun;
       end
 
@@ -916,7 +929,6 @@ module cosim_core
   end
 
   // Coprocessor bookkeeping: every accepted instruction completes exactly once.
-  logic cop_issue;
   logic [1:0] cmp_kind;
   assign cop_issue = cop_req_valid_o && cop_req_ready_i && !cop_illegal_i;
   assign cop_cnt_d = cop_cnt_q + 5'(cop_issue) - 5'(cop_cmp_valid_i);
@@ -1060,13 +1072,8 @@ module cosim_core
   // Performance events (core_perf_t).
   always_comb begin
     perf_o                 = '0;
-    perf_o.cop_issue_stall = (state_q == StCopReq && !cop_req_ready_i)
-                          || (state_q == StExec && cls == ClsCop && cop_cnt_q == 5'(CopMax));
-    perf_o.cop_wait        = (state_q == StMemReq && cop_cnt_q != '0)
-                          || (state_q == StCopWait)
-                          || (state_q == StDrain)
-                          || (state_q == StExec && cls == ClsCsr && !csr_illegal && csr_cop_updated
-                              && cop_cnt_q != '0);
+    perf_o.cop_issue_stall = perf_issue_stall;
+    perf_o.cop_wait        = perf_cop_wait;
   end
 
   // Bits that are legitimately unused in some configurations.
