@@ -31,7 +31,7 @@ from pathlib import Path
 from compiler.errors import CompileError
 from compiler.fusion import fuse_elementwise
 from compiler.mathexpand import expand_math
-from compiler.strided import strided_reads_to_gathers
+from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
 TILE_ATTR = "cosim_tile"
@@ -459,6 +459,48 @@ def _mark_accumulator_loops(module) -> dict[int, int]:
     return marked
 
 
+# Innermost scalar loops around vector work (rows of an elementwise op, pooling
+# rows) are unrolled by up to this much: addresses become immediates and the
+# loop's own increments and branch are paid once per several vector rows.
+ROW_UNROLL = 4
+ROW_ATTR = "cosim_rows"
+
+
+def _mark_row_loops(module) -> dict[int, int]:
+    """Tag innermost loops (no nested loop, no vector results) that contain vector
+    ops with the largest of ROW_UNROLL, 2 dividing their trip count."""
+    from torch_mlir import ir
+
+    marked: dict[int, int] = {}
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if o.name != "scf.for":
+                        visit(o)
+                        continue
+                    body = [b.operation for b in o.regions[0].blocks[0].operations]
+                    if any(b.name == "scf.for" for b in body):
+                        visit(o)
+                        continue
+                    if any(isinstance(r.type, ir.VectorType) for r in o.results):
+                        continue
+                    if not any(b.name.startswith("vector.") for b in body):
+                        continue
+                    trips = _trip_count(ir, o)
+                    for f in (ROW_UNROLL, 2):
+                        if trips and trips % f == 0:
+                            o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                            marked[f] = marked.get(f, 0) + 1
+                            break
+
+    with module.context:
+        visit(module.operation)
+    return marked
+
+
 def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     from torch_mlir import ir
 
@@ -491,6 +533,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
     strided_reads_to_gathers(module)
+    unit_broadcasts_to_splats(module)
     for _round in range(2):  # column tiles, then the rows around them
         marked = _mark_jam_loops(module, target.vector.vlen)
         for factor in marked:
@@ -501,6 +544,8 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
             break
     for factor in _mark_accumulator_loops(module):
         _run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
+    for factor in _mark_row_loops(module):
+        _run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
     _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:
