@@ -195,6 +195,18 @@ module attributes {{transform.with_named_sequence}} {{
     return run
 
 
+def _restore(module, text: str) -> None:
+    """Replace ``module``'s body with the module printed as ``text``."""
+    from torch_mlir import ir
+
+    with module.context:
+        parsed = ir.Module.parse(text)
+        for op in list(module.body.operations):
+            op.operation.erase()
+        for op in list(parsed.body.operations):
+            module.body.append(op)
+
+
 def _run_transform(module, script: str) -> None:
     from torch_mlir import ir, passmanager
 
@@ -387,6 +399,25 @@ def _acc_registers(ir, loop, vlen: int) -> int:
     return max(regs, 1)
 
 
+def _single_loop(op):
+    """The only scf.for directly in ``op``'s body, or None."""
+    loops = [b.operation for b in op.regions[0].blocks[0].operations if b.operation.name == "scf.for"]
+    return loops[0] if len(loops) == 1 else None
+
+
+def _acc_loop_inside(ir, op):
+    """The accumulator loop (an scf.for yielding vectors) directly inside ``op`` or one
+    single loop further in (rows -> column tiles -> k), else None."""
+    inner = _single_loop(op)
+    for _ in range(2):
+        if inner is None:
+            return None
+        if any(isinstance(r.type, ir.VectorType) for r in inner.results):
+            return inner
+        inner = _single_loop(inner)
+    return None
+
+
 def _jam_factor(trips: int | None, acc_regs: int) -> int:
     """Largest of 8, 4, 2 dividing ``trips`` whose copies of the accumulators, plus
     as many registers again for the B rows in flight, fit REG_BUDGET."""
@@ -412,14 +443,21 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                 for inner in block.operations:
                     o = inner.operation
                     if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        body = o.regions[0].blocks[0]
-                        loops = [b.operation for b in body.operations if b.operation.name == "scf.for"]
-                        if len(loops) == 1 and any(isinstance(r.type, ir.VectorType) for r in loops[0].results):
-                            f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, loops[0], vlen))
-                            if f > 1:
-                                o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
-                                marked[f] = marked.get(f, 0) + 1
-                            continue
+                        acc = _acc_loop_inside(ir, o)
+                        if acc is not None:
+                            mid = _single_loop(o)
+                            direct = mid == acc
+                            # around the k loop, or rows around a column loop that cannot be jammed
+                            # (a jammable column loop is jammed first; its rows in the next round)
+                            single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
+                            if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
+                                f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, acc, vlen))
+                                if f > 1:
+                                    o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                                    marked[f] = marked.get(f, 0) + 1
+                                    continue
+                            if direct:
+                                continue
                     visit(o)
 
     with module.context:
@@ -535,10 +573,15 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     strided_reads_to_gathers(module)
     unit_broadcasts_to_splats(module)
     for _round in range(2):  # column tiles, then the rows around them
+        snapshot = module.operation.get_asm()
         marked = _mark_jam_loops(module, target.vector.vlen)
-        for factor in marked:
-            script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
-            _run_transform(module, script)
+        try:
+            for factor in marked:
+                script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
+                _run_transform(module, script)
+        except Exception:  # a loop MLIR cannot jam: keep the round's input (correct, less blocked)
+            _restore(module, snapshot)
+            break
         _passes("canonicalize,cse")(module)
         if not marked:
             break
