@@ -277,6 +277,13 @@ def op_shape(op) -> OpShape:
                 if ranges[pos] < 0 and dim >= 0:
                     ranges[pos] = dim
     projected = all(_projected_or_broadcast(ir, m) for m in maps)
+    last = len(iters) - 1
+    transposed = any(
+        any(isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == last for e in m.results)
+        and not (isinstance(m.results[-1], ir.AffineDimExpr) and ir.AffineDimExpr(m.results[-1]).position == last)
+        for m in maps
+        if len(m.results)
+    )
     body = [o.operation.name for o in op.regions[0].blocks[0].operations]
     contraction = (
         "reduction" in iters
@@ -284,7 +291,7 @@ def op_shape(op) -> OpShape:
         and any(n in body for n in ("arith.mulf", "arith.muli"))
         and any(n in body for n in ("arith.addf", "arith.addi"))
     )
-    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction)
+    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction, transposed and not contraction)
 
 
 def _tile_script(tile_id: int, plan: TilePlan) -> str:
