@@ -31,7 +31,7 @@ from pathlib import Path
 from compiler.errors import CompileError
 from compiler.fusion import fuse_elementwise
 from compiler.mathexpand import expand_math
-from compiler.strided import strided_reads_to_gathers
+from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
 TILE_ATTR = "cosim_tile"
@@ -195,6 +195,18 @@ module attributes {{transform.with_named_sequence}} {{
     return run
 
 
+def _restore(module, text: str) -> None:
+    """Replace ``module``'s body with the module printed as ``text``."""
+    from torch_mlir import ir
+
+    with module.context:
+        parsed = ir.Module.parse(text)
+        for op in list(module.body.operations):
+            op.operation.erase()
+        for op in list(parsed.body.operations):
+            module.body.append(op)
+
+
 def _run_transform(module, script: str) -> None:
     from torch_mlir import ir, passmanager
 
@@ -265,6 +277,13 @@ def op_shape(op) -> OpShape:
                 if ranges[pos] < 0 and dim >= 0:
                     ranges[pos] = dim
     projected = all(_projected_or_broadcast(ir, m) for m in maps)
+    last = len(iters) - 1
+    transposed = any(
+        any(isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == last for e in m.results)
+        and not (isinstance(m.results[-1], ir.AffineDimExpr) and ir.AffineDimExpr(m.results[-1]).position == last)
+        for m in maps
+        if len(m.results)
+    )
     body = [o.operation.name for o in op.regions[0].blocks[0].operations]
     contraction = (
         "reduction" in iters
@@ -272,7 +291,7 @@ def op_shape(op) -> OpShape:
         and any(n in body for n in ("arith.mulf", "arith.muli"))
         and any(n in body for n in ("arith.addf", "arith.addi"))
     )
-    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction)
+    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction, transposed and not contraction)
 
 
 def _tile_script(tile_id: int, plan: TilePlan) -> str:
@@ -387,6 +406,25 @@ def _acc_registers(ir, loop, vlen: int) -> int:
     return max(regs, 1)
 
 
+def _single_loop(op):
+    """The only scf.for directly in ``op``'s body, or None."""
+    loops = [b.operation for b in op.regions[0].blocks[0].operations if b.operation.name == "scf.for"]
+    return loops[0] if len(loops) == 1 else None
+
+
+def _acc_loop_inside(ir, op):
+    """The accumulator loop (an scf.for yielding vectors) directly inside ``op`` or one
+    single loop further in (rows -> column tiles -> k), else None."""
+    inner = _single_loop(op)
+    for _ in range(2):
+        if inner is None:
+            return None
+        if any(isinstance(r.type, ir.VectorType) for r in inner.results):
+            return inner
+        inner = _single_loop(inner)
+    return None
+
+
 def _jam_factor(trips: int | None, acc_regs: int) -> int:
     """Largest of 8, 4, 2 dividing ``trips`` whose copies of the accumulators, plus
     as many registers again for the B rows in flight, fit REG_BUDGET."""
@@ -412,14 +450,21 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                 for inner in block.operations:
                     o = inner.operation
                     if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        body = o.regions[0].blocks[0]
-                        loops = [b.operation for b in body.operations if b.operation.name == "scf.for"]
-                        if len(loops) == 1 and any(isinstance(r.type, ir.VectorType) for r in loops[0].results):
-                            f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, loops[0], vlen))
-                            if f > 1:
-                                o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
-                                marked[f] = marked.get(f, 0) + 1
-                            continue
+                        acc = _acc_loop_inside(ir, o)
+                        if acc is not None:
+                            mid = _single_loop(o)
+                            direct = mid == acc
+                            # around the k loop, or rows around a column loop that cannot be jammed
+                            # (a jammable column loop is jammed first; its rows in the next round)
+                            single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
+                            if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
+                                f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, acc, vlen))
+                                if f > 1:
+                                    o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                                    marked[f] = marked.get(f, 0) + 1
+                                    continue
+                            if direct:
+                                continue
                     visit(o)
 
     with module.context:
@@ -459,6 +504,48 @@ def _mark_accumulator_loops(module) -> dict[int, int]:
     return marked
 
 
+# Innermost scalar loops around vector work (rows of an elementwise op, pooling
+# rows) are unrolled by up to this much: addresses become immediates and the
+# loop's own increments and branch are paid once per several vector rows.
+ROW_UNROLL = 4
+ROW_ATTR = "cosim_rows"
+
+
+def _mark_row_loops(module) -> dict[int, int]:
+    """Tag innermost loops (no nested loop, no vector results) that contain vector
+    ops with the largest of ROW_UNROLL, 2 dividing their trip count."""
+    from torch_mlir import ir
+
+    marked: dict[int, int] = {}
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if o.name != "scf.for":
+                        visit(o)
+                        continue
+                    body = [b.operation for b in o.regions[0].blocks[0].operations]
+                    if any(b.name == "scf.for" for b in body):
+                        visit(o)
+                        continue
+                    if any(isinstance(r.type, ir.VectorType) for r in o.results):
+                        continue
+                    if not any(b.name.startswith("vector.") for b in body):
+                        continue
+                    trips = _trip_count(ir, o)
+                    for f in (ROW_UNROLL, 2):
+                        if trips and trips % f == 0:
+                            o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                            marked[f] = marked.get(f, 0) + 1
+                            break
+
+    with module.context:
+        visit(module.operation)
+    return marked
+
+
 def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     from torch_mlir import ir
 
@@ -491,16 +578,24 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
     strided_reads_to_gathers(module)
+    unit_broadcasts_to_splats(module)
     for _round in range(2):  # column tiles, then the rows around them
+        snapshot = module.operation.get_asm()
         marked = _mark_jam_loops(module, target.vector.vlen)
-        for factor in marked:
-            script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
-            _run_transform(module, script)
+        try:
+            for factor in marked:
+                script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
+                _run_transform(module, script)
+        except Exception:  # a loop MLIR cannot jam: keep the round's input (correct, less blocked)
+            _restore(module, snapshot)
+            break
         _passes("canonicalize,cse")(module)
         if not marked:
             break
     for factor in _mark_accumulator_loops(module):
         _run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
+    for factor in _mark_row_loops(module):
+        _run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
     _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:

@@ -101,3 +101,41 @@ def _dense_i32(ir, vtype, values: list[int]):
     import numpy as np
 
     return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
+
+
+def unit_broadcasts_to_splats(module) -> int:
+    """``vector.broadcast`` of a 1-element ``vector.load`` becomes a broadcast of a scalar load:
+    LLVM lowers the former by doubling slides (log2(n) vslideup + vsetvli pairs),
+    the latter is one ``vfmv.v.f`` or a ``.vf`` operand of its user."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import memref, vector
+
+    found = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if (
+                        o.name == "vector.broadcast"
+                        and isinstance(o.operands[0].type, ir.VectorType)
+                        and not isinstance(o.operands[0].owner, ir.Block)
+                        and o.operands[0].owner.name == "vector.load"
+                    ):
+                        src = ir.VectorType(o.operands[0].type)
+                        if src.rank == 1 and src.shape == [1]:
+                            found.append(o)
+                    visit(o)
+
+    with module.context:
+        visit(module.operation)
+        for op in found:
+            load = op.operands[0].owner
+            with ir.InsertionPoint(op), op.location:
+                # a scalar load (canonicalization would fold an extract back into the broadcast)
+                scalar = memref.LoadOp(load.operands[0], list(load.operands[1:])).result
+                splat = vector.BroadcastOp(op.results[0].type, scalar).result
+            op.results[0].replace_all_uses_with(splat)
+            op.erase()
+    return len(found)

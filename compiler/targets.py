@@ -101,6 +101,8 @@ class OpShape:
     iterators: tuple[str, ...]  # "parallel" / "reduction" per loop
     projected_permutation: bool  # every indexing map is a projected permutation
     contraction: bool  # a multiply-accumulate over reduction loops (matmul family)
+    # the innermost loop is not the innermost (contiguous) dim of some operand: a transpose
+    transposed_inner: bool = False
 
 
 @dataclass(frozen=True)
@@ -150,10 +152,12 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         n_ext = op.loop_ranges[n - red - 1]
         nt = fit(n_ext, vt.vlmax(4))
         outer = (1,) * (n - red - 1)
-        return TilePlan(
-            (*outer, nt, *(1,) * red), True, f"contraction: rows by 1, {nt} columns per vector, k by 1", 1
-        )
+        return TilePlan((*outer, nt, *(1,) * red), True, f"contraction: rows by 1, {nt} columns per vector, k by 1", 1)
     inner = op.loop_ranges[-1]
+    if op.transposed_inner:
+        # Vectors along a strided dim would be element-by-element gathers: rows of 1,
+        # left to LLVM's loop vectorizer (which picks the contiguous side itself).
+        return TilePlan((1,) * n, True, "transposing copy: innermost loop by 1 (LLVM vectorizes)")
     t = fit(inner, vt.vlmax(8))
     # Outer loops by 1, reductions included (on buffers the output accumulates).
     outer = (1,) * (n - 1)

@@ -88,7 +88,14 @@ def test_cli_writes_the_program_and_says_how_to_run_it(tmp_path, capsys):
     assert "cosim difftest" in err and "t1-small" in err
 
 
-@pytest.mark.parametrize("soc,seeds", [("t1-small", (1, 2, 3, 4)), ("t1-blastoise", (1, 4))])
+@pytest.mark.parametrize(
+    "soc,seeds",
+    [
+        ("t1-small", (1, 2)),
+        pytest.param("t1-small", (3, 4, 5, 6), marks=pytest.mark.slow),
+        pytest.param("t1-blastoise", (1, 4), marks=pytest.mark.slow),
+    ],
+)
 def test_every_family_assembles(soc, seeds, tmp_path):
     """The assembler checks some operand rules (v0 under a mask, same-register overlaps)."""
     for family in FAMILIES:
