@@ -130,6 +130,23 @@ class RunResult:
     mem: dict[int, int] = field(default_factory=dict)
     cycles: int = 0
     lane_active: int = 0
+    perf: dict[str, int] = field(default_factory=dict)  # sums of vec_unit.perf_o events
+    trace: list[str] = field(default_factory=list)  # "E <cycle> <events>" lines (trace=True)
+
+
+PERF_FIELDS = (
+    "arith_busy",
+    "mem_busy",
+    "lane_ops",
+    "fma_ops",
+    "mem_bytes",
+    "port_busy",
+    "stall_dep",
+    "stall_struct",
+    "stall_mem",
+    "stall_issue",
+    "iq_full",
+)
 
 
 @dataclass
@@ -155,6 +172,8 @@ def run(
     dumps: list[tuple[int, int]],
     latency: int = 4,
     max_cycles: int = 2_000_000,
+    port_outstanding: int = 4,
+    trace: bool = False,
 ) -> RunResult:
     """Run a script; vrf is the initial register file (32*vlen/8 bytes, v0 first)."""
     rb = dlen // 8
@@ -178,7 +197,8 @@ def run(
         f.write("\n".join(lines) + "\n")
         script = f.name
     try:
-        p = subprocess.run([str(exe), script, str(latency), str(max_cycles)], capture_output=True, text=True)
+        argv = [str(exe), script, str(latency), str(max_cycles), str(port_outstanding)]
+        p = subprocess.run(argv + (["trace"] if trace else []), capture_output=True, text=True)
     finally:
         os.unlink(script)
     if p.returncode != 0:
@@ -208,6 +228,10 @@ def run(
             res.dumps[int(t[1], 16)] = bytes.fromhex(t[2]) if len(t) > 2 else b""
         elif t[0] == "W":
             res.mem[int(t[1], 16)] = int(t[2], 16)
+        elif t[0] == "P":
+            res.perf = dict(zip(PERF_FIELDS, map(int, t[1:]), strict=True))
+        elif t[0] == "E":
+            res.trace.append(ln)
         elif t[0] == "T":
             res.cycles, res.lane_active = int(t[1]), int(t[2])
     res.vrf = b"".join(rows[r] for r in sorted(rows))
