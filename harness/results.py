@@ -42,6 +42,31 @@ STATUSES = ("pass", "mismatch", "trap", "timeout", "error")
 FORWARD_REGION = 1
 
 
+def derived_counters(counters: dict[str, Any], soc: SocConfig, cycles: int | None) -> dict[str, Any]:
+    """``counters`` plus ratios over ``cycles`` (sim/tb/README.md, "Counters").
+
+    vec_lane_utilization = vec_lane_ops / (lanes * cycles) (element operations per
+    lane and cycle; SEW 8/16 work packs 4/2 elements into a 32-bit lane, so it can
+    exceed 1 there); vec_fma_utilization = vec_fma_ops / (lanes * cycles).
+    """
+    out = dict(counters)
+    lanes = getattr(soc.accelerator, "lanes", None)
+    if lanes and cycles and "vec_lane_ops" in counters:
+        out["vec_lane_utilization"] = round(counters["vec_lane_ops"] / (lanes * cycles), 6)
+        out["vec_fma_utilization"] = round(counters.get("vec_fma_ops", 0) / (lanes * cycles), 6)
+    return out
+
+
+def result_counters(outcome: RunOutcome, soc: SocConfig, cycles_forward: int | None) -> dict[str, Any]:
+    """result.json's ``counters``: the run's counters and ratios, and on RTL a nested
+    ``forward`` dict with the same counters over the forward PROFILE region."""
+    counters = derived_counters(outcome.counters, soc, outcome.counters.get("cycles"))
+    region = outcome.region_counters.get(FORWARD_REGION)
+    if region and cycles_forward:
+        counters["forward"] = derived_counters({**region, "cycles": cycles_forward}, soc, cycles_forward)
+    return counters
+
+
 def status_of(outcome: RunOutcome, outputs: dict[str, dict] | None = None) -> str:
     """Map how a run ended (and its output comparison) onto a result status."""
     if outcome.ending == "trap":
@@ -80,7 +105,7 @@ def make_result(
         "profile": [p.to_dict() for p in outcome.profile],
         "uart": outcome.uart,
         "outputs": outputs or {},
-        "counters": dict(outcome.counters),
+        "counters": result_counters(outcome, soc, cycles_forward),
         "sim_cycles_per_s": outcome.sim_cycles_per_s,
         "wall_s": round(outcome.wall_s, 6),
         "rtl_hash": outcome.rtl_hash,

@@ -80,6 +80,9 @@ class RunOutcome:
     # Memory regions read after EXIT: start address -> bytes.
     dumps: dict[int, bytes] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    # Counters inside PROFILE regions (RTL only): region id -> counter deltas over
+    # the first closed instance of that region (same names as ``counters``).
+    region_counters: dict[int, dict[str, int]] = field(default_factory=dict)
     trap: Trap | None = None
     message: str = ""  # human-readable reason for timeout / error
     wall_s: float = 0.0

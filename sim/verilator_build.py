@@ -131,6 +131,10 @@ def rtl_sources(soc: SocConfig | None = None) -> list[Path]:
     """Synthesizable sources for ``soc`` (every unit when None), packages first."""
     dirs = CORE_DIRS + (ACCEL_DIRS[soc.accelerator.kind] if soc else tuple(d for v in ACCEL_DIRS.values() for d in v))
     files = sorted(RTL_DIR.glob("*.sv")) + sorted(f for d in dirs for f in (RTL_DIR / d).rglob("*.sv"))
+    # Every unit's package (types only) is compiled for every SoC: cosim_soc's ports
+    # use them (vec_perf_o is a vec_pkg::vec_perf_t, tied to zero without the unit).
+    unit_pkgs = sorted(f for ds in ACCEL_DIRS.values() for d in ds for f in (RTL_DIR / d).glob("*_pkg.sv"))
+    files += [f for f in unit_pkgs if f not in files]
     pkgs = [f for f in files if f.name.endswith("_pkg.sv")]
     # cosim_pkg and fpu_pkg are imported by core_pkg users; keep a stable order.
     pkgs.sort(key=lambda p: (p.name != "cosim_pkg.sv", p.name != "fpu_pkg.sv", str(p)))

@@ -86,6 +86,51 @@ def test_shadow_follows_agreed_writes():
     assert not res.ok and res.divergence.pc == 0x20000004 and "v9" in res.summary()
 
 
+VSE32_V1 = 0x020560A7  # vse32.v v1, (a0)
+
+
+def _store_lines(rtl_mem: str) -> tuple[list[str], list[str]]:
+    spike = [
+        _spike(
+            f"0x20000000 (0x{VSE32_V1:08x}) e32 m1 l2 c8_vstart 0x00000000 "
+            "mem 0x20002200 0x00000001 mem 0x20002204 0x00000002"
+        )
+    ]
+    return spike, ["0x20000000 (0x020560a7) #7\n", f"@7{rtl_mem}\n"]
+
+
+def test_vector_store_bytes_compare_as_memory_images():
+    """Spike's per-element writes and the RTL's byte runs must leave the same bytes."""
+    spike, rtl = _store_lines(" mem 0x20002200 0x0000000200000001")
+    res = Comparator(32).run(spike, rtl)
+    assert res.ok and res.vector_stores == 1 and "memory writes of 1 vector stores" in res.summary()
+    # The same bytes as two runs, in the other order: still the same image.
+    spike, rtl = _store_lines(" mem 0x20002204 0x00000002 mem 0x20002200 0x00000001")
+    assert Comparator(32).run(spike, rtl).ok
+
+
+def test_vector_store_wrong_missing_and_extra_bytes_are_named():
+    spike, rtl = _store_lines(" mem 0x20002200 0x0000000300000001")
+    res = Comparator(32).run(spike, rtl)
+    assert not res.ok and res.divergence.what == "memory" and res.divergence.pc == 0x20000000
+    assert "store data at 0x20002204: expected 0x02 (Spike), actual 0x03 (RTL)" in res.summary()
+    assert "vse32.v v1, (a0)" in res.summary().replace("  ", " ")  # vector words are disassembled
+    spike, rtl = _store_lines(" mem 0x20002200 0x00000001")
+    res = Comparator(32).run(spike, rtl)
+    assert not res.ok and "Spike wrote 0x20002204..0x20002207 (4 bytes) = 0x00000002, the RTL did not" in res.summary()
+    spike, rtl = _store_lines(" mem 0x20002200 0x000000000200000001")
+    res = Comparator(32).run(spike, rtl)
+    assert not res.ok and "the RTL wrote 0x20002208 = 0x00, Spike did not" in res.summary()
+
+
+def test_vector_store_without_rtl_writes_is_a_divergence():
+    spike, rtl = _store_lines("")
+    res = Comparator(32).run(spike, rtl)
+    assert not res.ok and "vector store writes 8 bytes on Spike, 0 on the RTL" in res.summary()
+    res = Comparator(32).run(spike, rtl[:1])
+    assert not res.ok and "ended without the memory writes of vector store #7" in res.summary()
+
+
 # ---- on the RTL ----------------------------------------------------------------
 
 

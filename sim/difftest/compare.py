@@ -21,11 +21,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from sim.difftest.decode import VOLATILE_CSRS, Decoded, decode
-from sim.difftest.disasm import Disassembler, capstone_disassembler
+from sim.difftest.disasm import Disassembler, capstone_disassembler, with_vector_fallback
 from sim.difftest.record import (
     CSR_FCSR,
     CSR_FFLAGS,
     CSR_FRM,
+    CSR_VCSR,
+    CSR_VXRM,
+    CSR_VXSAT,
     Commit,
     Completion,
     MemAccess,
@@ -33,9 +36,11 @@ from sim.difftest.record import (
     TrapEvent,
     key_name,
     normalize_writes,
+    store_bytes,
 )
 from sim.difftest.rtl_trace import parse_rtl_line
 from sim.difftest.spike_log import LogFormatError, parse_spike_line, spike_commit_lines
+from sim.difftest.vstore import PendingStore, compare_store, is_vector_store
 
 # Only the CSR a Zicsr instruction names is compared (sim/tb/commit_trace.md: the
 # RTL logs no side-effect CSR writes such as fflags accrual, mstatus.FS dirtying or
@@ -89,6 +94,7 @@ class DiffResult:
     rtl_traps: int = 0
     unchecked: int = 0  # RTL instructions on paths that depended on counter/MMIO values
     resyncs: int = 0  # times the two sides were realigned after such a path
+    vector_stores: int = 0  # vector stores whose memory writes were compared
 
     @property
     def ok(self) -> bool:
@@ -101,6 +107,8 @@ class DiffResult:
                 if self.copied_from_rtl
                 else ""
             )
+            if self.vector_stores:
+                extra += f"; memory writes of {self.vector_stores} vector stores compared"
             if self.resyncs:
                 extra += (
                     f"; {self.unchecked} instructions on {self.resyncs} counter-dependent paths realigned, not compared"
@@ -136,12 +144,14 @@ class Comparator:
     ):
         self.xlen = xlen
         self.mmio = (mmio_base, mmio_base + mmio_size)
-        self.disasm = disassembler or capstone_disassembler(xlen)
+        self.disasm = with_vector_fallback(disassembler or capstone_disassembler(xlen), xlen)
         self.ignored_csrs = frozenset(ignored_csrs)
         self._context: deque[tuple[int, str, int]] = deque(maxlen=context_lines)  # (index, RTL line, line no)
         self._taint: set[RegKey] = set()
         self._taint_mem: set[int] = set()
         self._pending: dict[int, _Pending] = {}
+        self._pending_stores: dict[int, PendingStore] = {}  # vector stores awaiting the RTL's @<seq> mem line
+        self.vector_stores = 0  # vector stores whose data was compared
         # Vector registers as both sides last agreed (Spike and the RTL start at 0).
         # The RTL logs every register of an instruction's destination group; Spike
         # only those it wrote an element of (vl, masks), so an RTL write Spike did
@@ -182,6 +192,24 @@ class Comparator:
                     self._completion(item)
                 else:
                     self._retire_text(item.text, rtl_no)
+            for seq, ps in self._pending_stores.items():
+                c = ps.commit
+                raise _Found(
+                    Divergence(
+                        index=self._index,
+                        pc=c.pc,
+                        insn=c.insn,
+                        disassembly=self.disasm(c.pc, c.insn),
+                        what="memory",
+                        details=[
+                            f"the RTL trace ended without the memory writes of vector store #{seq} "
+                            f"(Spike wrote {len(ps.expected)} bytes)"
+                        ],
+                        spike_text=c.text,
+                        spike_line=c.line_no,
+                        context=self._context_lines(),
+                    )
+                )
             for seq, p in self._pending.items():
                 c = p.commit
                 raise _Found(
@@ -206,7 +234,13 @@ class Comparator:
 
     def _result(self, divergence: Divergence | None) -> DiffResult:
         return DiffResult(
-            self._index - self._unchecked, divergence, self._copied, self._traps, self._unchecked, self._resyncs
+            self._index - self._unchecked,
+            divergence,
+            self._copied,
+            self._traps,
+            self._unchecked,
+            self._resyncs,
+            self.vector_stores,
         )
 
     def _retire_text(self, rline: str, rtl_no: int) -> None:
@@ -290,7 +324,7 @@ class Comparator:
         s_w = self._filtered(s, d)
         r_w = self._filtered(r, d, rtl=True)
         if r.seq is not None:
-            if r.seq in self._pending:
+            if r.seq in self._pending or r.seq in self._pending_stores:
                 self._fail(
                     r,
                     s,
@@ -303,6 +337,9 @@ class Comparator:
                 del s_w[k]
             if deferred:
                 self._pending[r.seq] = _Pending(s, deferred, self._tainted_any(d.sources))
+            if is_vector_store(r.insn):
+                addr_regs = [("x", (r.insn >> 15) & 31), ("x", (r.insn >> 20) & 31)]
+                self._pending_stores[r.seq] = PendingStore(s, store_bytes(s.mem), self._tainted_any(addr_regs))
         tainted_keys = self._tainted_dests(d, r, s_w.keys() | r_w.keys())
         self._compare_writes(s, r, s_w, r_w, tainted_keys)
         self._compare_mem(s, r, d)
@@ -399,9 +436,11 @@ class Comparator:
 
     @staticmethod
     def _expand(k: RegKey) -> set[RegKey]:
-        # fcsr is fflags + frm; the comparator tracks the halves.
+        # fcsr is fflags + frm, vcsr is vxsat + vxrm; the comparator tracks the parts.
         if k == ("c", CSR_FCSR):
             return {("c", CSR_FFLAGS), ("c", CSR_FRM)}
+        if k == ("c", CSR_VCSR):
+            return {("c", CSR_VXSAT), ("c", CSR_VXRM)}
         return {k}
 
     def _tainted_dests(self, d: Decoded, r: Commit, written: set[RegKey]) -> set[RegKey]:
@@ -511,6 +550,24 @@ class Comparator:
     # ---- coprocessor completions -------------------------------------------
 
     def _completion(self, c: Completion) -> None:
+        ps = self._pending_stores.pop(c.seq, None)
+        if ps is not None:
+            self._store_completion(ps, c)
+            return
+        if c.mem:
+            raise _Found(
+                Divergence(
+                    index=self._index,
+                    pc=0,
+                    insn=0,
+                    disassembly="-",
+                    what="memory",
+                    details=[f"the RTL logged memory writes for coprocessor instruction #{c.seq}, not a vector store"],
+                    rtl_text=c.text,
+                    rtl_line=c.line_no,
+                    context=self._context_lines(),
+                )
+            )
         p = self._pending.get(c.seq)
         if p is None and c.seq in self._cop_commits and all(k[0] == "v" for k in c.writes):
             # Vector registers of the destination group that Spike did not log.
@@ -558,6 +615,17 @@ class Comparator:
         if not p.expected:
             del self._pending[c.seq]
 
+    def _store_completion(self, ps: PendingStore, c: Completion) -> None:
+        details = compare_store(ps, c)
+        if details:
+            self._fail_completion(c, ps.commit, details, what="memory")
+        self.vector_stores += 1
+        written = set(ps.expected) | {m.addr + i for m in c.mem for i in range(m.width or 1)}
+        if ps.tainted:
+            self._taint_mem.update(written)
+        else:
+            self._taint_mem.difference_update(written)
+
     def _unlogged_vector_writes(self, writes: dict[RegKey, int]) -> list[str]:
         """RTL writes of vector registers Spike did not log: they must not change the register."""
         details = []
@@ -571,18 +639,18 @@ class Comparator:
                 )
         return details
 
-    def _fail_completion(self, c: Completion, s: Commit, details: list[str]) -> None:
+    def _fail_completion(self, c: Completion, s: Commit, details: list[str], what: str = "completion") -> None:
         raise _Found(
             Divergence(
                 index=self._index,
                 pc=s.pc,
                 insn=s.insn,
                 disassembly=self.disasm(s.pc, s.insn),
-                what="completion",
+                what=what,
                 details=[f"result of coprocessor instruction #{c.seq}:", *details],
-                rtl_text=c.text,
+                rtl_text=_clip(c.text),
                 rtl_line=c.line_no,
-                spike_text=s.text,
+                spike_text=_clip(s.text),
                 spike_line=s.line_no,
                 context=self._context_lines(),
             )
@@ -634,6 +702,11 @@ class Comparator:
                 note=note,
             )
         )
+
+
+def _clip(text: str, limit: int = 400) -> str:
+    """A raw line for a message: long vector store lines are cut."""
+    return text if len(text) <= limit else text[:limit] + f" ... ({len(text)} characters)"
 
 
 def _depth_after(depth: int, insn: int) -> int:

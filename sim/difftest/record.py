@@ -15,6 +15,9 @@ RegKey = tuple[str, int]
 CSR_FFLAGS = 0x001
 CSR_FRM = 0x002
 CSR_FCSR = 0x003
+CSR_VXSAT = 0x009
+CSR_VXRM = 0x00A
+CSR_VCSR = 0x00F
 
 
 @dataclass(frozen=True)
@@ -51,12 +54,25 @@ class Commit:
 
 @dataclass
 class Completion:
-    """A coprocessor result that arrived after its instruction retired (RTL `@<seq>` line)."""
+    """A coprocessor result that arrived after its instruction retired (RTL `@<seq>` line):
+    register writes, or the memory writes of a vector store (``mem`` runs of bytes)."""
 
     seq: int
     writes: dict[RegKey, int]
     line_no: int = 0
     text: str = ""
+    mem: list[MemAccess] = field(default_factory=list)
+
+
+def store_bytes(accesses: list[MemAccess]) -> dict[int, int]:
+    """The bytes a list of stores leaves in memory: address -> value (later stores win)."""
+    out: dict[int, int] = {}
+    for m in accesses:
+        if m.data is None:
+            continue
+        for i in range(m.width or 1):
+            out[m.addr + i] = (m.data >> (8 * i)) & 0xFF
+    return out
 
 
 @dataclass
@@ -87,7 +103,8 @@ def normalize_writes(writes: dict[RegKey, int]) -> dict[RegKey, int]:
 
     - f registers: a NaN-boxed single (upper 32 bits all ones) is its low 32 bits;
       Spike prints 8 digits for FLEN 32 even on RV64, our RTL prints the boxed 64.
-    - fcsr writes are split into fflags and frm, as Spike logs them.
+    - fcsr writes are split into fflags and frm, and vcsr writes into vxsat and
+      vxrm, as Spike logs them.
     """
     out: dict[RegKey, int] = {}
     for (kind, n), v in writes.items():
@@ -96,6 +113,10 @@ def normalize_writes(writes: dict[RegKey, int]) -> dict[RegKey, int]:
         if kind == "c" and n == CSR_FCSR:
             out[("c", CSR_FFLAGS)] = v & 0x1F
             out[("c", CSR_FRM)] = (v >> 5) & 0x7
+            continue
+        if kind == "c" and n == CSR_VCSR:
+            out[("c", CSR_VXSAT)] = v & 0x1
+            out[("c", CSR_VXRM)] = (v >> 1) & 0x3
             continue
         out[(kind, n)] = v
     return out

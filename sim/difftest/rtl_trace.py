@@ -4,6 +4,7 @@ One line per retired instruction, in retirement order::
 
     0x<pc> (0x<insn>) [x<n> 0x<v>] [f<n> 0x<v>] [c<addr>_<name> 0x<v>] [mem 0x<a> [0x<d>]] [#<seq>]
     @<seq> x<n> 0x<v> | f<n> 0x<v> | v<n> 0x<v>     a coprocessor completion
+    @<seq>[ mem 0x<a> 0x<bytes>]*                  the memory writes of a vector store
     trap <cause> 0x<epc> 0x<tval>                   a trap was taken
 
 (sim/tb/commit_trace.md is the authority; sequence numbers are decimal.)
@@ -35,7 +36,7 @@ def parse_rtl_line(line: str, line_no: int = 0) -> RtlItem | None:
             raise LogFormatError(f"RTL trace line {line_no}: bad sequence number {head!r}") from None
         holder = Commit(pc=0, insn=0)
         _parse_writes(rest, holder, text, line_no)
-        return Completion(seq=seq, writes=holder.writes, line_no=line_no, text=text)
+        return Completion(seq=seq, writes=holder.writes, line_no=line_no, text=text, mem=holder.mem)
     if text.startswith("trap"):
         parts = text.split()
         if len(parts) != 4:

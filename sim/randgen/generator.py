@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from sim.randgen.frame import Frame, trap_handler
 from sim.randgen.operands import FLOAT_SPECIALS, int_specials
 
 BASE_REG = 27  # s11: the data block's address; never a random destination
@@ -333,23 +334,15 @@ class Generator:
         return words
 
     def generate(self) -> Program:
-        r = self.xlen // 8
-        store, load = ("sd", "ld") if self.xlen == 64 else ("sw", "lw")
-        saved = [1, 8, 9, *range(18, 28)]  # ra, s0..s11
-        fsaved = [8, 9, *range(18, 28)]  # fs0..fs11
-        mtvec_slot = len(saved) * r + len(fsaved) * 4  # the runtime's mtvec, restored on return
-        frame = (mtvec_slot + r + 15) // 16 * 16
+        frame = Frame(self.xlen)
         out = [
             f"# random scalar program: seed {self.seed}, xlen {self.xlen}, {self.length} items",
             "  .text",
             "  .globl main",
             "  .type main, @function",
             "main:",
-            f"  addi sp, sp, -{frame}",
+            *frame.enter(".Lrg_trap"),
         ]
-        out += [f"  {store} x{reg}, {i * r}(sp)" for i, reg in enumerate(saved)]
-        out += [f"  fsw f{reg}, {len(saved) * r + i * 4}(sp)" for i, reg in enumerate(fsaved)]
-        out += ["  la x5, .Lrg_trap", "  csrrw x5, mtvec, x5", f"  {store} x5, {mtvec_slot}(sp)"]
         out.append(f"  la x{BASE_REG}, .Lrg_data")
         for reg in X_POOL:
             out.append(f"  li x{reg}, {self.signed(self.int_value())}")
@@ -363,29 +356,8 @@ class Generator:
             out += [f"  {ln}" for ln in item]
         out += [f"{lab}:" for lab in body.labels.get(self.length, [])]
         out.append("  csrwi fcsr, 0")
-        out += [f"  {load} x5, {mtvec_slot}(sp)", "  csrw mtvec, x5"]
-        out += [f"  {load} x{reg}, {i * r}(sp)" for i, reg in enumerate(saved)]
-        out += [f"  flw f{reg}, {len(saved) * r + i * 4}(sp)" for i, reg in enumerate(fsaved)]
-        out += [
-            f"  addi sp, sp, {frame}",
-            "  li a0, 0",
-            "  ret",
-            "  .size main, .-main",
-            "",
-            "# trap handler: resume after the trapping instruction; x31 is borrowed through mscratch",
-            "  .balign 4",
-            ".Lrg_trap:",
-            "  csrrw x31, mscratch, x31",
-            "  csrr x31, mepc",
-            "  addi x31, x31, 4",
-            "  csrw mepc, x31",
-            "  csrrw x31, mscratch, x31",
-            "  mret",
-            "",
-            "  .data",
-            "  .balign 64",
-            ".Lrg_data:",
-        ]
+        out += frame.leave()
+        out += ["  .size main, .-main", "", *trap_handler(".Lrg_trap"), "", "  .data", "  .balign 64", ".Lrg_data:"]
         out += [f"  .word 0x{w:08x}" for w in self.data_words()]
         self.prog.text = "\n".join(out) + "\n"
         return self.prog

@@ -32,6 +32,7 @@ struct Region {
 struct ProfileEvent {
   uint32_t value;
   uint64_t cycle;
+  std::vector<uint64_t> counters;  // performance counters at the store (tb_perf_sample)
 };
 
 struct State {
@@ -54,6 +55,9 @@ struct State {
   uint64_t trap_cause = 0, trap_epc = 0, trap_tval = 0;
   uint64_t mem_reads[3] = {0, 0, 0}, mem_writes[3] = {0, 0, 0};
   std::string init_error;
+  std::vector<std::string> perf_names;  // index -> counter name ("" = not on this SoC)
+  std::vector<uint64_t> perf_totals;
+  std::string fail_message;             // why the test bench ended the run (assertions)
 };
 
 State g;
@@ -209,7 +213,7 @@ void mmio_store(uint64_t off, uint64_t value, uint64_t cycle) {
       break;
     }
     case kProfile:
-      g.profile.push_back({uint32_t(value), cycle});
+      g.profile.push_back({uint32_t(value), cycle, {}});
       break;
     case kTrapCause:
       g.trap_written = true;
@@ -261,7 +265,7 @@ int tb_init(const char* elf, const char* outdir, const char* trace, const char* 
 
 // One beat on a memory port. addr is the byte address of the access; the beat
 // covers the naturally aligned nbytes around it and wstrb selects the bytes.
-// Returns 0 ok, 1 access fault, 2 the store wrote EXIT.
+// Returns 0 ok, 1 access fault, 2 the store wrote EXIT, 3 the store wrote PROFILE.
 }  // extern "C"
 
 namespace {
@@ -280,7 +284,8 @@ int mem_access(int port, uint32_t addr, int nbytes, int we, const uint8_t* wb, u
     for (int i = lo, k = 0; i < nbytes && k < 8 && (strb >> i & 1); ++i, ++k) value |= uint64_t(wb[i]) << (8 * k);
     const uint64_t off = base + lo - g.mmio_base;
     mmio_store(off, value, uint64_t(cycle));
-    return mmio_reg(off) == kExit ? 2 : 0;
+    // The port tells the test bench about EXIT (run ending) and PROFILE (counter sample).
+    return mmio_reg(off) == kExit ? 2 : mmio_reg(off) == kProfile ? 3 : 0;
   }
   if (!in_memory(base, nbytes)) return 1;
   if (we) {
@@ -383,10 +388,73 @@ void tb_vreg_end() {
   std::fputs(line.c_str(), g.trace);
 }
 
+// Vector store writes (tb_vtrace.sv): every byte the vector unit's memory port
+// accepted for a store, kept per sequence number as runs of consecutive
+// addresses and printed at the instruction's completion as one line
+// `@<seq>[ mem 0x<addr> 0x<bytes>]*` (commit_trace.md). tb_vstore_clear at issue.
+struct StoreRun {
+  uint64_t addr;
+  std::vector<uint8_t> bytes;
+};
+static std::vector<StoreRun> g_vstore[256];
+
+void tb_vstore_clear(int seq) { g_vstore[seq & 255].clear(); }
+
+void tb_vstore_byte(int seq, int64_t addr, int value) {
+  std::vector<StoreRun>& runs = g_vstore[seq & 255];
+  const uint64_t a = uint64_t(addr);
+  if (runs.empty() || runs.back().addr + runs.back().bytes.size() != a) runs.push_back({a, {}});
+  runs.back().bytes.push_back(uint8_t(value));
+}
+
+void tb_vstore_end(int seq) {
+  std::vector<StoreRun>& runs = g_vstore[seq & 255];
+  if (g.trace) {
+    std::string line = "@" + std::to_string(seq);
+    char buf[3];
+    for (const StoreRun& r : runs) {
+      line += " mem " + hex(r.addr, g.xlen / 4) + " 0x";
+      for (auto it = r.bytes.rbegin(); it != r.bytes.rend(); ++it) {
+        std::snprintf(buf, sizeof buf, "%02x", *it);
+        line += buf;
+      }
+    }
+    line += "\n";
+    std::fputs(line.c_str(), g.trace);
+  }
+  runs.clear();
+}
+
+// Performance counters (tb_top.sv): names once, samples at PROFILE stores, totals
+// at the end. Counters without a name do not exist on this SoC and are not reported.
+void tb_perf_name(int idx, const char* name) {
+  if (idx < 0) return;
+  if (size_t(idx) >= g.perf_names.size()) g.perf_names.resize(idx + 1);
+  g.perf_names[idx] = name ? name : "";
+}
+
+void tb_perf_sample(int idx, int64_t value) {
+  if (g.profile.empty() || idx < 0) return;
+  std::vector<uint64_t>& c = g.profile.back().counters;
+  if (size_t(idx) >= c.size()) c.resize(idx + 1);
+  c[idx] = uint64_t(value);
+}
+
+void tb_perf_total(int idx, int64_t value) {
+  if (idx < 0) return;
+  if (size_t(idx) >= g.perf_totals.size()) g.perf_totals.resize(idx + 1);
+  g.perf_totals[idx] = uint64_t(value);
+}
+
+void tb_fail(const char* message) {
+  g.fail_message = message ? message : "";
+  std::fprintf(stderr, "tb: %s\n", g.fail_message.c_str());
+}
+
 // Write result.txt (key value lines) and the requested memory dumps.
 void tb_finish(int reason, int64_t cycle, int64_t pc, int64_t instret, int64_t imem_busy, int64_t dmem_busy,
                int64_t amem_busy, int64_t loop_cause, int64_t loop_epc, int64_t loop_tval) {
-  static const char* kReasons[] = {"exit", "max_cycles", "watchdog", "trap_loop"};
+  static const char* kReasons[] = {"exit", "max_cycles", "watchdog", "trap_loop", "assertion"};
   if (g.trace) std::fflush(g.trace);
   if (g.uart) std::fflush(g.uart);
   std::string path = g.outdir + "/result.txt";
@@ -395,7 +463,8 @@ void tb_finish(int reason, int64_t cycle, int64_t pc, int64_t instret, int64_t i
     std::fprintf(stderr, "tb: cannot write %s\n", path.c_str());
     return;
   }
-  std::fprintf(f, "ending %s\n", kReasons[reason & 3]);
+  std::fprintf(f, "ending %s\n", (reason >= 0 && reason <= 4) ? kReasons[reason] : "unknown");
+  if (!g.fail_message.empty()) std::fprintf(f, "failure %s\n", g.fail_message.c_str());
   std::fprintf(f, "cycle %" PRId64 "\npc 0x%" PRIx64 "\ninstret %" PRId64 "\n", cycle, uint64_t(pc), instret);
   if (g.exit_written) std::fprintf(f, "exit_code %u\n", g.exit_code);
   if (g.trap_written)
@@ -403,10 +472,20 @@ void tb_finish(int reason, int64_t cycle, int64_t pc, int64_t instret, int64_t i
   if (reason == 3)
     std::fprintf(f, "trap_loop %" PRId64 " 0x%" PRIx64 " 0x%" PRIx64 "\n", loop_cause, uint64_t(loop_epc),
                  uint64_t(loop_tval));
-  for (const ProfileEvent& e : g.profile) std::fprintf(f, "profile %u %" PRIu64 "\n", e.value, e.cycle);
+  for (size_t k = 0; k < g.profile.size(); ++k) {
+    const ProfileEvent& e = g.profile[k];
+    std::fprintf(f, "profile %u %" PRIu64 "\n", e.value, e.cycle);
+    // `profile_counter K NAME VALUE`: counter NAME when PROFILE event K was stored
+    for (size_t i = 0; i < e.counters.size() && i < g.perf_names.size(); ++i)
+      if (!g.perf_names[i].empty())
+        std::fprintf(f, "profile_counter %zu %s %" PRIu64 "\n", k, g.perf_names[i].c_str(), e.counters[i]);
+  }
   std::fprintf(f, "counter imem_busy_cycles %" PRId64 "\n", imem_busy);
   std::fprintf(f, "counter dmem_busy_cycles %" PRId64 "\n", dmem_busy);
   std::fprintf(f, "counter amem_busy_cycles %" PRId64 "\n", amem_busy);
+  for (size_t i = 0; i < g.perf_totals.size() && i < g.perf_names.size(); ++i)
+    if (!g.perf_names[i].empty())
+      std::fprintf(f, "counter %s %" PRIu64 "\n", g.perf_names[i].c_str(), g.perf_totals[i]);
   static const char* kPorts[] = {"imem", "dmem", "amem"};
   for (int p = 0; p < 3; ++p) {
     std::fprintf(f, "counter %s_reads %" PRIu64 "\n", kPorts[p], g.mem_reads[p]);

@@ -20,6 +20,7 @@ module tb_mem_port #(
   output logic [DataW-1:0]   resp_data_o,
   output logic               resp_err_o,
   output logic               exit_o,        // this cycle's request stored to EXIT
+  output logic               profile_o,     // the previous cycle's request stored to PROFILE
   output longint unsigned    busy_cycles_o  // cycles with a request in flight
 );
 
@@ -62,9 +63,11 @@ module tb_mem_port #(
       tail_q  <= '0;
       count_q <= 0;
       exit_o  <= 1'b0;
+      profile_o <= 1'b0;
       busy_q  <= 0;
     end else begin
       exit_o <= 1'b0;
+      profile_o <= 1'b0;
       if (count_q != 0) busy_q <= busy_q + 1;
       if (accept) begin
         if (DataW <= 64) begin
@@ -80,6 +83,7 @@ module tb_mem_port #(
         due_q[tail_q]  <= cycle_i + Latency;
         tail_q         <= next_idx(tail_q);
         exit_o         <= (rc == 2);
+        profile_o      <= (rc == 3);
       end
       if (pop) head_q <= next_idx(head_q);
       count_q <= count_q + (accept ? 1 : 0) - (pop ? 1 : 0);

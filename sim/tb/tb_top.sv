@@ -7,6 +7,8 @@
 //           [+corrupt_pc=HEX] [+dumps=ADDR:SIZE,...] [+mmio=BASE] [+regions=B:S,...]
 //           [+mmio_offsets=EXIT,UART,PROFILE,TRAP_CAUSE,TRAP_EPC,TRAP_TVAL]
 //           [+finish_on_done] (plain C++ main loops without cocotb)
+//           [+perf_max_fma=N] [+perf_max_lane_ops=N] [+perf_max_mem_bytes=N]
+//           (lower the width assertions' bounds; tests prove the checks can fire)
 `timescale 1ns / 1ps
 module tb_top #(
   parameter int unsigned XLEN           = 32,
@@ -31,6 +33,10 @@ module tb_top #(
                                          input int cop, input int seq);
   import "DPI-C" function void tb_trap(input int cause, input longint epc, input longint tval);
   import "DPI-C" function void tb_late_wb(input int seq, input int f_we, input int rd, input longint wdata);
+  import "DPI-C" function void tb_perf_name(input int idx, input string name);
+  import "DPI-C" function void tb_perf_sample(input int idx, input longint value);
+  import "DPI-C" function void tb_perf_total(input int idx, input longint value);
+  import "DPI-C" function void tb_fail(input string message);
   import "DPI-C" function void tb_finish(input int reason, input longint cycle, input longint pc,
                                          input longint instret, input longint imem_busy,
                                          input longint dmem_busy, input longint amem_busy,
@@ -103,6 +109,9 @@ module tb_top #(
   late_wb_t              late_wb;
   logic                  acc_progress;
   logic                  imem_exit, dmem_exit, amem_exit;
+  logic                  imem_profile, dmem_profile, amem_profile;
+  core_perf_t            core_perf;
+  vec_pkg::vec_perf_t    vec_perf;
   longint unsigned       imem_busy, dmem_busy, amem_busy;
 
   cosim_soc #(
@@ -140,6 +149,8 @@ module tb_top #(
     .retire_o          (retire),
     .trap_o            (trap),
     .late_wb_o         (late_wb),
+    .core_perf_o       (core_perf),
+    .vec_perf_o        (vec_perf),
     .acc_progress_o    (acc_progress)
   );
 
@@ -149,7 +160,7 @@ module tb_top #(
     .req_valid_i (imem_req_valid), .req_ready_o (imem_req_ready), .req_addr_i (imem_req_addr),
     .req_we_i (1'b0), .req_wstrb_i ('0), .req_wdata_i ('0),
     .resp_valid_o (imem_resp_valid), .resp_data_o (imem_resp_data), .resp_err_o (imem_resp_err),
-    .exit_o (imem_exit), .busy_cycles_o (imem_busy)
+    .exit_o (imem_exit), .profile_o (imem_profile), .busy_cycles_o (imem_busy)
   );
 
   tb_mem_port #(.DataW(DataW), .Latency(MemLatency), .Outstanding(MemOutstanding), .Port(1)) u_dmem (
@@ -157,7 +168,7 @@ module tb_top #(
     .req_valid_i (dmem_req_valid), .req_ready_o (dmem_req_ready), .req_addr_i (dmem_req_addr),
     .req_we_i (dmem_req_we), .req_wstrb_i (dmem_req_wstrb), .req_wdata_i (dmem_req_wdata),
     .resp_valid_o (dmem_resp_valid), .resp_data_o (dmem_resp_data), .resp_err_o (dmem_resp_err),
-    .exit_o (dmem_exit), .busy_cycles_o (dmem_busy)
+    .exit_o (dmem_exit), .profile_o (dmem_profile), .busy_cycles_o (dmem_busy)
   );
 
   tb_mem_port #(.DataW(AccDataW), .Latency(MemLatency), .Outstanding(MemOutstanding), .Port(2)) u_amem (
@@ -165,13 +176,99 @@ module tb_top #(
     .req_valid_i (amem_req_valid), .req_ready_o (amem_req_ready), .req_addr_i (amem_req_addr),
     .req_we_i (amem_req_we), .req_wstrb_i (amem_req_wstrb), .req_wdata_i (amem_req_wdata),
     .resp_valid_o (amem_resp_valid), .resp_data_o (amem_resp_data), .resp_err_o (amem_resp_err),
-    .exit_o (amem_exit), .busy_cycles_o (amem_busy)
+    .exit_o (amem_exit), .profile_o (amem_profile), .busy_cycles_o (amem_busy)
   );
+
+  // ---------------------------------------------------------------------------
+  // Performance counters: every event of the core's core_perf_t and the vector
+  // unit's vec_perf_t (vec_pkg) summed per cycle into 64-bit counters, reported in
+  // result.txt (names below; vec_* only on vector SoCs) and sampled at every
+  // PROFILE store.
+  // ---------------------------------------------------------------------------
+  localparam int NPerf = 13;
+  localparam int NCorePerf = 2;   // core_* first; vec_* only exist for Accel == 1
+  localparam int unsigned Lanes = DLEN / 32;
+  longint unsigned perf_q  [NPerf] = '{default: 0};
+  longint unsigned perf_ev [NPerf];
+
+  initial begin
+    tb_perf_name(0, "core_cop_issue_stall_cycles");
+    tb_perf_name(1, "core_cop_wait_cycles");
+    if (Accel == 1) begin
+      tb_perf_name(2, "vec_arith_busy_cycles");
+      tb_perf_name(3, "vec_mem_busy_cycles");
+      tb_perf_name(4, "vec_lane_ops");
+      tb_perf_name(5, "vec_fma_ops");
+      tb_perf_name(6, "vec_mem_bytes");
+      tb_perf_name(7, "vec_port_busy_cycles");
+      tb_perf_name(8, "vec_stall_dep_cycles");
+      tb_perf_name(9, "vec_stall_struct_cycles");
+      tb_perf_name(10, "vec_stall_mem_cycles");
+      tb_perf_name(11, "vec_stall_issue_cycles");
+      tb_perf_name(12, "vec_iq_full_cycles");
+    end
+  end
+
+  // vec_perf_t's one-bit events in counter order (2..3, 7..12) and its counts
+  // (all zero on SoCs without a vector unit).
+  logic [7:0]  vec_bits;
+  logic [15:0] vec_lane_ops, vec_fma_ops, vec_mem_bytes;
+  assign vec_bits = {vec_perf.iq_full, vec_perf.stall_issue, vec_perf.stall_mem, vec_perf.stall_struct,
+                     vec_perf.stall_dep, vec_perf.port_busy, vec_perf.mem_busy, vec_perf.arith_busy};
+  assign vec_lane_ops  = vec_perf.lane_ops;
+  assign vec_fma_ops   = vec_perf.fma_ops;
+  assign vec_mem_bytes = vec_perf.mem_bytes;
+
+  always_comb begin
+    perf_ev[0]  = longint'(core_perf.cop_issue_stall);
+    perf_ev[1]  = longint'(core_perf.cop_wait);
+    perf_ev[2]  = longint'(vec_bits[0]);
+    perf_ev[3]  = longint'(vec_bits[1]);
+    perf_ev[4]  = longint'(vec_lane_ops);
+    perf_ev[5]  = longint'(vec_fma_ops);
+    perf_ev[6]  = longint'(vec_mem_bytes);
+    perf_ev[7]  = longint'(vec_bits[2]);
+    perf_ev[8]  = longint'(vec_bits[3]);
+    perf_ev[9]  = longint'(vec_bits[4]);
+    perf_ev[10] = longint'(vec_bits[5]);
+    perf_ev[11] = longint'(vec_bits[6]);
+    perf_ev[12] = longint'(vec_bits[7]);
+  end
+
+  // Width assertions (issue 5): per cycle at most `lanes` FP multiply-adds, at
+  // most DLEN/8 element operations (a DLEN-bit row of SEW-8 elements; SEW-32 work
+  // is at most `lanes`), at most MemW/8 bytes on the vector memory port. A
+  // violation ends the run (result status `error`, message with cycle and counts).
+  int unsigned max_fma       = Lanes;
+  int unsigned max_lane_ops  = DLEN / 8;
+  int unsigned max_mem_bytes = AccDataW / 8;
+  initial begin
+    if ($value$plusargs("perf_max_fma=%d", max_fma)) ;
+    if ($value$plusargs("perf_max_lane_ops=%d", max_lane_ops)) ;
+    if ($value$plusargs("perf_max_mem_bytes=%d", max_mem_bytes)) ;
+  end
+  logic fma_bad, lane_bad, mem_bad;
+  assign fma_bad  = 32'(vec_fma_ops) > max_fma;
+  assign lane_bad = 32'(vec_lane_ops) > max_lane_ops;
+  assign mem_bad  = 32'(vec_mem_bytes) > max_mem_bytes;
+
+  // The message is formatted only when an assertion fails (never per cycle).
+  function automatic string width_message();
+    if (fma_bad)
+      return $sformatf("width assertion failed at cycle %0d: %0d FP multiply-adds in one cycle, at most %0d (lanes = DLEN/32)",
+                       cycle, vec_fma_ops, max_fma);
+    if (lane_bad)
+      return $sformatf("width assertion failed at cycle %0d: %0d element operations in one cycle, at most %0d (DLEN/8)",
+                       cycle, vec_lane_ops, max_lane_ops);
+    return $sformatf("width assertion failed at cycle %0d: %0d bytes on the vector memory port in one cycle, at most %0d (MemW/8)",
+                     cycle, vec_mem_bytes, max_mem_bytes);
+  endfunction
 
   // ---------------------------------------------------------------------------
   // Monitors and run endings
   // ---------------------------------------------------------------------------
-  localparam int ReasonExit = 0, ReasonMaxCycles = 1, ReasonWatchdog = 2, ReasonTrapLoop = 3;
+  localparam int ReasonExit = 0, ReasonMaxCycles = 1, ReasonWatchdog = 2, ReasonTrapLoop = 3,
+                 ReasonAssert = 4;
 
   longint unsigned instret = 0;
   longint unsigned idle = 0;
@@ -180,6 +277,7 @@ module tb_top #(
   trap_t           first_trap;
 
   task automatic finish_run(int reason);
+    for (int i = 0; i < NPerf; i++) tb_perf_total(i, longint'(perf_q[i]));
     tb_finish(reason, cycle, retire.valid ? retire.pc : longint'(u_soc.u_core.pc_q),
               instret + longint'(retire.valid),
               imem_busy, dmem_busy, amem_busy, longint'(first_trap.cause), first_trap.epc, first_trap.tval);
@@ -207,6 +305,12 @@ module tb_top #(
         if (!last_was_trap) first_trap <= trap;
         last_was_trap <= 1'b1;
       end
+      for (int i = 0; i < NPerf; i++) perf_q[i] <= perf_q[i] + perf_ev[i];
+      // PROFILE stores: the counters so far (events of cycles 0 .. the store's stamp)
+      // go with the region event, so the runner can report per-region counters.
+      if (imem_profile || dmem_profile || amem_profile) begin
+        for (int i = 0; i < NPerf; i++) tb_perf_sample(i, longint'(perf_q[i]));
+      end
       idle <= (retire.valid || acc_progress || late_wb.valid) ? 0 : idle + 1;
       if (dmem_exit || amem_exit || imem_exit) exit_seen <= 1'b1;
 
@@ -217,6 +321,9 @@ module tb_top #(
         // Trapping again before any instruction retired: the handler itself
         // faults (e.g. no trap vector installed). Report the first trap.
         finish_run(ReasonTrapLoop);
+      end else if (fma_bad || lane_bad || mem_bad) begin
+        tb_fail(width_message());
+        finish_run(ReasonAssert);
       end else if (cycle + 1 >= max_cycles) begin
         finish_run(ReasonMaxCycles);
       end else if (idle + 1 >= watchdog) begin

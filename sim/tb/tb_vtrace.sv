@@ -1,11 +1,15 @@
-// Commit-trace monitor for vector register writes (sim/tb/commit_trace.md):
+// Commit-trace monitor for vector results (sim/tb/commit_trace.md):
 // `@<seq> v<n> 0x<VLEN/4 digits>` for every register of a vector instruction's
-// destination group. The instruction word and vtype are kept by sequence number
+// destination group, and `@<seq>[ mem 0x<addr> 0x<bytes>]*` with every byte a
+// vector store wrote. The instruction word and vtype are kept by sequence number
 // at issue; one cycle after the completion (sim/rtl/vector/README.md: the VRF is
 // stable then) the group is read from the vector unit's register file through the
 // hierarchy. Instantiated by tb_top for vector SoCs only (this file is compiled
 // only for them: the hierarchical reference needs vec_unit). Does nothing unless
-// active_i (+trace given).
+// active_i (+trace given). Store bytes are taken from the vector memory port
+// (tb_top.amem_req_*: accepted write beats, byte enables) and attributed to the
+// instruction issuing requests in the load/store unit (u_lsu.ins_q.seq); the C++ side
+// keeps them per sequence number until the store completes.
 module tb_vtrace #(
   parameter int unsigned VLEN = 256,
   parameter int unsigned DLEN = 64
@@ -22,6 +26,9 @@ module tb_vtrace #(
   import "DPI-C" function void tb_vreg_begin(input int seq, input int vreg);
   import "DPI-C" function void tb_vreg_word(input int word);
   import "DPI-C" function void tb_vreg_end();
+  import "DPI-C" function void tb_vstore_clear(input int seq);
+  import "DPI-C" function void tb_vstore_byte(input int seq, input longint addr, input int value);
+  import "DPI-C" function void tb_vstore_end(input int seq);
 
   localparam int unsigned RowsPerReg  = VLEN / DLEN;
   localparam int unsigned WordsPerRow = DLEN / 32;
@@ -30,6 +37,22 @@ module tb_vtrace #(
   logic [31:0] vt_vtype [256];
   logic        vt_cmp_q = 1'b0;
   logic [7:0]  vt_seq_q = '0;
+
+  // Accepted write beats of the vector memory port (up to 512 bits wide).
+  logic         st_fire;
+  logic [31:0]  st_addr;
+  logic [511:0] st_wdata;
+  logic [63:0]  st_strb;
+  logic [7:0]   st_seq;
+  assign st_fire  = tb_top.amem_req_valid && tb_top.amem_req_ready && tb_top.amem_req_we;
+  assign st_addr  = tb_top.amem_req_addr;
+  assign st_wdata = 512'(tb_top.amem_req_wdata);
+  assign st_strb  = 64'(tb_top.amem_req_wstrb);
+  assign st_seq   = tb_top.u_soc.g_vector.u_acc.u_lsu.ins_q.seq;   // the issuing instruction
+
+  function automatic logic is_vstore(input logic [31:0] insn);
+    return insn[6:0] == 7'h27;  // STORE-FP opcode: on the coprocessor port only vector stores
+  endfunction
 
   // Destination registers of a vector instruction: first register and count
   // (0 = writes no vector register: stores, vsetvl, vmv.x.s, vfmv.f.s, vcpop, vfirst).
@@ -130,12 +153,19 @@ module tb_vtrace #(
       if (req_fire_i) begin
         vt_insn[req_seq_i]  <= req_insn_i;
         vt_vtype[req_seq_i] <= req_vtype_i;
+        if (is_vstore(req_insn_i)) tb_vstore_clear(int'(req_seq_i));
+      end
+      if (st_fire) begin
+        for (int b = 0; b < 64; b++) begin
+          if (st_strb[b]) tb_vstore_byte(int'(st_seq), longint'(st_addr) + longint'(b), int'(st_wdata[b*8 +: 8]));
+        end
       end
       vt_cmp_q <= cmp_valid_i;
       vt_seq_q <= cmp_seq_i;
       if (vt_cmp_q) begin
         int first, count;
         logic [DLEN-1:0] row;
+        if (is_vstore(vt_insn[vt_seq_q])) tb_vstore_end(int'(vt_seq_q));
         vdest(vt_insn[vt_seq_q], vt_vtype[vt_seq_q], first, count);
         for (int r = first; r < first + count && r < 32; r++) begin
           tb_vreg_begin(int'(vt_seq_q), r);

@@ -334,9 +334,9 @@ class Model:
                 name = "smul"  # vsmul.vv/.vx share funct6 with vmv<nr>r.v
             if name == "wholemv":
                 nr = vs1 + 1
-                if vm != 1 or nr not in (1, 2, 4, 8) or vd % nr or vs2 % nr:
-                    return None
-                eew = sew if ok else 8
+                if vm != 1 or nr not in (1, 2, 4, 8) or vd % nr or vs2 % nr or not ok:
+                    return None  # EEW = SEW: illegal under vill (RVV 1.0 3.4.4, 16.6; Spike)
+                eew = sew
                 evl = nr * self.vlen // eew
                 if vd != vs2:
                     for i in range(vstart, evl):

@@ -38,6 +38,7 @@ module core_csr
   input  logic            vxsat_i,       // OR-ed into vxsat
   input  logic            vs_dirty_i,    // vector state changed
   input  logic            vset_i,        // vset{i}vl{i} retires: write vl and vtype, clear vstart
+  input  logic            vstart_clr_i,  // a vector instruction was accepted: vstart resets (RVV 1.0 3.7)
   input  logic [XLEN-1:0] vset_vl_i,
   input  logic [XLEN-1:0] vset_vtype_i,
   input  logic            vl_we_i,       // coprocessor trims vl (fault-only-first)
@@ -215,6 +216,7 @@ module core_csr
           vstart_q <= '0;
         end
         if (vl_we_i) vl_q <= XLEN'(vl_i);
+        if (vstart_clr_i) vstart_q <= '0;
       end
 
       if (trap_i) begin

@@ -145,4 +145,12 @@ package core_pkg;
     logic [63:0] wdata;
   } late_wb_t;
 
+  // Performance events of one cycle (cosim_core.perf_o), summed by the test bench.
+  typedef struct packed {
+    logic cop_issue_stall;  // a coprocessor instruction cannot issue: request valid but
+                            // not ready, or the core's in-flight limit is reached
+    logic cop_wait;         // waiting for older coprocessor instructions: scalar memory
+                            // ordering, a scalar result (vmv.x.s...), fence, CSR ordering
+  } core_perf_t;
+
 endpackage

@@ -52,7 +52,8 @@ module cosim_core
   // Monitors for the test bench
   output retire_t            retire_o,
   output trap_t              trap_o,
-  output late_wb_t           late_wb_o
+  output late_wb_t           late_wb_o,
+  output core_perf_t         perf_o          // performance events of this cycle
 );
 
   localparam int unsigned OffW    = $clog2(DataW / 8);  // byte offset inside a beat
@@ -321,6 +322,7 @@ module cosim_core
     .vxsat_i       (cop_cmp_valid_i && cop_cmp_i.vxsat),
     .vs_dirty_i    (1'b0),
     .vset_i        (vset),
+    .vstart_clr_i  ((state_q == StCopReq) && cop_req_ready_i && !cop_illegal_i),
     .vset_vl_i     (vset_vl),
     .vset_vtype_i  (vset_vtype),
     .vl_we_i       (cop_cmp_valid_i && cop_cmp_i.vl_we),
@@ -832,6 +834,18 @@ module cosim_core
 
   always_ff @(posedge clk_i) begin
     if (cop_issue) cop_pc_q[seq_q[3:0]] <= pc_q;
+  end
+
+  // Performance events (core_perf_t).
+  always_comb begin
+    perf_o                 = '0;
+    perf_o.cop_issue_stall = (state_q == StCopReq && !cop_req_ready_i)
+                          || (state_q == StExec && cls == ClsCop && cop_cnt_q == 5'(CopMax));
+    perf_o.cop_wait        = (state_q == StMemReq && cop_cnt_q != '0)
+                          || (state_q == StCopWait)
+                          || (state_q == StDrain)
+                          || (state_q == StExec && cls == ClsCsr && !csr_illegal && csr_cop_updated
+                              && cop_cnt_q != '0);
   end
 
   // Bits that are legitimately unused in some configurations.

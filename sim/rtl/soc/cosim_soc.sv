@@ -51,6 +51,8 @@ module cosim_soc
   output retire_t               retire_o,
   output trap_t                 trap_o,
   output late_wb_t              late_wb_o,
+  output core_perf_t            core_perf_o,    // core performance events of this cycle
+  output vec_pkg::vec_perf_t    vec_perf_o,     // vector unit's events (zero without one)
   output logic                  acc_progress_o  // accelerator did work this cycle (watchdog)
 );
 
@@ -94,7 +96,8 @@ module cosim_soc
     .corrupt_pc_i      (corrupt_pc_i),
     .retire_o          (retire_o),
     .trap_o            (trap_o),
-    .late_wb_o         (late_wb_o)
+    .late_wb_o         (late_wb_o),
+    .perf_o            (core_perf_o)
   );
 
   // Accelerator slot. A new unit adds a branch here with the same signals.
@@ -115,6 +118,7 @@ module cosim_soc
     assign amem_req_we_o    = 1'b0;
     assign amem_req_wstrb_o = '0;
     assign amem_req_wdata_o = '0;
+    assign vec_perf_o       = '0;
     logic unused_amem;
     assign unused_amem = ^{amem_req_ready_i, amem_resp_valid_i, amem_resp_data_i, amem_resp_err_i,
                            cop_busy, DLEN[0]};
@@ -146,6 +150,7 @@ module cosim_soc
       .busy_o          (vec_busy),
       .mem_pending_o   (vec_mem_pending),
       .lane_active_o   (vec_lane_active),
+      .perf_o          (vec_perf_o),
       .dbg_we_i        (1'b0),
       .dbg_addr_i      ('0),
       .dbg_wdata_i     ('0),
@@ -159,6 +164,7 @@ module cosim_soc
   end else begin : g_unsupported
     // Elaboration error: the requested unit is not in this RTL yet.
     $error("cosim_soc: Accel=%0d has no unit in sim/rtl yet (0 = none)", Accel);
+    assign vec_perf_o = '0;
   end
 
   assign acc_progress_o = acc_progress;

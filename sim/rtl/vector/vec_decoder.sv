@@ -106,7 +106,7 @@ module vec_decoder
 
   // Constraint flags set by the instruction table below, checked afterwards.
   logic known;        // encoding recognised and implemented
-  logic need_vtype;   // needs a valid vtype (everything but whole-register ops)
+  logic need_vtype;   // needs a valid vtype (everything but whole-register loads/stores)
   logic chk_vd;       // vd aligned to the LMUL group
   logic chk_vs2;      // vs2 aligned to the LMUL group
   logic chk_vs1;      // vs1 aligned to the LMUL group
@@ -258,8 +258,9 @@ module vec_decoder
                 known = 1'b1;
                 u.op  = VA_SMUL;
                 if (f3 == F3Ivi) begin
+                  // EEW = SEW (RVV 1.0 16.6): depends on vtype, so illegal under vill
+                  // (3.4.4 exempts only vset* and whole-register loads/stores), as Spike
                   known      = 1'b1;
-                  need_vtype = 1'b0;
                   need_vm1   = 1'b1;
                   chk_vd     = 1'b0;
                   chk_vs2    = 1'b0;
@@ -267,7 +268,7 @@ module vec_decoder
                   u.op       = VA_PASSA;
                   u.whole    = 1'b1;
                   u.nregs    = 4'(rs1) + 4'd1;
-                  u.eew      = vtype_ok ? sew : 2'd0;
+                  u.eew      = sew;
                   extra_ok   = (rs1 == 5'd0 || rs1 == 5'd1 || rs1 == 5'd3 || rs1 == 5'd7)
                                && ((rd & rs1) == 5'd0) && ((rs2 & rs1) == 5'd0);
                 end

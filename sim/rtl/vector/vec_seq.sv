@@ -46,8 +46,10 @@ module vec_seq
   output logic [RowW:0]   wfront_o,
   // activity (for the issue-5 width check and counters)
   output logic            lane_active_o,
-  output logic [15:0]     lane_ops_o,  // lanes with an active element written this cycle
-  output logic [15:0]     fma_ops_o    // active FP multiply-add elements written this cycle
+  // performance events (vec_pkg::vec_perf_t): active body elements of element-wise
+  // work (ALU, compare, reduction rows) and of FP multiply-adds processed this cycle
+  output logic [15:0]     perf_lane_ops_o,
+  output logic [15:0]     perf_fma_ops_o
 );
 
   localparam int unsigned Lanes      = DLEN / 32;
@@ -769,24 +771,19 @@ module vec_seq
     wfront_o = (RowW + 1)'(r);
   end
 
-  // performance events: row writes of element-wise work
-  logic [Lanes-1:0] lane_any;
+  // Performance events: a row is processed in S_RUN unless stalled or the divider
+  // is still working on it (its elements count once, in the cycle the row is written).
+  logic row_done;
+  logic is_fma;
+  logic [15:0] act_cnt;
+  assign row_done = (state_q == S_RUN) && !stall_i && !(div_op && !(div_started_q && (&div_done_q)));
+  assign is_fma   = u.op inside {VF_MACC, VF_NMACC, VF_MSAC, VF_NMSAC, VF_MADD, VF_NMADD, VF_MSUB, VF_NMSUB};
   always_comb begin
-    lane_ops_o = '0;
-    fma_ops_o  = '0;
-    lane_any   = '0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      for (int unsigned k = 0; k < 4; k++) begin
-        if (k < (32'd4 >> eew) && act[(l << (2 - eew)) + k]) lane_any[l] = 1'b1;
-      end
-    end
-    if (state_q == S_RUN && we_o && (u.cls == VC_ALU || u.cls == VC_CMP)) begin
-      for (int unsigned l = 0; l < Lanes; l++) lane_ops_o = lane_ops_o + 16'(lane_any[l]);
-      if (u.op >= VF_MACC && u.op <= VF_NMSUB) begin
-        for (int unsigned k = 0; k < Lanes; k++) fma_ops_o = fma_ops_o + 16'(act[k]);
-      end
-    end
+    act_cnt = '0;
+    for (int unsigned k = 0; k < MaxElems; k++) act_cnt = act_cnt + 16'(act[k]);
   end
+  assign perf_lane_ops_o = (row_done && (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_RED)) ? act_cnt : '0;
+  assign perf_fma_ops_o  = (row_done && u.cls == VC_ALU && is_fma) ? act_cnt : '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

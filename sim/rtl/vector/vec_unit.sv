@@ -50,7 +50,7 @@ module vec_unit
   output logic            busy_o,
   output logic            mem_pending_o,
   output logic            lane_active_o,
-  output vec_perf_t       perf_o,
+  output vec_perf_t       perf_o,        // performance events of this cycle (vec_pkg)
   // debug access to the VRF (idle only)
   input  logic            dbg_we_i,
   input  logic [RowW-1:0] dbg_addr_i,
@@ -242,8 +242,8 @@ module vec_unit
     .rd_used_o     (seq_used),
     .wfront_o      (seq_front),
     .lane_active_o (lane_active_o),
-    .lane_ops_o    (seq_lane_ops),
-    .fma_ops_o     (seq_fma_ops)
+    .perf_lane_ops_o (seq_lane_ops),
+    .perf_fma_ops_o  (seq_fma_ops)
   );
 
   logic lsu_pending;
@@ -587,11 +587,10 @@ module vec_unit
                        || seq_stall || lsu_stall;
     perf_o.stall_mem    = mem_req_valid_o && !mem_req_ready_i;
     perf_o.stall_issue  = idle;
-    perf_o.iq_full      = !cop_req_ready_o && cop_req_valid_i;
+    perf_o.iq_full      = !cop_req_ready_o;
   end
 
   logic unused;
   assign unused = ^{lsu_pending, cop_req_i.rs1[63:32], cop_req_i.rs2[63:32], rob_fin_q};
-
 
 endmodule

@@ -14,8 +14,8 @@
 //         | P <arith_busy> <mem_busy> <lane_ops> <fma_ops> <mem_bytes> <port_busy>
 //           <stall_dep> <stall_struct> <stall_mem> <stall_issue> <iq_full> (sums, decimal)
 //         | E <cycle> <events> (trace)
-// Every cycle the performance events are checked: fma_ops <= lanes, lane_ops <=
-// lanes, mem_bytes <= MEMW/8; at the end no busy count exceeds the cycles. A
+// Every cycle the performance events are checked: fma_ops <= lanes, lane_ops (active
+// elements) <= DLEN/8, mem_bytes <= MEMW/8; at the end no busy count exceeds the cycles. A
 // violation prints "X perf ..." and fails the run.
 #include "Vvec_tb_top.h"
 #include "verilated.h"
@@ -191,10 +191,10 @@ int main(int argc, char** argv) {
                                (top->perf_stalls_o >> 2) & 1u, (top->perf_stalls_o >> 3) & 1u,
                                (top->perf_stalls_o >> 4) & 1u};
       for (int k = 0; k < 11; ++k) perf[k] += ev[k];
-      if (ev[3] > DLEN / 32 || ev[2] > DLEN / 32 || ev[4] > MEMW / 8) {
-        std::printf("X perf cycle %llu: fma_ops %llu lane_ops %llu (lanes %d) mem_bytes %llu (port %d)\n",
-                    static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(ev[3]),
-                    static_cast<unsigned long long>(ev[2]), DLEN / 32,
+      if (ev[3] > DLEN / 32 || ev[2] > DLEN / 8 || ev[4] > MEMW / 8) {
+        std::printf("X perf cycle %llu: fma_ops %llu (lanes %d) lane_ops %llu (elements per row %d) mem_bytes %llu (port %d)\n",
+                    static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(ev[3]), DLEN / 32,
+                    static_cast<unsigned long long>(ev[2]), DLEN / 8,
                     static_cast<unsigned long long>(ev[4]), MEMW / 8);
         ok = false;
       }
