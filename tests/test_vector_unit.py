@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from vector_support import rvv
+from vector_support import harness, rvv, timing
 from vector_support.check import Geometry, random_vrf, run_and_compare
 from vector_support.harness import Issue
 
@@ -627,3 +627,62 @@ def test_random_chains_blastoise():
     for latency in (2, 7):
         vrf, mem, issues = chain_batch(rng, geo, 40)
         run_and_compare(geo, vrf, mem, issues, [], latency=latency)
+
+
+# Cycle-exact pipeline properties (simulated cycles of the standalone harness, not
+# wall time): no dispatch bubbles, chaining, full-width unit-stride streaming.
+
+
+@pytest.mark.rtl
+def test_no_dispatch_bubbles():
+    """16 independent vfadd.vv at LMUL 1 write their rows in 16*VLEN/DLEN consecutive cycles."""
+    t = timing.independent_vfadd(SMALL, 16)
+    rows = SMALL.vlen // SMALL.dlen
+    assert t.insns[-1].last_row - t.insns[0].first_row + 1 == 16 * rows
+    assert all(b.first_row == a.last_row + 1 for a, b in zip(t.insns, t.insns[1:], strict=False))
+
+
+@pytest.mark.rtl
+def test_vfmacc_chain_timing():
+    """vle32 v8; vfmacc.vf v16,fa0,v8; vfmacc.vf v16,fa1,v8; vse32 v16: the first vfmacc
+    follows the load row by row, the second starts the cycle after the first finishes (it
+    writes the same group, so it waits for that completion: PIPELINE.md), the store follows
+    the second vfmacc row by row; and the result is the model's."""
+    t = timing.vfmacc_chain(SMALL, latency=4)
+    ld, m1, m2, st = t.insns
+    rows = SMALL.vlen // SMALL.dlen
+    assert m1.first_row == ld.first_row + 1 and m1.last_row == ld.last_row + 1
+    assert m2.dispatch == m1.complete and m2.first_row == m1.last_row + 1
+    assert st.first_row == m2.first_row + 1 and st.last_row == m2.last_row + 1
+    assert [i.complete for i in t.insns] == sorted(i.complete for i in t.insns)
+    assert t.perf["fma_ops"] == 2 * (SMALL.vlen // 32) and t.perf["mem_bytes"] == 2 * SMALL.vlen // 8
+    assert m2.last_row - m2.first_row + 1 == rows
+    # the same program against the model
+    vt = rvv.vtype(32, 1)
+    vl = SMALL.vlen // 32
+    mem = {MEM_BASE: bytes(random.Random(3).getrandbits(8) & 0x3F for _ in range(8 * vl))}
+    issues = [
+        Issue(rvv.vmem(False, 32, 8, 10), rs1=MEM_BASE, vtype=vt, vl=vl),
+        Issue(rvv.opv(0x2C, rvv.FVF, 16, 8, 10), frs1=0x3F800000, vtype=vt, vl=vl),
+        Issue(rvv.opv(0x2C, rvv.FVF, 16, 8, 11), frs1=0x40000000, vtype=vt, vl=vl),
+        Issue(rvv.vmem(True, 32, 16, 11), rs1=MEM_BASE + 4 * vl, vtype=vt, vl=vl),
+    ]
+    run_and_compare(SMALL, random_vrf(random.Random(4), SMALL.vlen), mem, issues, [(MEM_BASE + 4 * vl, 4 * vl)])
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("latency", [1, 4, 8])
+def test_unit_stride_streams_one_beat_per_cycle(latency):
+    """Two LMUL 8 unit-stride loads: one MemW-bit beat per cycle, back to back, when the
+    port accepts latency+1 requests outstanding (its ready drops only when full)."""
+    vt = rvv.vtype(32, 8)
+    vl = rvv.vlmax(SMALL.vlen, 32, 8)
+    issues = [Issue(rvv.vmem(False, 32, d, 10), rs1=MEM_BASE, vtype=vt, vl=vl) for d in (8, 16)]
+    exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)
+    mem = {MEM_BASE: bytes(range(256)) * (MEM_SIZE // 256)}
+    res = harness.run(exe, SMALL.vlen, SMALL.dlen, bytes(32 * SMALL.vlen // 8), mem, issues, [],
+                      latency=latency, port_outstanding=latency + 1, trace=True)
+    reqs = [int(ln.split()[1]) for ln in res.trace if " reqr" in ln]
+    beats = 2 * vl * 4 // (SMALL.memw // 8)
+    assert len(reqs) == beats and reqs[-1] - reqs[0] + 1 == beats
+    assert res.perf["mem_bytes"] == 2 * vl * 4 and res.perf["stall_mem"] == 0

@@ -188,7 +188,7 @@ module vec_lsu
   meta_t         push_meta;
 
   logic fifo_full;
-  assign fifo_full = (cnt_q == QW'(Outstanding));
+  assign fifo_full = (cnt_q == QW'(Outstanding)) && !pop;   // a response frees its slot at once
 
   logic any_act;
   assign any_act = |act_bytes;
@@ -215,28 +215,37 @@ module vec_lsu
   assign push = mem_req_valid_o && mem_req_ready_i;
   assign pop  = mem_rsp_valid_i;
 
+  // progress of the issuing instruction this cycle
+  logic [31:0] i_adv;
+  logic [2:0]  f_adv;
+  always_comb begin
+    i_adv = i_q;
+    f_adv = f_q;
+    if (run_q && i_q < evl_q) begin
+      if (!any_act) begin
+        i_adv = i_q + nel;        // masked-off element: every field skipped
+        f_adv = '0;
+      end else if (push) begin
+        if (f_q == u.nf) begin
+          i_adv = i_q + nel;
+          f_adv = '0;
+        end else begin
+          f_adv = f_q + 3'd1;
+        end
+      end
+    end
+  end
+
   always_comb begin
     run_d = leave ? 1'b0 : run_q;
-    i_d   = i_q;
-    f_d   = f_q;
+    i_d   = i_adv;
+    f_d   = f_adv;
     evl_d = evl_q;
     if (take) begin
       run_d = 1'b1;
       evl_d = evl_start;
       i_d   = ins_i.vstart;
       f_d   = '0;
-    end else if (run_q && i_q < evl_q) begin
-      if (!any_act) begin
-        i_d = i_q + nel;          // masked-off element: every field skipped
-        f_d = '0;
-      end else if (push) begin
-        if (f_q == u.nf) begin
-          i_d = i_q + nel;
-          f_d = '0;
-        end else begin
-          f_d = f_q + 3'd1;
-        end
-      end
     end
   end
 
@@ -260,10 +269,16 @@ module vec_lsu
   logic [QW-1:0] dr_cnt_q;
   logic          dr_done, leave, req_done, to_drain, take, ld_drain_next;
   logic [QW-1:0] own_cnt, own_left;
+  logic          req_end;
   assign own_cnt  = cnt_q - (dr_v_q ? dr_cnt_q : '0);
   assign dr_done  = dr_v_q && pop && (dr_cnt_q == QW'(1));
-  assign leave    = run_q && (i_q >= evl_q) && !dr_v_q;
-  assign own_left = cnt_q - QW'(pop);   // leaving: every outstanding beat is its own
+  // no request after this cycle (the last one may be accepted now)
+  assign req_end  = run_q && (i_adv >= evl_q);
+  // its beats outstanding after this cycle (a response goes to the draining one first)
+  assign own_left = own_cnt + QW'(push) - QW'(pop && !dr_v_q);
+  // leave the request slot: finished, or to the drain slot once that is free (or
+  // freed this cycle; then only with beats outstanding: one completion per cycle)
+  assign leave    = req_end && (!dr_v_q || (dr_done && own_left != '0));
   assign req_done = leave && (own_left == '0);
   assign to_drain = leave && (own_left != '0);
   assign ld_drain_next = (dr_v_q && !dr_done && dr_load_q) || (to_drain && u.cls == VC_LOAD);
