@@ -7,10 +7,11 @@ cycle. sim/rtl/vector/PIPELINE.md's diagrams are this module's output:
 
     ./dev python tests/vector_support/timing.py [t1-small|t1-blastoise ...]
 
-Diagram characters: D dispatched (the queue head starts), r/w read/write request
-accepted by the memory port, 0-9a-z row of the destination group written (load
-responses and arithmetic rows; row index modulo 36), s stalled by the row
-interlock, - in flight, C completion (when no row is written in that cycle; the
+Diagram characters: D dispatched (the queue head starts), 0-9a-z row of the
+destination register written (load responses and arithmetic rows; row index
+modulo 36), s stalled by the row interlock, - in flight, C completion; a memory
+instruction has a second line with its requests accepted by the port (r read,
+w write) (when no row is written in that cycle; the
 table gives every completion cycle).
 """
 
@@ -41,6 +42,7 @@ class InsnTiming:
     last_row: int = -1
     complete: int = -1
     marks: dict[int, str] = field(default_factory=dict)
+    beats: dict[int, str] = field(default_factory=dict)  # memory requests accepted (r/w)
 
 
 @dataclass
@@ -71,6 +73,9 @@ class Timing:
                 t.marks.get(c, "-" if t.dispatch < c < t.complete else " ") for c in range(start, end)
             ).rstrip()
             lines.append(f"{t.name:<{width}}{row}")
+            if t.beats:
+                req = "".join(t.beats.get(c, " ") for c in range(start, end)).rstrip()
+                lines.append(f"{'  requests':<{width}}{req}")
         return "\n".join(lines)
 
     def table(self) -> str:
@@ -102,7 +107,8 @@ def measure(geo: Geometry, seq: list[tuple[str, Issue]], vrf: bytes, mem: dict[i
                 it.last_row = cyc
             elif e.startswith("req") and cur_mem is not None:
                 it = insns[cur_mem]
-                it.marks[cyc] = "w" if e[3] == "w" else "r"
+                it.beats[cyc] = "w" if e[3] == "w" else "r"
+                it.marks.setdefault(cyc, "-")
                 beats.append(cur_mem)
                 if e[3] == "w":
                     it.first_row = it.first_row if it.first_row >= 0 else cyc
