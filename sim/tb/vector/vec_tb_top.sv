@@ -6,6 +6,7 @@ module vec_tb_top
   parameter int unsigned VLEN = 256,
   parameter int unsigned DLEN = 64,
   parameter int unsigned MemW = 64,
+  parameter bit          Chain = 1'b1,
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows)
 ) (
@@ -95,7 +96,7 @@ module vec_tb_top
     assign dbg_rdata_o[k]     = drdata[32*k +: 32];
   end
 
-  vec_unit #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW)) u_vec (
+  vec_unit #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Chain(Chain)) u_vec (
     .clk_i, .rst_ni,
     .cop_req_valid_i (req_valid_i),
     .cop_req_ready_o (req_ready_o),
