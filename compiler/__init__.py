@@ -83,6 +83,10 @@ def compile_kernel(
     from compiler.lowering import lower
 
     target = target_for(soc)
+    if target.vector is None and imported.without_window_decompositions is not None:
+        # conv2d/max_pool2d were rewritten into slices for the vector unit; scalar
+        # code runs the direct window loops faster (fewer copies, no wide columns).
+        imported = imported.without_window_decompositions()
     key = _key(imported, target)
     entry = cache_dir() / key
     obj, ll, meta = entry / "kernel.o", entry / "kernel.ll", entry / "kernel.json"

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from compiler.decompose import SCALAR_TOO
+from compiler.decompose import table as window_decompositions
 from compiler.errors import CompileError
 
 # Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
@@ -56,6 +59,10 @@ class Imported:
     args: list[TensorSpec]
     outputs: list[TensorSpec]
     source: str  # where the program came from (for messages)
+    # Window ops (conv2d, max_pool2d) rewritten for vector targets, and how to import
+    # the program again for scalar targets (which run direct convolution loops faster).
+    window_decomposed: bool = False
+    without_window_decompositions: Callable[[], Imported] | None = field(default=None, repr=False)
 
     def ir_hash_text(self) -> str:
         """Everything that determines generated code and data, as text for hashing."""
@@ -179,8 +186,15 @@ def _short_loc(loc: str) -> str:
     return loc
 
 
-def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str | None = None) -> Imported:
-    """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors."""
+def import_torch(
+    fn, example_inputs: tuple, *, name: str = "case", source: str | None = None, window_ops: str = "vector"
+) -> Imported:
+    """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors.
+
+    ``window_ops``: ``"vector"`` decomposes conv2d / max_pool2d into vectorizable
+    slices (:mod:`compiler.decompose`), ``"scalar"`` only those that pay off on
+    scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
+    scalar targets."""
     torch = _torch()
     from torch_mlir import fx
 
@@ -209,15 +223,19 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         first = "\n".join(str(e).strip().splitlines()[:6])
         raise CompileError(f"{source}: torch.export failed: {first}") from e
     _check_graph(ep, fn)
+    fired: list[str] = []
     try:
         module = fx.export_and_import(
-            ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=_decompositions()
+            ep,
+            output_type="linalg-on-tensors",
+            func_name="forward",
+            decomposition_table=_decompositions(fired, scalar=window_ops == "scalar"),
         )
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
     _check_lowerable(module, source)
     folded = _fold_weight_transposes(module, len(weights))
-    weights = [w.permute(*folded[i]).contiguous() if i in folded else w for i, w in enumerate(weights)]
+    weights = [_apply_fold(w, folded.get(i)) for i, w in enumerate(weights)]
     args = [
         TensorSpec(f"w_{_c_ident(n)}", tuple(w.shape), _np_dtype(w), "weight", w.numpy().copy())
         for n, w in zip(weight_names, weights, strict=True)
@@ -227,7 +245,19 @@ def import_torch(fn, example_inputs: tuple, *, name: str = "case", source: str |
         for i, x in enumerate(example_inputs)
     ]
     outputs = _outputs_of(module)
-    return Imported(name=name, mlir=_module_text(module), args=args, outputs=outputs, source=source)
+    return Imported(
+        name=name,
+        mlir=_module_text(module),
+        args=args,
+        outputs=outputs,
+        source=source,
+        window_decomposed=bool(fired),
+        without_window_decompositions=(
+            (lambda: import_torch(fn, example_inputs, name=name, source=source, window_ops="scalar"))
+            if window_ops == "vector" and any(f not in SCALAR_TOO for f in fired)
+            else None
+        ),
+    )
 
 
 def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
@@ -243,9 +273,10 @@ def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
     return var, mean if keepdim else torch.squeeze(mean, dims)
 
 
-def _decompositions() -> dict:
+def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     """torch-mlir's table, plus layer_norm through PyTorch's own decomposition and
-    var_mean in f32, so no float64 (which has no hardware here) appears."""
+    var_mean in f32, so no float64 (which has no hardware here) appears, plus the
+    window-op decompositions of :mod:`compiler.decompose`."""
     torch = _torch()
     from torch._decomp import get_decompositions
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
@@ -254,32 +285,43 @@ def _decompositions() -> dict:
     table = dict(get_decomposition_table())
     table.update(get_decompositions([aten.native_layer_norm]))
     table[aten.var_mean.correction] = _var_mean_f32
+    # conv2d and max_pool2d as matmul / maxima over slices (vectorizable)
+    table.update(window_decompositions(fired, scalar=scalar))
     return table
 
 
-def _fold_weight_transposes(module, n_weights: int) -> dict[int, list[int]]:
-    """Weights that ``forward`` only transposes (nn.Linear's W^T) are stored
-    transposed instead: the argument takes the transposed type and the
-    ``linalg.transpose`` disappears, so no kernel gathers a matrix column by column.
-    Returns weight index -> permutation applied to its data."""
+def _fold_weight_transposes(module, n_weights: int) -> dict[int, tuple[str, list[int]]]:
+    """Weights that ``forward`` only transposes (nn.Linear's W^T) or only reshapes
+    (a convolution's filters as a matrix) are stored that way instead: the argument
+    takes the result's type and the ``linalg.transpose`` / reshape disappears, so
+    no kernel gathers a matrix column by column and no reshape is propagated into
+    the consumer's loops. Returns weight index -> ("permute", permutation) or
+    ("reshape", shape) to apply to its data."""
     from torch_mlir import ir
 
-    folded: dict[int, list[int]] = {}
+    folded: dict[int, tuple[str, list[int]]] = {}
     with module.context:
         fn = _forward_func(module)
         block = fn.regions[0].blocks[0]
         for i in range(n_weights):
             arg = block.arguments[i]
             uses = [u.owner for u in arg.uses]
-            if len(uses) != 1 or uses[0].name != "linalg.transpose":
+            if len(uses) != 1 or uses[0].name not in (
+                "linalg.transpose",
+                "tensor.collapse_shape",
+                "tensor.expand_shape",
+            ):
                 continue
             op = uses[0]
-            perm = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])]
             result = op.results[0]
+            if op.name == "linalg.transpose":
+                perm = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])]
+                folded[i] = ("permute", perm)
+            else:
+                folded[i] = ("reshape", list(ir.RankedTensorType(result.type).shape))
             arg.set_type(result.type)
             result.replace_all_uses_with(arg)
             op.erase()
-            folded[i] = perm
         if folded:
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
             inputs = [a.type for a in block.arguments]
@@ -290,6 +332,13 @@ def _fold_weight_transposes(module, n_weights: int) -> dict[int, list[int]]:
         with module.context:
             passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
     return folded
+
+
+def _apply_fold(w, fold: tuple[str, list[int]] | None):
+    if fold is None:
+        return w
+    kind, arg = fold
+    return w.permute(*arg).contiguous() if kind == "permute" else w.reshape(*arg).contiguous()
 
 
 def _explain_torch_mlir_failure(source: str, text: str) -> str:

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.errors import CompileError
+from compiler.fusion import fuse_elementwise
 from compiler.mathexpand import expand_math
+from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
 TILE_ATTR = "cosim_tile"
@@ -65,7 +67,8 @@ def _passes(pipeline: str) -> Callable[[object], None]:
 
 
 def _preprocess(module) -> None:
-    _passes("func.func(linalg-fuse-elementwise-ops),canonicalize,cse,func.func(math-expand-ops)")(module)
+    fuse_elementwise(module)
+    _passes("canonicalize,cse,func.func(math-expand-ops)")(module)
     expand_math(module)
     _passes("canonicalize,cse")(module)
 
@@ -192,6 +195,18 @@ module attributes {{transform.with_named_sequence}} {{
     return run
 
 
+def _restore(module, text: str) -> None:
+    """Replace ``module``'s body with the module printed as ``text``."""
+    from torch_mlir import ir
+
+    with module.context:
+        parsed = ir.Module.parse(text)
+        for op in list(module.body.operations):
+            op.operation.erase()
+        for op in list(parsed.body.operations):
+            module.body.append(op)
+
+
 def _run_transform(module, script: str) -> None:
     from torch_mlir import ir, passmanager
 
@@ -230,6 +245,21 @@ def _linalg_ops(module) -> list:
     return out
 
 
+def _projected_or_broadcast(ir, amap) -> bool:
+    """A projected permutation, allowing constant-0 results (a size-1 dim being
+    broadcast, e.g. a bias of shape (C, 1)): both vectorize as plain reads."""
+    seen = set()
+    for expr in amap.results:
+        if isinstance(expr, ir.AffineDimExpr):
+            pos = ir.AffineDimExpr(expr).position
+            if pos in seen:
+                return False
+            seen.add(pos)
+        elif not (isinstance(expr, ir.AffineConstantExpr) and ir.AffineConstantExpr(expr).value == 0):
+            return False
+    return True
+
+
 def op_shape(op) -> OpShape:
     """Loop ranges, iterator kinds and map properties of a linalg.generic on buffers."""
     from torch_mlir import ir
@@ -246,7 +276,14 @@ def op_shape(op) -> OpShape:
                 pos = ir.AffineDimExpr(expr).position
                 if ranges[pos] < 0 and dim >= 0:
                     ranges[pos] = dim
-    projected = all(m.is_projected_permutation for m in maps)
+    projected = all(_projected_or_broadcast(ir, m) for m in maps)
+    last = len(iters) - 1
+    transposed = any(
+        any(isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == last for e in m.results)
+        and not (isinstance(m.results[-1], ir.AffineDimExpr) and ir.AffineDimExpr(m.results[-1]).position == last)
+        for m in maps
+        if len(m.results)
+    )
     body = [o.operation.name for o in op.regions[0].blocks[0].operations]
     contraction = (
         "reduction" in iters
@@ -254,7 +291,7 @@ def op_shape(op) -> OpShape:
         and any(n in body for n in ("arith.mulf", "arith.muli"))
         and any(n in body for n in ("arith.addf", "arith.addi"))
     )
-    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction)
+    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction, transposed and not contraction)
 
 
 def _tile_script(tile_id: int, plan: TilePlan) -> str:
@@ -322,24 +359,25 @@ module attributes {transform.with_named_sequence} {
 # Loops that carry a vector accumulator (a hoisted matmul row) run one vfmacc per
 # step; unrolling them amortizes the loop's scalar overhead over several.
 ACC_UNROLL = 4
+# Vector registers the jammed accumulators and their shared B rows may occupy
+# (of 32: v0 stays free for masks, a few for the register allocator's slack).
+REG_BUDGET = 28
 
 
-def _loop_transform_script(attr: str, op: str) -> str:
-    """A transform script applying ``transform.loop.<op>`` by ACC_UNROLL to loops tagged ``attr``."""
+def _loop_transform_script(attr: str, op: str, factor: int = ACC_UNROLL) -> str:
+    """A transform script applying ``transform.loop.<op>`` by ``factor`` to loops tagged ``attr``."""
     return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
     %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.loop.{op} %l {{factor = {ACC_UNROLL}}} : !transform.any_op
+    transform.loop.{op} %l {{factor = {factor}}} : !transform.any_op
     transform.yield
   }}
 }}"""
 
 
 UNROLL_ATTR = "cosim_unroll"
-UNROLL_SCRIPT = _loop_transform_script(UNROLL_ATTR, "unroll")
 JAM_ATTR = "cosim_jam"
-JAM_SCRIPT = _loop_transform_script(JAM_ATTR, "unroll_and_jam")
 
 
 def _trip_count(ir, loop) -> int | None:
@@ -354,32 +392,79 @@ def _trip_count(ir, loop) -> int | None:
     return (ub - lb) // step if step > 0 else None
 
 
-def _mark_jam_loops(module) -> int:
-    """Loops directly around an accumulator loop (rows or column tiles of a matmul)
-    with a trip count divisible by the factor: unroll-and-jam them, so one k loop
-    updates several accumulators and shares their A scalar or B row loads."""
+def _acc_registers(ir, loop, vlen: int) -> int:
+    """Vector registers the accumulators of ``loop`` (an scf.for yielding vectors) occupy."""
+    regs = 0
+    for r in loop.results:
+        if isinstance(r.type, ir.VectorType):
+            vt = ir.VectorType(r.type)
+            bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
+            lmul = 1
+            while lmul * vlen < bits:
+                lmul *= 2
+            regs += lmul
+    return max(regs, 1)
+
+
+def _single_loop(op):
+    """The only scf.for directly in ``op``'s body, or None."""
+    loops = [b.operation for b in op.regions[0].blocks[0].operations if b.operation.name == "scf.for"]
+    return loops[0] if len(loops) == 1 else None
+
+
+def _acc_loop_inside(ir, op):
+    """The accumulator loop (an scf.for yielding vectors) directly inside ``op`` or one
+    single loop further in (rows -> column tiles -> k), else None."""
+    inner = _single_loop(op)
+    for _ in range(2):
+        if inner is None:
+            return None
+        if any(isinstance(r.type, ir.VectorType) for r in inner.results):
+            return inner
+        inner = _single_loop(inner)
+    return None
+
+
+def _jam_factor(trips: int | None, acc_regs: int) -> int:
+    """Largest of 8, 4, 2 dividing ``trips`` whose copies of the accumulators, plus
+    as many registers again for the B rows in flight, fit REG_BUDGET."""
+    for f in (8, 4, 2):
+        if trips and trips % f == 0 and (f + 1) * acc_regs <= REG_BUDGET:
+            return f
+    return 1
+
+
+def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
+    """A loop directly around an accumulator loop (the column tiles of a matmul row,
+    or its rows) is unrolled-and-jammed, so one k step updates several
+    accumulators: a B-row load serves every row, an A scalar every column tile.
+    Called until nothing changes (column tiles first, then rows around them).
+    Returns factor -> number of loops marked."""
     from torch_mlir import ir
 
-    marked = 0
+    marked: dict[int, int] = {}
 
     def visit(op):
-        nonlocal marked
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.operations:
                     o = inner.operation
                     if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        body = o.regions[0].blocks[0]
-                        has_acc = any(
-                            b.operation.name == "scf.for"
-                            and any(isinstance(r.type, ir.VectorType) for r in b.operation.results)
-                            for b in body.operations
-                        )
-                        trips = _trip_count(ir, o)
-                        if has_acc and trips and trips % ACC_UNROLL == 0:
-                            o.attributes[JAM_ATTR] = ir.UnitAttr.get()
-                            marked += 1
-                            continue
+                        acc = _acc_loop_inside(ir, o)
+                        if acc is not None:
+                            mid = _single_loop(o)
+                            direct = mid == acc
+                            # around the k loop, or rows around a column loop that cannot be jammed
+                            # (a jammable column loop is jammed first; its rows in the next round)
+                            single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
+                            if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
+                                f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, acc, vlen))
+                                if f > 1:
+                                    o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                                    marked[f] = marked.get(f, 0) + 1
+                                    continue
+                            if direct:
+                                continue
                     visit(o)
 
     with module.context:
@@ -387,21 +472,74 @@ def _mark_jam_loops(module) -> int:
     return marked
 
 
-def _mark_accumulator_loops(module) -> int:
+# Scalar operands (A elements) one unrolled k step may load ahead of its vfmaccs:
+# past the f register file they spill.
+F_OPERANDS = 16
+
+
+def _mark_accumulator_loops(module) -> dict[int, int]:
+    """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
+    less when many accumulators (jammed rows) would each load an A scalar per step.
+    Returns factor -> loops marked."""
     from torch_mlir import ir
 
-    marked = 0
+    marked: dict[int, int] = {}
 
     def visit(op):
-        nonlocal marked
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.operations:
                     o = inner.operation
-                    if o.name == "scf.for" and any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        o.attributes[UNROLL_ATTR] = ir.UnitAttr.get()
-                        marked += 1
+                    if o.name == "scf.for":
+                        accs = sum(1 for r in o.results if isinstance(r.type, ir.VectorType))
+                        if accs:
+                            f = max(1, min(ACC_UNROLL, F_OPERANDS // accs))
+                            if f > 1:
+                                o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                                marked[f] = marked.get(f, 0) + 1
                     visit(o)
+
+    with module.context:
+        visit(module.operation)
+    return marked
+
+
+# Innermost scalar loops around vector work (rows of an elementwise op, pooling
+# rows) are unrolled by up to this much: addresses become immediates and the
+# loop's own increments and branch are paid once per several vector rows.
+ROW_UNROLL = 4
+ROW_ATTR = "cosim_rows"
+
+
+def _mark_row_loops(module) -> dict[int, int]:
+    """Tag innermost loops (no nested loop, no vector results) that contain vector
+    ops with the largest of ROW_UNROLL, 2 dividing their trip count."""
+    from torch_mlir import ir
+
+    marked: dict[int, int] = {}
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if o.name != "scf.for":
+                        visit(o)
+                        continue
+                    body = [b.operation for b in o.regions[0].blocks[0].operations]
+                    if any(b.name == "scf.for" for b in body):
+                        visit(o)
+                        continue
+                    if any(isinstance(r.type, ir.VectorType) for r in o.results):
+                        continue
+                    if not any(b.name.startswith("vector.") for b in body):
+                        continue
+                    trips = _trip_count(ir, o)
+                    for f in (ROW_UNROLL, 2):
+                        if trips and trips % f == 0:
+                            o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                            marked[f] = marked.get(f, 0) + 1
+                            break
 
     with module.context:
         visit(module.operation)
@@ -439,11 +577,25 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
                 entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
-    if _mark_jam_loops(module):
-        _run_transform(module, JAM_SCRIPT)
+    strided_reads_to_gathers(module)
+    unit_broadcasts_to_splats(module)
+    for _round in range(2):  # column tiles, then the rows around them
+        snapshot = module.operation.get_asm()
+        marked = _mark_jam_loops(module, target.vector.vlen)
+        try:
+            for factor in marked:
+                script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
+                _run_transform(module, script)
+        except Exception:  # a loop MLIR cannot jam: keep the round's input (correct, less blocked)
+            _restore(module, snapshot)
+            break
         _passes("canonicalize,cse")(module)
-    if _mark_accumulator_loops(module):
-        _run_transform(module, UNROLL_SCRIPT)
+        if not marked:
+            break
+    for factor in _mark_accumulator_loops(module):
+        _run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
+    for factor in _mark_row_loops(module):
+        _run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
     _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:

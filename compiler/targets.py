@@ -101,6 +101,8 @@ class OpShape:
     iterators: tuple[str, ...]  # "parallel" / "reduction" per loop
     projected_permutation: bool  # every indexing map is a projected permutation
     contraction: bool  # a multiply-accumulate over reduction loops (matmul family)
+    # the innermost loop is not the innermost (contiguous) dim of some operand: a transpose
+    transposed_inner: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,10 +119,16 @@ def fit(extent: int, limit: int) -> int:
     Full tiles keep vectors static (no masks), and power-of-two lengths map onto
     whole RVV register groups: LLVM splits a <24 x float> into 16 + 8 pieces and
     glues them with slides, which costs more than three 8-element iterations."""
-    t = 1
-    while t * 2 <= limit and extent % (t * 2) == 0:
-        t *= 2
-    return t
+    if extent <= limit:
+        return extent
+    return max(d for d in range(1, limit + 1) if extent % d == 0)
+
+
+def _trailing_reductions(iterators: tuple[str, ...]) -> int:
+    k = 0
+    while k < len(iterators) and iterators[len(iterators) - 1 - k] == "reduction":
+        k += 1
+    return k
 
 
 def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
@@ -139,23 +147,19 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         return TilePlan((0,) * n, False, "indexing maps are not projected permutations (convolution/pooling window)")
     if any(r <= 0 for r in op.loop_ranges):
         return TilePlan((0,) * n, False, "dynamic or empty loop range")
-    if (
-        op.contraction
-        and op.iterators[-1] == "reduction"
-        and n >= 3
-        and op.iterators[-3:-1] == ("parallel", "parallel")
-    ):
-        n_ext = op.loop_ranges[-2]
+    red = _trailing_reductions(op.iterators)
+    if op.contraction and red and n - red >= 2 and op.iterators[n - red - 2 : n - red] == ("parallel", "parallel"):
+        n_ext = op.loop_ranges[n - red - 1]
         nt = fit(n_ext, vt.vlmax(4))
-        outer = (1,) * (n - 2)
-        k_ext = op.loop_ranges[-1]
-        # Unrolling k keeps the accumulator in registers between steps (the stores
-        # of all but the last step die) and drops loop overhead per vfmacc.
-        unroll = 1 if k_ext else 1
+        outer = (1,) * (n - red - 1)
         return TilePlan(
-            (*outer, nt, 1), True, f"contraction: rows by 1, {nt} columns per vector, k by 1 unrolled x{unroll}", unroll
+            (*outer, nt, *(1,) * red), True, f"contraction: rows by 1, {nt} columns per vector, k by 1", 1
         )
     inner = op.loop_ranges[-1]
+    if op.transposed_inner:
+        # Vectors along a strided dim would be element-by-element gathers: rows of 1,
+        # left to LLVM's loop vectorizer (which picks the contiguous side itself).
+        return TilePlan((1,) * n, True, "transposing copy: innermost loop by 1 (LLVM vectorizes)")
     t = fit(inner, vt.vlmax(8))
     # Outer loops by 1, reductions included (on buffers the output accumulates).
     outer = (1,) * (n - 1)

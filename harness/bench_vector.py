@@ -227,7 +227,7 @@ def tables(figs: Figures) -> list[Table]:
             b.case,
             b.soc,
             b.status,
-            "cycles_forward vs vector-only",
+            "forward vs vector-only",
             _n(b.cycles_forward),
             _n(T1_BMM_VECTOR_ONLY),
             _ratio(b.cycles_forward, T1_BMM_VECTOR_ONLY),
@@ -236,7 +236,7 @@ def tables(figs: Figures) -> list[Table]:
             b.case,
             b.soc,
             b.status,
-            "cycles_total vs Rocket+T1",
+            "total vs Rocket+T1",
             _n(b.cycles_total),
             _n(T1_BMM_ROCKET),
             _ratio(b.cycles_total, T1_BMM_ROCKET),
@@ -247,7 +247,7 @@ def tables(figs: Figures) -> list[Table]:
             n.case,
             n.soc,
             n.status,
-            "cycles_forward vs vector-only",
+            "forward vs vector-only",
             _n(n.cycles_forward),
             _n(T1_LENET_VECTOR_ONLY),
             _ratio(n.cycles_forward, T1_LENET_VECTOR_ONLY),
@@ -314,7 +314,7 @@ def run(argv: list[str]) -> None:
     opts, out_dir = parse(argv)
     with tempfile.TemporaryDirectory(prefix="bench-vector-") as tmp:
         figs = collect(opts, Path(tmp))
-    console = Console()
+    console = Console(width=max(Console().width, 132))  # wide enough for every column, even in a pipe
     for t in tables(figs):
         console.print(t)
     print("memory: each config's [memory] section (latency 4, 4 outstanding, width_bits beats); vector port DLEN bits")

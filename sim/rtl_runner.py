@@ -94,9 +94,7 @@ def pair_profile(events: Iterable[tuple[int, int]]) -> list[ProfileRegion]:
     return regions
 
 
-def region_counters(
-    events: list[tuple[int, int]], samples: dict[int, dict[str, int]]
-) -> dict[int, dict[str, int]]:
+def region_counters(events: list[tuple[int, int]], samples: dict[int, dict[str, int]]) -> dict[int, dict[str, int]]:
     """Counter deltas over the first closed instance of each PROFILE region.
 
     ``samples[k]`` holds the counters when PROFILE event ``k`` was stored (events of

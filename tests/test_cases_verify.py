@@ -194,3 +194,23 @@ def test_coverage_row_and_markdown():
     assert row["mix"]["forward"] == row["iss_forward"] and row["mix"]["vector"] > 0
     md = markdown([row])
     assert "| relu | t1-small | yes | yes | yes | yes | not run | 1/1 |" in md
+
+
+def test_pooling_runs_on_the_vector_unit(tmp_path):
+    scalar = verify("max_pool2d", "rv32", workdir=tmp_path)
+    vector = verify("max_pool2d", "t1-small", workdir=tmp_path)
+    assert scalar["status"] == vector["status"] == "pass"
+    assert all(op["vectorized"] for op in vector["compile"]["schedule"])
+    assert vector["instret_forward"] * 4 < scalar["instret_forward"]
+
+
+@pytest.mark.slow
+def test_lenet5_is_mostly_vector_work_on_blastoise(tmp_path):
+    from harness.vecstats import forward_mix
+
+    r = verify("lenet5", "t1-blastoise", workdir=tmp_path)
+    assert r["status"] == "pass" and all(op["vectorized"] for op in r["compile"]["schedule"])
+    # before the conv/pool decompositions: 1.58 M instructions, 2% vector
+    assert r["instret_forward"] < 100_000
+    mix = forward_mix(next(tmp_path.rglob("*.elf")), "t1-blastoise")
+    assert mix.forward == r["instret_forward"] and mix.vector_fraction > 0.4

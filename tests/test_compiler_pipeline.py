@@ -42,10 +42,14 @@ def test_tile_sizes_follow_vlen():
         assert plan.vectorize and plan.tile_sizes == (1, min(1024, vlen * 8 // 32))
     mm = OpShape("linalg.generic", (16, 96, 32), ("parallel", "parallel", "reduction"), True, True)
     assert plan_rvv(mm, VectorTarget(256, 64)).tile_sizes == (1, 32, 1)
-    assert plan_rvv(mm, VectorTarget(2048, 256)).tile_sizes == (1, 32, 1)  # 96 = 3 * 32
+    assert plan_rvv(mm, VectorTarget(2048, 256)).tile_sizes == (1, 96, 1)  # the whole row in one vector
+    # several trailing reduction loops (k split by a reshape): all by 1
+    mm3 = OpShape("linalg.generic", (1, 120, 16, 5, 5), ("parallel", "parallel") + ("reduction",) * 3, True, True)
+    assert plan_rvv(mm3, VectorTarget(2048, 256)).tile_sizes == (1, 120, 1, 1, 1)
     conv = OpShape("linalg.generic", (1, 8, 8, 8, 3, 3, 3), ("parallel",) * 4 + ("reduction",) * 3, False, True)
     assert not plan_rvv(conv, VectorTarget(256, 64)).vectorize
-    assert fit(24, 64) == 8 and fit(7, 64) == 1 and fit(128, 64) == 64
+    # an extent that fits is one vector (any length); else the largest divisor that fits
+    assert fit(24, 64) == 24 and fit(7, 64) == 7 and fit(128, 64) == 64 and fit(140, 32) == 28 and fit(127, 64) == 1
 
 
 @pytest.fixture(scope="module")

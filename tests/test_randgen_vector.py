@@ -88,12 +88,21 @@ def test_cli_writes_the_program_and_says_how_to_run_it(tmp_path, capsys):
     assert "cosim difftest" in err and "t1-small" in err
 
 
-@pytest.mark.parametrize("soc", ["t1-small", "t1-blastoise"])
-def test_every_family_assembles(soc, tmp_path):
+@pytest.mark.parametrize(
+    "soc,seeds",
+    [
+        ("t1-small", (1, 2)),
+        pytest.param("t1-small", (3, 4, 5, 6), marks=pytest.mark.slow),
+        pytest.param("t1-blastoise", (1, 4), marks=pytest.mark.slow),
+    ],
+)
+def test_every_family_assembles(soc, seeds, tmp_path):
+    """The assembler checks some operand rules (v0 under a mask, same-register overlaps)."""
     for family in FAMILIES:
-        src = tmp_path / f"{family}.S"
-        src.write_text(generate_vector(1, VLEN[soc], family, 40).text)
-        build_elf([src], soc, tmp_path / f"{family}.elf")
+        for seed in seeds:
+            src = tmp_path / f"{family}-{seed}.S"
+            src.write_text(generate_vector(seed, VLEN[soc], family, 150).text)
+            build_elf([src], soc, tmp_path / f"{family}-{seed}.elf")
 
 
 # ---- on the RTL and Spike -------------------------------------------------------------
@@ -104,7 +113,7 @@ def _difftest(soc: str, family: str, seed: int, length: int, tmp: Path):
     src = tmp / f"{family}-{seed}.S"
     src.write_text(prog.text)
     elf = build_elf([src], soc, tmp / f"{family}-{seed}.elf")
-    report = run_difftest(elf, soc)
+    report = run_difftest(elf, soc, keep_trace=tmp / f"{family}-{seed}.trace")
     repro = (
         f"reproduce: python -m sim.randgen.vector --soc {soc} --seed {seed} --family {family} "
         f"--length {length} -o p.S && cosim cc --soc {soc} -o p.elf p.S && cosim difftest p.elf --soc {soc}"
@@ -122,6 +131,29 @@ def test_random_vector_program_has_no_divergence(family, tmp_path):
     assert report.result.compared > 300
     if family == "mem":
         assert report.result.vector_stores > 5  # store bytes compared, not only registers
+        _corrupted_store_is_named(tmp_path / "mem-1.elf", tmp_path / "mem-1.trace", tmp_path)
+
+
+def _corrupted_store_is_named(elf: Path, trace: Path, tmp: Path) -> None:
+    """One byte of one vector store flipped in a copy of the RTL trace: named by PC and address."""
+    lines = trace.read_text().splitlines()
+    seq_pc = {}
+    for i, line in enumerate(lines):
+        if m := re.match(r"^0x([0-9a-f]+) \(0x[0-9a-f]+\).* #(\d+)$", line):
+            seq_pc[m.group(2)] = int(m.group(1), 16)
+        elif (m := re.match(r"^@(\d+) mem 0x([0-9a-f]+) 0x([0-9a-f]+)", line)) and i > len(lines) // 2:
+            seq, addr, data = m.group(1), int(m.group(2), 16), m.group(3)
+            flipped = data[:-2] + f"{int(data[-2:], 16) ^ 0x10:02x}"  # the run's first byte
+            lines[i] = line.replace(f"0x{data}", f"0x{flipped}", 1)
+            break
+    else:
+        raise AssertionError("no vector store line in the second half of the trace")
+    bad = tmp / "bad.trace"
+    bad.write_text("\n".join(lines) + "\n")
+    report = run_difftest(elf, "t1-small", rtl_trace=bad)
+    d = report.result.divergence
+    assert d is not None and d.what == "memory" and d.pc == seq_pc[seq], report.result.summary()
+    assert f"store data at 0x{addr:08x}" in report.result.summary()
 
 
 @pytest.mark.rtl

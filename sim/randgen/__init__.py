@@ -1,4 +1,5 @@
-"""Random instruction programs for the scalar ISA, for the difftest (see generator.py)."""
+"""Random instruction programs for the difftest: the scalar ISA (generator.py) and RVV
+(vector.py, ``python -m sim.randgen.vector``)."""
 
 from sim.randgen.generator import DEFAULT_WEIGHTS, Generator, Program, generate
 

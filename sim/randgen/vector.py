@@ -41,7 +41,9 @@ VTREG = "x7"  # t2: vtype for vsetvl
 SCALARS = (8, 9, *range(10, 25))  # random scalar operands (.vx forms) and x results
 CSR_READS = ("vl", "vtype", "vstart", "vxsat", "vxrm", "vcsr", "vlenb", "fflags", "frm", "fcsr")
 
-FAMILIES = ("int", "widen", "carry", "muldiv", "fixed", "fp", "red", "mask", "perm", "mem")
+FAMILIES = ("int", "widen", "carry", "muldiv", "fixed", "fp", "red", "mask", "perm", "mem", "mix")
+# "mix": every item from a random one of the others (interactions: vtype changes,
+# memory between arithmetic, dependent instructions of different units).
 
 
 # ---- instruction tables (mnemonic, operand shape) -------------------------------
@@ -221,13 +223,17 @@ class _Unfit(Exception):
 
 
 class VectorGenerator:
-    def __init__(self, seed: int, vlen: int, family: str, length: int = 60, trap_rate: float = 0.04):
+    def __init__(
+        self, seed: int, vlen: int, family: str, length: int = 60, trap_rate: float = 0.04, wild_rate: float = 0.03
+    ):
         if family not in FAMILIES:
             raise ValueError(f"unknown vector family {family!r}; known: {', '.join(FAMILIES)}")
         if vlen < 64 or vlen & (vlen - 1):
             raise ValueError(f"VLEN must be a power of two >= 64, not {vlen}")
         self.seed, self.vlen, self.family, self.length = seed, vlen, family, length
+        self.cur = family  # the family of the item being generated ("mix": changes per item)
         self.trap_rate = trap_rate
+        self.wild_rate = wild_rate  # register operands picked with no alignment/overlap rule
         self.rng = random.Random(f"{family}:{seed}:{vlen}")
         self.prog = VectorProgram(seed, family, vlen, "")
         self.vtype: VType | None = None  # None: unknown or vill
@@ -255,7 +261,15 @@ class VectorGenerator:
         return self.rng.getrandbits(32) - (1 << 31)
 
     def _group(self, emul: Fraction, avoid: set[int] = frozenset(), no_v0: bool = False, count: int = 1) -> int:
-        """An aligned register group of EMUL (``count`` consecutive groups: segment fields)."""
+        """An aligned register group of EMUL (``count`` consecutive groups: segment fields);
+        now and then any register at all, so both sides' legality checks are compared."""
+        if self.rng.random() < self.wild_rate:
+            # misaligned for the group, but never v0 under a mask nor an overlap of the
+            # same register: the assembler rejects those (and they are reserved anyway)
+            wild = [b for b in range(32) if b not in avoid and not (no_v0 and b == 0)]
+            if wild:
+                self.prog.policies["wild register"] += 1
+                return self.rng.choice(wild)
         g = regs(emul)
         choices = [
             b
@@ -521,7 +535,7 @@ class VectorGenerator:
             out.append(f"frflags {self._x()}")
             if self.rng.random() < 0.5:
                 out.append("csrwi fflags, 0")
-        if self.family == "fixed" and self.rng.random() < 0.5:
+        if self.cur == "fixed" and self.rng.random() < 0.5:
             out.append(f"csrr {self._x()}, vxsat")
             if self.rng.random() < 0.5:
                 out.append("csrwi vxsat, 0")
@@ -639,7 +653,7 @@ class VectorGenerator:
         """An item that must trap on both sides (the handler resumes after it)."""
         self.prog.expected_traps += 1
         kind = self.rng.choice(
-            ["vill", "vill", "vstart", "frm"] if self.family in ("fp", "red") else ["vill", "vill", "vstart"]
+            ["vill", "vill", "vstart", "frm"] if self.cur in ("fp", "red") else ["vill", "vill", "vstart"]
         )
         if kind == "vill":
             self.prog.policies["vill"] += 1
@@ -659,10 +673,10 @@ class VectorGenerator:
                 *self._vset(self._pick_vtype(SEWS, lambda s, m: True)),
             ]
         if kind == "vstart":
-            sews = (32,) if self.family in ("fp",) else SEWS
+            sews = (32,) if self.cur in ("fp",) else SEWS
             vt = self._pick_vtype(sews, lambda s, m: True)
             lines = self._vset(vt, "max")
-            op = "vfredusum.vs" if self.family == "fp" else "vredsum.vs"
+            op = "vfredusum.vs" if self.cur == "fp" else "vredsum.vs"
             return [
                 *lines,
                 f"csrwi vstart, {self.rng.randrange(1, 8)}",
@@ -682,21 +696,27 @@ class VectorGenerator:
     # ---- whole program ----------------------------------------------------------
 
     def _family_item(self) -> list[str]:
-        if self.family == "mem":
+        if self.cur == "mem":
             return self.mem()
-        return self.arith(TABLES[self.family])
+        return self.arith(TABLES[self.cur])
 
     def _extra_item(self) -> list[str] | None:
         """Family-specific set-up items: rounding modes, special values, scalar corners."""
         r = self.rng.random()
-        if self.family == "fixed" and r < 0.12:
+        if self.cur == "fixed" and r < 0.12:
             return [f"csrwi vxrm, {self.rng.randrange(4)}"]
-        if self.family in ("fp", "red") and r < 0.08:
+        if self.cur in ("fp", "red") and r < 0.08:
             return [f"fsrmi {self.rng.randrange(5)}"]
-        if self.family in ("fp", "red") and r < 0.14:
+        if self.cur == "fp" and r < 0.11:
+            # scalar FP between vector FP: both accrue fflags in program order
+            op = self.rng.choice(["fadd.s", "fmul.s", "fdiv.s", "fsub.s"])
+            return [f"{op} {self._f()}, {self._f()}, {self._f()}"]
+        if self.cur == "fixed" and r < 0.14:
+            return [f"li {AVL}, {self.rng.randrange(8)}", f"csrw vcsr, {AVL}"]
+        if self.cur in ("fp", "red") and r < 0.14:
             pattern = self.rng.choice(FLOAT_SPECIALS)
             return [f"li {AVL}, {pattern - (1 << 32) if pattern >> 31 else pattern}", f"fmv.w.x {self._f()}, {AVL}"]
-        if self.family == "mem" and r < 0.1:
+        if self.cur == "mem" and r < 0.1:
             # scalar accesses between vector ones: the core must order them (DESIGN.md)
             op = self.rng.choice(["lw", "sw", "lbu", "sb", "lh", "sh"])
             width = {"w": 4, "b": 1, "h": 2}[op[1]]
@@ -711,6 +731,8 @@ class VectorGenerator:
     def body(self) -> list[list[str]]:
         items = []
         while len(items) < self.length:
+            if self.family == "mix":
+                self.cur = self.rng.choice(FAMILIES[:-1])
             extra = self._extra_item()
             if extra:
                 items.append(extra)
@@ -726,7 +748,7 @@ class VectorGenerator:
     def data_words(self) -> list[int]:
         """The data buffer: FP-flavoured for the fp families, integer corners otherwise."""
         words = []
-        fp = self.family in ("fp", "red")
+        fp = self.family in ("fp", "red") or (self.family == "mix" and self.rng.random() < 0.5)
         for _ in range(self.buf // 4):
             r = self.rng.random()
             if fp and r < 0.3:
@@ -777,9 +799,9 @@ class VectorGenerator:
             out += [f"  li x5, {pattern - (1 << 32) if pattern >> 31 else pattern}", f"  fmv.w.x f{reg}, x5"]
         for reg in SCALARS:
             out.append(f"  li x{reg}, {self._scalar_value()}")
-        if self.family == "fixed":
+        if self.family in ("fixed", "mix"):
             out.append(f"  csrwi vxrm, {self.rng.randrange(4)}")
-        if self.family in ("fp", "red"):
+        if self.family in ("fp", "red", "mix"):
             out.append(f"  fsrmi {self.rng.randrange(5)}")
         for item in self.body():
             out += [f"  {ln}" for ln in item]

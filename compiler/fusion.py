@@ -1,0 +1,80 @@
+"""Elementwise fusion that leaves contractions' loop structure alone.
+
+``linalg-fuse-elementwise-ops`` also propagates reshapes through linalg ops: a
+``collapse_shape`` feeding a matmul (LeNet's flatten before its first Linear)
+re-expands the matmul's reduction into several loops (k = 400 becomes
+16 x 5 x 5), after which the pooling that produced the flattened input is fused
+*into* the matmul and recomputed for every output column. Both make the
+contraction unschedulable as a matmul.
+
+So reshapes that feed an op with reduction loops are hidden in private
+functions (a call is opaque to the fusion patterns) while the fusion pass runs,
+and inlined back afterwards.
+"""
+
+from __future__ import annotations
+
+SHIELD_PREFIX = "__cosim_shield_"
+RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
+
+
+# Named linalg ops without reduction loops (everything else named is a contraction
+# or a reduction: matmul, batch_matmul, matvec, reduce, ...).
+_PARALLEL_NAMED = {"linalg.map", "linalg.copy", "linalg.fill", "linalg.transpose", "linalg.broadcast", "linalg.elementwise"}
+
+
+def _feeds_reduction(op) -> bool:
+    for use in op.results[0].uses:
+        owner = use.owner
+        if owner.name == "linalg.generic":
+            if "reduction" in str(owner.attributes["iterator_types"]):
+                return True
+        elif owner.name.startswith("linalg.") and owner.name not in _PARALLEL_NAMED:
+            return True
+    return False
+
+
+def shield_reshapes(module) -> int:
+    """Replace reshapes feeding reductions by calls of private one-op functions."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import func
+
+    found = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if o.name in RESHAPES and len(o.operands) == 1 and _feeds_reduction(o):
+                        found.append(o)
+                    visit(o)
+
+    with module.context:
+        visit(module.operation)
+        for n, op in enumerate(found):
+            src = op.operands[0]
+            rtype = op.results[0].type
+            name = f"{SHIELD_PREFIX}{n}"
+            with ir.InsertionPoint.at_block_begin(module.body), op.location:
+                fn = func.FuncOp(name, ([src.type], [rtype]), visibility="private")
+                entry = fn.add_entry_block()
+            with ir.InsertionPoint(entry), op.location:
+                clone = op.clone()
+                clone.operands[0] = entry.arguments[0]
+                func.ReturnOp([clone.results[0]])
+            with ir.InsertionPoint(op), op.location:
+                call = func.CallOp([rtype], ir.FlatSymbolRefAttr.get(name), [src])
+            op.results[0].replace_all_uses_with(call.results[0])
+            op.erase()
+    return len(found)
+
+
+def fuse_elementwise(module) -> None:
+    """``linalg-fuse-elementwise-ops`` with reshapes into reductions shielded."""
+    from compiler.lowering import _passes
+
+    shielded = shield_reshapes(module)
+    _passes("func.func(linalg-fuse-elementwise-ops)")(module)
+    if shielded:
+        _passes("inline,symbol-dce")(module)

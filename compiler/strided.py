@@ -1,0 +1,141 @@
+"""Constant-stride vector reads as gathers, so LLVM emits one strided load.
+
+Slices with a step (``x[..., ::2]``: pooling windows, strided convolutions) are
+memrefs whose innermost stride is not 1. MLIR's ``vector.transfer_read`` cannot
+load those as one vector: it unrolls them into one scalar load per element,
+which LLVM glues back together with short strided loads and slides. Rewritten
+as a ``vector.gather`` from the underlying buffer with the constant index
+vector ``[0, s, 2s, ...]``, LLVM's RISC-V backend recognizes the constant
+stride and emits a single ``vlse32.v``.
+
+Only 1-D, in-bounds, unmasked reads along the innermost dimension of a memref
+with a fully static strided layout are rewritten; anything else is left alone.
+"""
+
+from __future__ import annotations
+
+
+def _static_layout(ir, mtype) -> tuple[list[int], int] | None:
+    try:
+        strides, offset = ir.MemRefType(mtype).get_strides_and_offset()
+    except Exception:
+        return None
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    if offset == dyn or any(s == dyn for s in strides):
+        return None
+    return list(strides), offset
+
+
+def _candidate(ir, op):
+    """(memref type, strides, offset, vector length) if ``op`` is a rewritable read."""
+    if len(op.operands) < 2 or not isinstance(op.operands[0].type, ir.MemRefType):
+        return None
+    if len(op.results) != 1 or not isinstance(op.results[0].type, ir.VectorType):
+        return None
+    vtype = ir.VectorType(op.results[0].type)
+    mtype = ir.MemRefType(op.operands[0].type)
+    if vtype.rank != 1 or mtype.rank < 1 or "mask" in str(op.attributes.get("operandSegmentSizes", "")):
+        return None
+    amap = ir.AffineMapAttr(op.attributes["permutation_map"]).value
+    if amap != ir.AffineMap.get_minor_identity(mtype.rank, 1):
+        return None
+    if "in_bounds" not in op.attributes or str(op.attributes["in_bounds"]) != "[true]":
+        return None
+    if len(op.operands) != 1 + mtype.rank + 1:  # source, indices, padding: no mask
+        return None
+    layout = _static_layout(ir, mtype)
+    if layout is None or layout[0][-1] in (0, 1):
+        return None
+    return mtype, layout[0], layout[1], vtype.shape[0]
+
+
+def strided_reads_to_gathers(module) -> int:
+    """Rewrite every qualifying strided ``vector.transfer_read``; returns how many."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import arith, memref, vector
+
+    reads = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    if inner.operation.name == "vector.transfer_read":
+                        reads.append(inner.operation)
+                    visit(inner.operation)
+
+    done = 0
+    with module.context:
+        visit(module.operation)
+        index = ir.IndexType.get()
+        for op in reads:
+            cand = _candidate(ir, op)
+            if cand is None:
+                continue
+            mtype, strides, offset, n = cand
+            src, idx, pad = op.operands[0], list(op.operands[1:-1]), op.operands[-1]
+            elem = mtype.element_type
+            # One past the last element the memref can address, from its buffer's start.
+            extent = offset + sum((d - 1) * s for d, s in zip(mtype.shape, strides, strict=True)) + 1
+            with ir.InsertionPoint(op), op.location:
+                meta = memref.ExtractStridedMetadataOp(src)
+                flat_t = ir.MemRefType.get([extent], elem)
+                flat = memref.ReinterpretCastOp(flat_t, meta.results[0], [], [], [], [0], [extent], [1]).result
+                lin = arith.ConstantOp(index, offset).result
+                for i, s in zip(idx, strides, strict=True):
+                    term = arith.MulIOp(i, arith.ConstantOp(index, s).result).result if s != 1 else i
+                    lin = arith.AddIOp(lin, term).result
+                ivt = ir.VectorType.get([n], ir.IntegerType.get_signless(32))
+                iv = arith.ConstantOp(ivt, _dense_i32(ir, ivt, [k * strides[-1] for k in range(n)])).result
+                mt = ir.VectorType.get([n], ir.IntegerType.get_signless(1))
+                mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
+                passthru = vector.BroadcastOp(op.results[0].type, pad).result
+                g = vector.GatherOp(op.results[0].type, flat, [lin], iv, mask, passthru).result
+            op.results[0].replace_all_uses_with(g)
+            op.erase()
+            done += 1
+    return done
+
+
+def _dense_i32(ir, vtype, values: list[int]):
+    import numpy as np
+
+    return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
+
+
+def unit_broadcasts_to_splats(module) -> int:
+    """``vector.broadcast`` of a 1-element ``vector.load`` becomes a broadcast of a scalar load:
+    LLVM lowers the former by doubling slides (log2(n) vslideup + vsetvli pairs),
+    the latter is one ``vfmv.v.f`` or a ``.vf`` operand of its user."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import memref, vector
+
+    found = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    o = inner.operation
+                    if (
+                        o.name == "vector.broadcast"
+                        and isinstance(o.operands[0].type, ir.VectorType)
+                        and not isinstance(o.operands[0].owner, ir.Block)
+                        and o.operands[0].owner.name == "vector.load"
+                    ):
+                        src = ir.VectorType(o.operands[0].type)
+                        if src.rank == 1 and src.shape == [1]:
+                            found.append(o)
+                    visit(o)
+
+    with module.context:
+        visit(module.operation)
+        for op in found:
+            load = op.operands[0].owner
+            with ir.InsertionPoint(op), op.location:
+                # a scalar load (canonicalization would fold an extract back into the broadcast)
+                scalar = memref.LoadOp(load.operands[0], list(load.operands[1:])).result
+                splat = vector.BroadcastOp(op.results[0].type, scalar).result
+            op.results[0].replace_all_uses_with(splat)
+            op.erase()
+    return len(found)
