@@ -572,15 +572,26 @@ def gen_chain(rng: random.Random, vlen: int, n: int) -> list[Issue]:
         elif kind < 0.43:  # store
             insn = rvv.vmem(True, sew, a, 10, vm=vm)
         elif kind < 0.63:  # integer element-wise
-            f6, f3 = rng.choice([(0x00, rvv.IVV), (0x02, rvv.IVX), (0x0B, rvv.IVV), (0x25, rvv.IVI),
-                                 (0x25, rvv.MVV), (0x2D, rvv.MVV), (0x2D, rvv.MVX), (0x17, rvv.IVV)])
+            f6, f3 = rng.choice(
+                [
+                    (0x00, rvv.IVV),
+                    (0x02, rvv.IVX),
+                    (0x0B, rvv.IVV),
+                    (0x25, rvv.IVI),
+                    (0x25, rvv.MVV),
+                    (0x2D, rvv.MVV),
+                    (0x2D, rvv.MVX),
+                    (0x17, rvv.IVV),
+                ]
+            )
             if f6 == 0x17:  # vmerge.vvm / vmv.v.v
                 vm = 0 if rng.random() < 0.7 else 1
                 a = a if vm == 0 else 0
             insn = rvv.opv(f6, f3, vd, a, b if f3 in (rvv.IVV, rvv.MVV) else rng.randrange(32), vm)
         elif kind < 0.80:  # FP (SEW 32 only; other SEWs answer illegal)
-            f6, f3 = rng.choice([(0x2C, rvv.FVF), (0x2C, rvv.FVV), (0x00, rvv.FVV), (0x24, rvv.FVF),
-                                 (0x2E, rvv.FVF), (0x28, rvv.FVV)])
+            f6, f3 = rng.choice(
+                [(0x2C, rvv.FVF), (0x2C, rvv.FVV), (0x00, rvv.FVV), (0x24, rvv.FVF), (0x2E, rvv.FVF), (0x28, rvv.FVV)]
+            )
             insn = rvv.opv(f6, f3, vd, a, b, vm)
         elif kind < 0.86:  # compare into the mask register
             insn = rvv.opv(rng.choice([0x1B, 0x18, 0x1D]), rvv.IVV, 0, a, b, 1)
@@ -593,8 +604,18 @@ def gen_chain(rng: random.Random, vlen: int, n: int) -> list[Issue]:
             insn = rvv.opv(0x0F, rvv.IVX, vd, a, 0, vm)
         else:  # vmv.x.s: an x result
             insn = rvv.opv(0x10, rvv.MVV, 5, a, 0, 1)
-        issues.append(Issue(insn, rs1=base if insn & 0x7F != rvv.OP_V else rand_scalar(rng), rs2=rs2,
-                            frs1=rand_fp(rng), vtype=vt, vl=vl, vstart=vstart, vxrm=rng.randrange(4)))
+        issues.append(
+            Issue(
+                insn,
+                rs1=base if insn & 0x7F != rvv.OP_V else rand_scalar(rng),
+                rs2=rs2,
+                frs1=rand_fp(rng),
+                vtype=vt,
+                vl=vl,
+                vstart=vstart,
+                vxrm=rng.randrange(4),
+            )
+        )
     return issues
 
 
@@ -694,8 +715,18 @@ def test_unit_stride_streams_one_beat_per_cycle(latency):
     issues = [Issue(rvv.vmem(False, 32, d, 10), rs1=MEM_BASE, vtype=vt, vl=vl) for d in (8, 16)]
     exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)
     mem = {MEM_BASE: bytes(range(256)) * (MEM_SIZE // 256)}
-    res = harness.run(exe, SMALL.vlen, SMALL.dlen, bytes(32 * SMALL.vlen // 8), mem, issues, [],
-                      latency=latency, port_outstanding=latency + 1, trace=True)
+    res = harness.run(
+        exe,
+        SMALL.vlen,
+        SMALL.dlen,
+        bytes(32 * SMALL.vlen // 8),
+        mem,
+        issues,
+        [],
+        latency=latency,
+        port_outstanding=latency + 1,
+        trace=True,
+    )
     reqs = [int(ln.split()[1]) for ln in res.trace if " reqr" in ln]
     beats = 2 * vl * 4 // (SMALL.memw // 8)
     assert len(reqs) == beats and reqs[-1] - reqs[0] + 1 == beats

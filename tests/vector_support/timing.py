@@ -160,8 +160,10 @@ def independent_vfadd(geo: Geometry, n: int) -> Timing:
     """n independent vfadd.vv at LMUL 1, vl = VLMAX (the no-bubble figure)."""
     vt = rvv.vtype(32, 1)
     vl = geo.vlen // 32
-    seq = [(f"vfadd.vv v{8 + k % 8},v16,v24", Issue(rvv.opv(0x00, rvv.FVV, 8 + k % 8, 16, 24), vtype=vt, vl=vl))
-           for k in range(n)]
+    seq = [
+        (f"vfadd.vv v{8 + k % 8},v16,v24", Issue(rvv.opv(0x00, rvv.FVV, 8 + k % 8, 16, 24), vtype=vt, vl=vl))
+        for k in range(n)
+    ]
     return measure(geo, seq, bytes(32 * geo.vlen // 8), {}, 4)
 
 
@@ -180,9 +182,11 @@ def main(argv: list[str]) -> None:
         print(f"perf: {t.perf}\n")
         v = independent_vfadd(geo, 16)
         rows = geo.vlen // geo.dlen
-        print(f"16 independent vfadd.vv (LMUL 1): {v.cycles} cycles in the harness "
-              f"(first row {v.insns[0].first_row}, last row {v.insns[-1].last_row}: "
-              f"{v.insns[-1].last_row - v.insns[0].first_row + 1} cycles for 16 x {rows} rows)\n")
+        print(
+            f"16 independent vfadd.vv (LMUL 1): {v.cycles} cycles in the harness "
+            f"(first row {v.insns[0].first_row}, last row {v.insns[-1].last_row}: "
+            f"{v.insns[-1].last_row - v.insns[0].first_row + 1} cycles for 16 x {rows} rows)\n"
+        )
 
 
 if __name__ == "__main__":
