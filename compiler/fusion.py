@@ -20,7 +20,14 @@ RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
 
 # Named linalg ops without reduction loops (everything else named is a contraction
 # or a reduction: matmul, batch_matmul, matvec, reduce, ...).
-_PARALLEL_NAMED = {"linalg.map", "linalg.copy", "linalg.fill", "linalg.transpose", "linalg.broadcast", "linalg.elementwise"}
+_PARALLEL_NAMED = {
+    "linalg.map",
+    "linalg.copy",
+    "linalg.fill",
+    "linalg.transpose",
+    "linalg.broadcast",
+    "linalg.elementwise",
+}
 
 
 def _feeds_reduction(op) -> bool:

@@ -152,9 +152,7 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         n_ext = op.loop_ranges[n - red - 1]
         nt = fit(n_ext, vt.vlmax(4))
         outer = (1,) * (n - red - 1)
-        return TilePlan(
-            (*outer, nt, *(1,) * red), True, f"contraction: rows by 1, {nt} columns per vector, k by 1", 1
-        )
+        return TilePlan((*outer, nt, *(1,) * red), True, f"contraction: rows by 1, {nt} columns per vector, k by 1", 1)
     inner = op.loop_ranges[-1]
     if op.transposed_inner:
         # Vectors along a strided dim would be element-by-element gathers: rows of 1,
