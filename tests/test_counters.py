@@ -62,11 +62,10 @@ def test_cycle_events_within_the_run(bmm):
     c = bmm["counters"]
     for name in CYCLE_EVENTS:
         assert c[name] <= c["cycles"], f"{name} = {c[name]} > {c['cycles']} cycles"
-    # one instruction at a time: the engines never overlap, and the unit is either
-    # idle (stall_issue) or has something queued or executing
-    assert c["vec_arith_busy_cycles"] + c["vec_mem_busy_cycles"] <= c["cycles"]
-    assert c["vec_stall_dep_cycles"] == 0
-    assert c["vec_stall_issue_cycles"] + c["vec_arith_busy_cycles"] + c["vec_mem_busy_cycles"] <= c["cycles"]
+    # the two engines may run at once (sim/rtl/vector/PIPELINE.md), but the unit is
+    # idle (stall_issue) only when neither runs
+    busiest = max(c["vec_arith_busy_cycles"], c["vec_mem_busy_cycles"])
+    assert c["vec_stall_issue_cycles"] + busiest <= c["cycles"]
     # the bmm kernel does vector work and the core waits for it at least once
     assert c["vec_arith_busy_cycles"] > 0 and c["vec_mem_busy_cycles"] > 0
     assert c["core_cop_wait_cycles"] > 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from vector_support import rvv
+from vector_support import harness, rvv, timing
 from vector_support.check import Geometry, random_vrf, run_and_compare
 from vector_support.harness import Issue
 
@@ -536,3 +536,198 @@ def test_random_family_blastoise(family):
     for _ in range(2):
         vrf, mem, issues = random_batch(rng, geo, family, 30)
         run_and_compare(geo, vrf, mem, issues, [])
+
+
+# ---------------------------------------------------------------------------
+# Overlap and chaining (issue 6): dependent back-to-back sequences mixing loads,
+# arithmetic, stores and masks over a few registers, so RAW/WAR/WAW hazards
+# between the load/store unit and the arithmetic sequencer happen all the time.
+# ---------------------------------------------------------------------------
+
+
+def gen_chain(rng: random.Random, vlen: int, n: int) -> list[Issue]:
+    issues: list[Issue] = []
+    vt = sew = lmul = vl = None
+    for _ in range(n):
+        if vt is None or rng.random() < 0.12:
+            sew = rng.choice([8, 16, 32, 32])
+            lmul = rng.choice([m for m in (0.5, 1, 1, 2, 4) if m >= sew / 32])
+            vt = rvv.vtype(sew, lmul, vta=rng.randint(0, 1), vma=rng.randint(0, 1))
+        vmax = rvv.vlmax(vlen, sew, lmul)
+        vl = vmax if rng.random() < 0.6 else rng.randint(0, vmax)
+        g = max(1, int(lmul))
+        pool = [g * k for k in range(1, 5)]  # v0 holds the mask
+        vd, a, b = rng.choice(pool), rng.choice(pool), rng.choice(pool)
+        vm = 0 if rng.random() < 0.25 else 1
+        vstart = rand_vstart(rng, vl) if rng.random() < 0.3 else 0
+        base = MEM_BASE + rng.randrange(0, 512, 4)
+        rs2 = 0
+        kind = rng.random()
+        if kind < 0.28:  # unit-stride load (sometimes strided)
+            if rng.random() < 0.8:
+                insn = rvv.vmem(False, sew, vd, 10, vm=vm)
+            else:
+                rs2 = rng.choice([sew // 8, 2 * sew // 8, 16])
+                insn = rvv.vmem(False, sew, vd, 10, mop=2, lumop=11, vm=vm)
+        elif kind < 0.43:  # store
+            insn = rvv.vmem(True, sew, a, 10, vm=vm)
+        elif kind < 0.63:  # integer element-wise
+            f6, f3 = rng.choice(
+                [
+                    (0x00, rvv.IVV),
+                    (0x02, rvv.IVX),
+                    (0x0B, rvv.IVV),
+                    (0x25, rvv.IVI),
+                    (0x25, rvv.MVV),
+                    (0x2D, rvv.MVV),
+                    (0x2D, rvv.MVX),
+                    (0x17, rvv.IVV),
+                ]
+            )
+            if f6 == 0x17:  # vmerge.vvm / vmv.v.v
+                vm = 0 if rng.random() < 0.7 else 1
+                a = a if vm == 0 else 0
+            insn = rvv.opv(f6, f3, vd, a, b if f3 in (rvv.IVV, rvv.MVV) else rng.randrange(32), vm)
+        elif kind < 0.80:  # FP (SEW 32 only; other SEWs answer illegal)
+            f6, f3 = rng.choice(
+                [(0x2C, rvv.FVF), (0x2C, rvv.FVV), (0x00, rvv.FVV), (0x24, rvv.FVF), (0x2E, rvv.FVF), (0x28, rvv.FVV)]
+            )
+            insn = rvv.opv(f6, f3, vd, a, b, vm)
+        elif kind < 0.86:  # compare into the mask register
+            insn = rvv.opv(rng.choice([0x1B, 0x18, 0x1D]), rvv.IVV, 0, a, b, 1)
+        elif kind < 0.90:  # mask load into v0
+            insn = rvv.vmem(False, 8, 0, 10, lumop=0x0B)
+        elif kind < 0.94:  # reduction
+            insn = rvv.opv(0x00, rvv.MVV, vd, a, b, vm)
+            vstart = 0
+        elif kind < 0.97:  # slide (element-serial)
+            insn = rvv.opv(0x0F, rvv.IVX, vd, a, 0, vm)
+        else:  # vmv.x.s: an x result
+            insn = rvv.opv(0x10, rvv.MVV, 5, a, 0, 1)
+        issues.append(
+            Issue(
+                insn,
+                rs1=base if insn & 0x7F != rvv.OP_V else rand_scalar(rng),
+                rs2=rs2,
+                frs1=rand_fp(rng),
+                vtype=vt,
+                vl=vl,
+                vstart=vstart,
+                vxrm=rng.randrange(4),
+            )
+        )
+    return issues
+
+
+def chain_batch(rng: random.Random, geo: Geometry, n: int):
+    vrf = bytearray(b"".join(rand_fp(rng).to_bytes(4, "little") for _ in range(32 * geo.vlen // 32)))
+    vrf[: geo.vlen // 8] = random_vrf(rng, geo.vlen)[: geo.vlen // 8]
+    mem = {MEM_BASE: b"".join(rand_fp(rng).to_bytes(4, "little") for _ in range(MEM_SIZE // 4))}
+    return bytes(vrf), mem, gen_chain(rng, geo.vlen, n)
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("latency", [1, 4, 9])
+def test_random_chains_small(latency):
+    rng = random.Random(f"chain-{latency}")
+    legal = total = 0
+    for _ in range(12):
+        vrf, mem, issues = chain_batch(rng, SMALL, 48)
+        res = run_and_compare(SMALL, vrf, mem, issues, [], latency=latency)
+        legal += sum(res.accepted.values())
+        total += len(issues)
+        assert res.perf["arith_busy"] <= res.cycles and res.perf["mem_busy"] <= res.cycles
+    assert legal >= 0.7 * total
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+def test_random_chains_without_chaining():
+    """Chain = 0: the same dependent sequences, every consumer waiting for its producer;
+    results agree, and chaining is never slower on them."""
+    geo = Geometry(SMALL.vlen, SMALL.dlen, SMALL.memw, chain=False)
+    rng = random.Random("chain-off")
+    for _ in range(6):
+        vrf, mem, issues = chain_batch(rng, SMALL, 48)
+        off = run_and_compare(geo, vrf, mem, issues, [], latency=4)
+        on = run_and_compare(SMALL, vrf, mem, issues, [], latency=4)
+        assert on.cycles <= off.cycles
+
+
+@pytest.mark.rtl
+@pytest.mark.slow
+def test_random_chains_blastoise():
+    geo = geometry("t1-blastoise")
+    rng = random.Random("chain-big")
+    for latency in (2, 7):
+        vrf, mem, issues = chain_batch(rng, geo, 40)
+        run_and_compare(geo, vrf, mem, issues, [], latency=latency)
+
+
+# Cycle-exact pipeline properties (simulated cycles of the standalone harness, not
+# wall time): no dispatch bubbles, chaining, full-width unit-stride streaming.
+
+
+@pytest.mark.rtl
+def test_no_dispatch_bubbles():
+    """16 independent vfadd.vv at LMUL 1 write their rows in 16*VLEN/DLEN consecutive cycles."""
+    t = timing.independent_vfadd(SMALL, 16)
+    rows = SMALL.vlen // SMALL.dlen
+    assert t.insns[-1].last_row - t.insns[0].first_row + 1 == 16 * rows
+    assert all(b.first_row == a.last_row + 1 for a, b in zip(t.insns, t.insns[1:], strict=False))
+
+
+@pytest.mark.rtl
+def test_vfmacc_chain_timing():
+    """vle32 v8; vfmacc.vf v16,fa0,v8; vfmacc.vf v16,fa1,v8; vse32 v16: the first vfmacc
+    follows the load row by row, the second starts the cycle after the first finishes (it
+    writes the same group, so it waits for that completion: PIPELINE.md), the store follows
+    the second vfmacc row by row; and the result is the model's."""
+    t = timing.vfmacc_chain(SMALL, latency=4)
+    ld, m1, m2, st = t.insns
+    rows = SMALL.vlen // SMALL.dlen
+    assert m1.first_row == ld.first_row + 1 and m1.last_row == ld.last_row + 1
+    assert m2.dispatch == m1.complete and m2.first_row == m1.last_row + 1
+    assert st.first_row == m2.first_row + 1 and st.last_row == m2.last_row + 1
+    assert [i.complete for i in t.insns] == sorted(i.complete for i in t.insns)
+    assert t.perf["fma_ops"] == 2 * (SMALL.vlen // 32) and t.perf["mem_bytes"] == 2 * SMALL.vlen // 8
+    assert m2.last_row - m2.first_row + 1 == rows
+    # the same program against the model
+    vt = rvv.vtype(32, 1)
+    vl = SMALL.vlen // 32
+    mem = {MEM_BASE: bytes(random.Random(3).getrandbits(8) & 0x3F for _ in range(8 * vl))}
+    issues = [
+        Issue(rvv.vmem(False, 32, 8, 10), rs1=MEM_BASE, vtype=vt, vl=vl),
+        Issue(rvv.opv(0x2C, rvv.FVF, 16, 8, 10), frs1=0x3F800000, vtype=vt, vl=vl),
+        Issue(rvv.opv(0x2C, rvv.FVF, 16, 8, 11), frs1=0x40000000, vtype=vt, vl=vl),
+        Issue(rvv.vmem(True, 32, 16, 11), rs1=MEM_BASE + 4 * vl, vtype=vt, vl=vl),
+    ]
+    run_and_compare(SMALL, random_vrf(random.Random(4), SMALL.vlen), mem, issues, [(MEM_BASE + 4 * vl, 4 * vl)])
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("latency", [1, 4, 8])
+def test_unit_stride_streams_one_beat_per_cycle(latency):
+    """Two LMUL 8 unit-stride loads: one MemW-bit beat per cycle, back to back, when the
+    port accepts latency+1 requests outstanding (its ready drops only when full)."""
+    vt = rvv.vtype(32, 8)
+    vl = rvv.vlmax(SMALL.vlen, 32, 8)
+    issues = [Issue(rvv.vmem(False, 32, d, 10), rs1=MEM_BASE, vtype=vt, vl=vl) for d in (8, 16)]
+    exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)
+    mem = {MEM_BASE: bytes(range(256)) * (MEM_SIZE // 256)}
+    res = harness.run(
+        exe,
+        SMALL.vlen,
+        SMALL.dlen,
+        bytes(32 * SMALL.vlen // 8),
+        mem,
+        issues,
+        [],
+        latency=latency,
+        port_outstanding=latency + 1,
+        trace=True,
+    )
+    reqs = [int(ln.split()[1]) for ln in res.trace if " reqr" in ln]
+    beats = 2 * vl * 4 // (SMALL.memw // 8)
+    assert len(reqs) == beats and reqs[-1] - reqs[0] + 1 == beats
+    assert res.perf["mem_bytes"] == 2 * vl * 4 and res.perf["stall_mem"] == 0

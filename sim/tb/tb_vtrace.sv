@@ -8,7 +8,7 @@
 // only for them: the hierarchical reference needs vec_unit). Does nothing unless
 // active_i (+trace given). Store bytes are taken from the vector memory port
 // (tb_top.amem_req_*: accepted write beats, byte enables) and attributed to the
-// instruction the load/store unit is executing (u_lsu.ins_i.seq); the C++ side
+// instruction issuing requests in the load/store unit (u_lsu.ins_q.seq); the C++ side
 // keeps them per sequence number until the store completes.
 module tb_vtrace #(
   parameter int unsigned VLEN = 256,
@@ -48,7 +48,7 @@ module tb_vtrace #(
   assign st_addr  = tb_top.amem_req_addr;
   assign st_wdata = 512'(tb_top.amem_req_wdata);
   assign st_strb  = 64'(tb_top.amem_req_wstrb);
-  assign st_seq   = tb_top.u_soc.g_vector.u_acc.u_lsu.ins_i.seq;
+  assign st_seq   = tb_top.u_soc.g_vector.u_acc.u_lsu.ins_q.seq;   // the issuing instruction
 
   function automatic logic is_vstore(input logic [31:0] insn);
     return insn[6:0] == 7'h27;  // STORE-FP opcode: on the coprocessor port only vector stores

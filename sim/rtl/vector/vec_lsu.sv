@@ -10,6 +10,15 @@
 // prestart and tail elements stay undisturbed. Every request (store too) gets one
 // response. Elements must be naturally aligned (misaligned accesses are not
 // detected yet).
+//
+// The instruction is latched at start_i. Once it has issued its last request it
+// moves to a drain slot, where it waits for its responses, and the next
+// instruction is accepted (ready_o) and issues behind it: two instructions in
+// flight, the first one draining. A store does not start while a load drains
+// (the port moves at most MemW bits of data per cycle). stall_i (the scoreboard: the store
+// data or index row of this cycle's request is not final yet) holds the request
+// side; wfront_o tells the scoreboard which destination rows are final (rows of
+// a unit-stride load are written in order, so loads chain into arithmetic).
 module vec_lsu
   import vec_pkg::*;
 #(
@@ -25,8 +34,19 @@ module vec_lsu
   input  logic            rst_ni,
   input  logic            start_i,
   input  vinsn_t          ins_i,
-  output logic            busy_o,
-  output logic            done_o,
+  output logic            ready_o,
+  input  logic            stall_i,
+  output logic            busy_o,        // an instruction issuing or draining
+  output logic            req_busy_o,    // an instruction issuing requests
+  output logic            drain_busy_o,  // an instruction waiting for its responses
+  output logic            to_drain_o,    // the issuing instruction moves to the drain slot
+  output logic            done_o,        // an instruction finishes (its last response)
+  output logic            done_drain_o,  // ... and it is the draining one
+  output logic [RowW:0]   dfront_o,      // final-row frontier of the draining load
+  // scoreboard: rows read this cycle ({index, data}), final-row frontier of vd
+  output logic [1:0]      rd_used_o,
+  output logic [RowW:0]   wfront_o,
+  output logic [15:0]     mem_bytes_o,  // bytes moved this cycle (store request / load response)
   // register file
   output logic [RowW-1:0] raddr_a_o,   // store data
   input  logic [DLEN-1:0] rdata_a_i,
@@ -57,8 +77,9 @@ module vec_lsu
   localparam int unsigned PW       = $clog2(Outstanding);   // Outstanding: a power of 2
   localparam int unsigned QW       = PW + 1;
 
-  vuop_t u;
-  assign u = ins_i.uop;
+  vinsn_t ins_q;
+  vuop_t  u;
+  assign u = ins_q.uop;
 
   logic [31:0] eb;       // element bytes
   logic [31:0] ieb;      // index bytes
@@ -77,11 +98,11 @@ module vec_lsu
   logic [2:0]  f_q, f_d;     // segment field of element i_q
   logic [31:0] evl_q, evl_d;
 
-  logic [31:0] evl_start;
+  logic [31:0] evl_start;   // of the instruction presented at start_i
   always_comb begin
-    if (u.whole)       evl_start = (32'(u.nregs) * VLEN) >> (3 + u.eew);
-    else if (u.maskls) evl_start = (ins_i.vl + 32'd7) >> 3;
-    else               evl_start = ins_i.vl;
+    if (ins_i.uop.whole)       evl_start = (32'(ins_i.uop.nregs) * VLEN) >> (3 + ins_i.uop.eew);
+    else if (ins_i.uop.maskls) evl_start = (ins_i.vl + 32'd7) >> 3;
+    else                       evl_start = ins_i.vl;
   end
 
   // element address
@@ -104,9 +125,9 @@ module vec_lsu
   // are packed, element i at (i*nf + f)*EEW
   always_comb begin
     unique case (u.lsmode)
-      LS_STRIDED: addr = ins_i.rs1 + i_q * ins_i.rs2 + 32'(f_q) * eb;
-      LS_INDEXED: addr = ins_i.rs1 + idx_val + 32'(f_q) * eb;
-      default:    addr = ins_i.rs1 + (i_q * (32'(u.nf) + 32'd1) + 32'(f_q)) * eb;
+      LS_STRIDED: addr = ins_q.rs1 + i_q * ins_q.rs2 + 32'(f_q) * eb;
+      LS_INDEXED: addr = ins_q.rs1 + idx_val + 32'(f_q) * eb;
+      default:    addr = ins_q.rs1 + (i_q * (32'(u.nf) + 32'd1) + 32'(f_q)) * eb;
     endcase
   end
 
@@ -167,7 +188,7 @@ module vec_lsu
   meta_t         push_meta;
 
   logic fifo_full;
-  assign fifo_full = (cnt_q == QW'(Outstanding));
+  assign fifo_full = (cnt_q == QW'(Outstanding)) && !pop;   // a response frees its slot at once
 
   logic any_act;
   assign any_act = |act_bytes;
@@ -179,7 +200,7 @@ module vec_lsu
   always_comb begin
     logic [RB-1:0]   rbe;
     rbe = RB'(act_bytes << rowoff);
-    mem_req_valid_o = run_q && (i_q < evl_q) && any_act && !fifo_full;
+    mem_req_valid_o = run_q && (i_q < evl_q) && any_act && !fifo_full && !stall_i;
     mem_req_addr_o  = addr & ~32'(MB - 1);
     mem_req_we_o    = (u.cls == VC_STORE);
     mem_req_be_o    = MB'(act_bytes) << off;
@@ -194,36 +215,46 @@ module vec_lsu
   assign push = mem_req_valid_o && mem_req_ready_i;
   assign pop  = mem_rsp_valid_i;
 
+  // progress of the issuing instruction this cycle
+  logic [31:0] i_adv;
+  logic [2:0]  f_adv;
   always_comb begin
-    run_d = run_q;
-    i_d   = i_q;
-    f_d   = f_q;
+    i_adv = i_q;
+    f_adv = f_q;
+    if (run_q && i_q < evl_q) begin
+      if (!any_act) begin
+        i_adv = i_q + nel;        // masked-off element: every field skipped
+        f_adv = '0;
+      end else if (push) begin
+        if (f_q == u.nf) begin
+          i_adv = i_q + nel;
+          f_adv = '0;
+        end else begin
+          f_adv = f_q + 3'd1;
+        end
+      end
+    end
+  end
+
+  always_comb begin
+    run_d = leave ? 1'b0 : run_q;
+    i_d   = i_adv;
+    f_d   = f_adv;
     evl_d = evl_q;
-    if (start_i && !run_q) begin
+    if (take) begin
       run_d = 1'b1;
       evl_d = evl_start;
       i_d   = ins_i.vstart;
       f_d   = '0;
-    end else if (run_q && i_q < evl_q) begin
-      if (!any_act) begin
-        i_d = i_q + nel;          // masked-off element: every field skipped
-        f_d = '0;
-      end else if (push) begin
-        if (f_q == u.nf) begin
-          i_d = i_q + nel;
-          f_d = '0;
-        end else begin
-          f_d = f_q + 3'd1;
-        end
-      end
     end
   end
 
   // ---------------------------------------------------------------------------
   // Response side
   // ---------------------------------------------------------------------------
-  meta_t head;
-  assign head = fifo_q[rp_q];
+  meta_t head, own_head;   // oldest beat; oldest beat of the issuing instruction
+  assign head     = fifo_q[rp_q];
+  assign own_head = fifo_q[PW'(rp_q + PW'(dr_v_q ? dr_cnt_q : '0))];
   always_comb begin
     logic [DLEN-1:0] d;
     d       = DLEN'(mem_rsp_rdata_i >> (8 * head.off));
@@ -233,15 +264,73 @@ module vec_lsu
     for (int unsigned b = 0; b < DLEN; b++) wbe_o[b] = head.be[b / 8];
   end
 
-  logic finished;
-  assign finished = run_q && (i_q >= evl_q) && (cnt_q == '0);
-  assign done_o        = finished;
-  assign busy_o        = run_q;
-  assign mem_pending_o = run_q;
+  // drain slot: the previous instruction, every request issued, responses due
+  logic          dr_v_q, dr_load_q, dr_chain_q;
+  logic [QW-1:0] dr_cnt_q;
+  logic          dr_done, leave, req_done, to_drain, take, ld_drain_next;
+  logic [QW-1:0] own_cnt, own_left;
+  logic          req_end;
+  assign own_cnt  = cnt_q - (dr_v_q ? dr_cnt_q : '0);
+  assign dr_done  = dr_v_q && pop && (dr_cnt_q == QW'(1));
+  // no request after this cycle (the last one may be accepted now)
+  assign req_end  = run_q && (i_adv >= evl_q);
+  // its beats outstanding after this cycle (a response goes to the draining one first)
+  assign own_left = own_cnt + QW'(push) - QW'(pop && !dr_v_q);
+  // leave the request slot: finished, or to the drain slot once that is free (or
+  // freed this cycle; then only with beats outstanding: one completion per cycle)
+  assign leave    = req_end && (!dr_v_q || (dr_done && own_left != '0));
+  assign req_done = leave && (own_left == '0);
+  assign to_drain = leave && (own_left != '0);
+  assign ld_drain_next = (dr_v_q && !dr_done && dr_load_q) || (to_drain && u.cls == VC_LOAD);
+
+  assign done_o        = dr_done || req_done;   // never both: leave needs !dr_v_q
+  assign done_drain_o  = dr_done;
+  assign to_drain_o    = to_drain;
+  assign busy_o        = run_q || dr_v_q;
+  assign req_busy_o    = run_q;
+  assign drain_busy_o  = dr_v_q;
+  assign mem_pending_o = run_q || dr_v_q;
+  assign ready_o       = (!run_q || leave) && !(ins_i.uop.cls == VC_STORE && ld_drain_next);
+  assign take          = start_i && ready_o;
+
+  // store data is read in request cycles; indices too (indexed accesses)
+  assign rd_used_o = {run_q && (i_q < evl_q) && (u.lsmode == LS_INDEXED),
+                      run_q && (i_q < evl_q) && (u.cls == VC_STORE)};
+
+  // A unit-stride, non-segment load writes its rows in order: rows below the
+  // oldest outstanding beat's row (or, none outstanding, the next request's)
+  // are final. Other loads: only at the end.
+  always_comb begin
+    logic [RowW:0] r;
+    r = (RowW + 1)'(32'(u.vd) << RprLg);
+    if (u.cls == VC_LOAD && u.lsmode == LS_UNIT && u.nf == 3'd0) begin
+      if (own_cnt != '0)    r = {1'b0, own_head.row};
+      else if (i_q < evl_q) r = {1'b0, rowaddr(freg, dbytes >> RBLg)};
+      else                  r = '1;   // all written (finishing this cycle)
+    end
+    wfront_o = r;
+  end
+  // the draining load's beats are the oldest in the FIFO
+  assign dfront_o = dr_chain_q ? {1'b0, head.row} : '0;
+
+  always_comb begin
+    mem_bytes_o = '0;
+    if (push && mem_req_we_o) begin
+      for (int unsigned b = 0; b < MB; b++) mem_bytes_o = mem_bytes_o + 16'(mem_req_be_o[b]);
+    end
+    if (pop && head.load) begin
+      for (int unsigned b = 0; b < RB; b++) mem_bytes_o = mem_bytes_o + 16'(head.be[b]);
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      ins_q <= '0;
       run_q <= 1'b0;
+      dr_v_q     <= 1'b0;
+      dr_load_q  <= 1'b0;
+      dr_chain_q <= 1'b0;
+      dr_cnt_q   <= '0;
       i_q   <= '0;
       f_q   <= '0;
       evl_q <= '0;
@@ -250,7 +339,19 @@ module vec_lsu
       cnt_q <= '0;
       for (int unsigned q = 0; q < Outstanding; q++) fifo_q[q] <= '0;
     end else begin
-      run_q <= finished ? 1'b0 : run_d;
+      run_q <= run_d;
+      if (take) ins_q <= ins_i;
+      if (to_drain) begin
+        dr_v_q     <= 1'b1;
+        dr_cnt_q   <= own_left;
+        dr_load_q  <= (u.cls == VC_LOAD);
+        dr_chain_q <= (u.cls == VC_LOAD) && (u.lsmode == LS_UNIT) && (u.nf == 3'd0);
+      end else if (dr_done) begin
+        dr_v_q     <= 1'b0;
+        dr_cnt_q   <= '0;
+      end else if (dr_v_q && pop) begin
+        dr_cnt_q   <= dr_cnt_q - 1'b1;
+      end
       i_q   <= i_d;
       f_q   <= f_d;
       evl_q <= evl_d;
@@ -266,6 +367,6 @@ module vec_lsu
   end
 
   logic unused;
-  assign unused = ^{sd, ins_i.frs1, ins_i.frm, ins_i.vxrm, ins_i.seq, ins_i.sew, ins_i.lmul, u};
+  assign unused = ^{sd, own_head, ins_i, ins_q.vl, ins_q.vstart, ins_q.frs1, ins_q.frm, ins_q.vxrm, ins_q.seq, ins_q.sew, ins_q.lmul, u};
 
 endmodule

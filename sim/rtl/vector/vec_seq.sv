@@ -2,6 +2,13 @@
 // register file row by row (one DLEN-bit element group per cycle through the
 // lanes), or element by element for permutations, and produces the completion.
 // Memory instructions are run by vec_lsu instead; the top arbitrates the VRF.
+//
+// The sequencer latches its instruction at start_i and accepts the next one in
+// the cycle it finishes the current one (ready_o), so back-to-back instructions
+// run without a bubble. stall_i (from the top's scoreboard: a row this cycle
+// reads is not written yet by an older instruction in the LSU) holds every
+// state for a cycle. wfront_o tells the scoreboard which destination rows are
+// final (chaining): every row below it.
 module vec_seq
   import vec_pkg::*;
 #(
@@ -12,11 +19,13 @@ module vec_seq
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
-  // instruction (held stable by the top while busy_o)
+  // instruction: taken when start_i && ready_o, kept in ins_q
   input  logic            start_i,
   input  vinsn_t          ins_i,
+  output logic            ready_o,     // idle, or finishing the current instruction
+  input  logic            stall_i,     // hold this cycle (operand row not ready)
   output logic            busy_o,
-  output logic            done_o,      // one cycle: completion
+  output logic            done_o,      // one cycle: the current instruction finishes
   output logic [31:0]     xres_o,      // x[rd] value (vmv.x.s, vcpop, vfirst)
   output logic            vxsat_o,
   output logic [4:0]      fflags_o,
@@ -32,6 +41,9 @@ module vec_seq
   output logic [RowW-1:0] waddr_o,
   output logic [DLEN-1:0] wdata_o,
   output logic [DLEN-1:0] wbe_o,
+  // scoreboard: operand ports read this cycle, final-row frontier of vd
+  output logic [2:0]      rd_used_o,   // {c, b, a}
+  output logic [RowW:0]   wfront_o,
   // activity (for the issue-5 width check and counters)
   output logic            lane_active_o,
   // performance events (vec_pkg::vec_perf_t): active body elements of element-wise
@@ -70,14 +82,15 @@ module vec_seq
   logic [4:0]  flags_q, flags_d;   // accumulated fflags
   logic        any_q, any_d;       // an active element seen (fp reductions)
 
+  vinsn_t      ins_q;
   vuop_t       u;
   logic [1:0]  eew;
   int unsigned ebits;
   logic [31:0] vstart;
-  assign u      = ins_i.uop;
+  assign u      = ins_q.uop;
   assign eew    = u.narrow ? u.eew + 2'd1 : u.eew;   // element width in the lanes
   assign ebits  = 8 << eew;
-  assign vstart = ins_i.vstart;
+  assign vstart = ins_q.vstart;
 
   logic [31:0] emask;   // low SEW bits
   assign emask = (eew == 2'd0) ? 32'h0000_00ff : (eew == 2'd1) ? 32'h0000_ffff : 32'hffff_ffff;
@@ -93,15 +106,35 @@ module vec_seq
   logic [31:0] vlmax;
   always_comb begin
     logic signed [31:0] lg;
-    lg    = 32'($clog2(VLEN)) - 32'd3 - 32'(ins_i.sew) + 32'($signed(ins_i.lmul));
+    lg    = 32'($clog2(VLEN)) - 32'd3 - 32'(ins_q.sew) + 32'($signed(ins_q.lmul));
     vlmax = 32'd1 << lg;
   end
 
-  // evl at start
-  logic [31:0] evl_start;
+  // Initial state of an instruction presented at start_i (from ins_i, since the
+  // current one may still be finishing in ins_q)
+  vuop_t       ui;
+  logic [1:0]  ieew;
+  logic        ibitwise;
+  logic [31:0] ievl, ig, ig_end;
+  state_e      istate;
+  assign ui       = ins_i.uop;
+  assign ieew     = ui.narrow ? ui.eew + 2'd1 : ui.eew;
+  assign ibitwise = (ui.cls == VC_MASK) || (ui.cls == VC_CPOP) || (ui.cls == VC_FIRST);
   always_comb begin
-    if (u.whole) evl_start = (32'(u.nregs) * VLEN) >> (3 + eew);
-    else         evl_start = ins_i.vl;
+    logic [31:0] lg;
+    ievl   = ui.whole ? (32'(ui.nregs) * VLEN) >> (3 + ieew) : ins_i.vl;
+    lg     = ibitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(ieew);
+    ig     = ins_i.vstart >> lg;
+    ig_end = (ievl - 32'd1) >> lg;
+    if (ui.cls == VC_MVXS || ui.cls == VC_MVSX || ievl == 32'd0 || ins_i.vstart >= ievl) begin
+      istate = S_FIN;
+    end else if (ui.cls == VC_PERM) begin
+      ig     = ins_i.vstart;
+      ig_end = ievl - 32'd1;
+      istate = S_PERM;
+    end else begin
+      istate = S_RUN;
+    end
   end
 
   function automatic logic [RowW-1:0] rowaddr(logic [4:0] vreg, logic [31:0] rel_row);
@@ -198,7 +231,7 @@ module vec_seq
   logic [DLEN-1:0] brow;
   always_comb begin
     logic [31:0] s;
-    s = (u.src == SRC_X) ? ins_i.rs1 : (u.src == SRC_F) ? ins_i.frs1
+    s = (u.src == SRC_X) ? ins_q.rs1 : (u.src == SRC_F) ? ins_q.frs1
                                      : 32'($signed(u.imm));
     if (u.b_frac && u.src == SRC_X) begin   // widening .vx: x[rs1] at SEW, extended
       s = (eew == 2'd1) ? {{24{u.b_sgn & s[7]}}, s[7:0]} : {{16{u.b_sgn & s[15]}}, s[15:0]};
@@ -249,7 +282,7 @@ module vec_seq
       .c_i       (rdata_c_i[32*l +: 32]),
       .cin_i     (cin),
       .use_cin_i (u.mask_op),
-      .vxrm_i    (ins_i.vxrm),
+      .vxrm_i    (ins_q.vxrm),
       .res_o     (ires[32*l +: 32]),
       .cmp_o     (lane_cmp[4*l +: 4]),
       .sat_o     (lane_sat[4*l +: 4])
@@ -274,7 +307,7 @@ module vec_seq
     assign fb = fp_red ? rdata_a_i[32*l +: 32] : brow[32*l +: 32];
     vec_fp_lane u_fp_lane (
       .op_i     (u.op),
-      .frm_i    (ins_i.frm),
+      .frm_i    (ins_q.frm),
       .a_i      (fa),
       .b_i      (fb),
       .c_i      (rdata_c_i[32*l +: 32]),
@@ -295,7 +328,7 @@ module vec_seq
       .sqrt_i   (u.op == VF_SQRT),
       .a_i      ((u.op == VF_RDIV) ? brow[32*l +: 32] : arow[32*l +: 32]),
       .b_i      ((u.op == VF_RDIV) ? arow[32*l +: 32] : brow[32*l +: 32]),
-      .rm_i     (ins_i.frm),
+      .rm_i     (ins_q.frm),
       .busy_o   (div_busy),
       .done_o   (div_lane_done[l]),
       .result_o (div_lane_res[l]),
@@ -462,7 +495,7 @@ module vec_seq
   logic        p_active;
   logic        p_write;
   assign pi    = g_q;
-  assign p_off = (u.src == SRC_X) ? ins_i.rs1 : 32'(u.imm);
+  assign p_off = (u.src == SRC_X) ? ins_q.rs1 : 32'(u.imm);
   always_comb begin
     int unsigned ieb;
     logic [31:0] ibytes;
@@ -511,7 +544,7 @@ module vec_seq
   assign p_sbytes = p_src_idx << eew;
   assign p_dbytes = pi << eew;
   always_comb begin
-    if (p_use_scalar)     p_val = (u.src == SRC_F) ? ins_i.frs1 : ins_i.rs1;
+    if (p_use_scalar)     p_val = (u.src == SRC_F) ? ins_q.frs1 : ins_q.rs1;
     else if (p_src_valid) p_val = 32'(rdata_a_i >> (8 * (p_sbytes & (DLEN / 8 - 1))));
     else                  p_val = '0;
   end
@@ -567,31 +600,10 @@ module vec_seq
     xres_o    = acc_q;
     lane_active_o = 1'b0;
 
-    unique case (state_q)
-      S_IDLE: begin
-        if (start_i) begin
-          logic [31:0] lg;
-          lg      = bitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew);
-          evl_d   = evl_start;
-          g_d     = vstart >> lg;
-          g_end_d = (evl_start - 32'd1) >> lg;
-          acc_d   = (u.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
-          found_d = 1'b0;
-          sat_d   = 1'b0;
-          flags_d = '0;
-          any_d   = 1'b0;
-          if (u.cls == VC_MVXS || u.cls == VC_MVSX || evl_start == 32'd0
-              || vstart >= evl_start) begin
-            state_d = S_FIN;
-          end else if (u.cls == VC_PERM) begin
-            g_d     = vstart;
-            g_end_d = evl_start - 32'd1;
-            state_d = S_PERM;
-          end else begin
-            state_d = S_RUN;
-          end
-        end
-      end
+    if (stall_i) begin
+      // an operand row is not final yet: hold every state, write nothing
+    end else unique case (state_q)
+      S_IDLE: ;
 
       S_RUN: begin
         lane_active_o = (u.cls == VC_ALU) || (u.cls == VC_CMP);
@@ -643,7 +655,15 @@ module vec_seq
         endcase
         div_started_d = 1'b0;
         g_d = g_q + 32'd1;
-        if (g_q == g_end_q) state_d = S_FIN;
+        if (g_q == g_end_q) begin
+          // element-wise classes have nothing left for S_FIN: finish with the last row
+          if (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_MASK) begin
+            state_d = S_IDLE;
+            done_o  = 1'b1;
+          end else begin
+            state_d = S_FIN;
+          end
+        end
         end
       end
 
@@ -700,11 +720,11 @@ module vec_seq
           VC_MVSX: begin
             we_o    = (evl_q != 32'd0) && (vstart < evl_q);
             waddr_o = rowaddr(u.vd, 32'd0);
-            wdata_o = DLEN'((u.src == SRC_F) ? ins_i.frs1 : ins_i.rs1);
+            wdata_o = DLEN'((u.src == SRC_F) ? ins_q.frs1 : ins_q.rs1);
             wbe_o   = DLEN'(emask);
           end
           VC_MVXS: begin
-            xres_o    = sext_elem(rdata_a_i[31:0], ins_i.sew);
+            xres_o    = sext_elem(rdata_a_i[31:0], ins_q.sew);
           end
           default: ;
         endcase
@@ -715,12 +735,48 @@ module vec_seq
     endcase
   end
 
-  // Performance events: a row is processed in S_RUN unless the divider is still
-  // working on it (its elements count once, in the cycle the row is written).
+  assign busy_o   = (state_q != S_IDLE);
+  assign ready_o  = (state_q == S_IDLE) || done_o;
+  // the finishing row's flags are in the _d values
+  assign vxsat_o  = sat_d;
+  assign fflags_o = flags_d;
+
+  logic take;
+  assign take = start_i && ready_o;
+
+  // operand ports this cycle reads (over-approximate; the scoreboard stalls on them)
+  logic mac_op;
+  assign mac_op = (u.op == VA_MACC) || (u.op == VA_NMSAC) || (u.op == VA_MADD) || (u.op == VA_NMSUB)
+               || (u.op >= VF_MACC && u.op <= VF_NMSUB);
+  always_comb begin
+    rd_used_o = 3'b000;
+    unique case (state_q)
+      S_RUN: begin
+        rd_used_o[0] = 1'b1;
+        rd_used_o[1] = !((u.cls == VC_ALU || u.cls == VC_CMP) && (u.src != SRC_V || u.vid));
+        rd_used_o[2] = mac_op;
+      end
+      S_PERM:  rd_used_o = 3'b011;
+      S_FIN:   rd_used_o[0] = (u.cls == VC_MVXS);
+      default: ;
+    endcase
+  end
+
+  // Rows of vd below wfront_o are final. Element-wise classes write row g (narrowing:
+  // row g/2, in two halves) at step g and never again; others only at the end.
+  always_comb begin
+    logic [31:0] r;
+    r = 32'(u.vd) << RprLg;
+    if (state_q == S_RUN && (u.cls == VC_ALU || u.cls == VC_MASK)) r = r + (u.narrow ? g_q >> 1 : g_q);
+    wfront_o = (RowW + 1)'(r);
+  end
+
+  // Performance events: a row is processed in S_RUN unless stalled or the divider
+  // is still working on it (its elements count once, in the cycle the row is written).
   logic row_done;
   logic is_fma;
   logic [15:0] act_cnt;
-  assign row_done = (state_q == S_RUN) && !(div_op && !(div_started_q && (&div_done_q)));
+  assign row_done = (state_q == S_RUN) && !stall_i && !(div_op && !(div_started_q && (&div_done_q)));
   assign is_fma   = u.op inside {VF_MACC, VF_NMACC, VF_MSAC, VF_NMSAC, VF_MADD, VF_NMADD, VF_MSUB, VF_NMSUB};
   always_comb begin
     act_cnt = '0;
@@ -729,12 +785,9 @@ module vec_seq
   assign perf_lane_ops_o = (row_done && (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_RED)) ? act_cnt : '0;
   assign perf_fma_ops_o  = (row_done && u.cls == VC_ALU && is_fma) ? act_cnt : '0;
 
-  assign busy_o  = (state_q != S_IDLE);
-  assign vxsat_o  = sat_q;
-  assign fflags_o = flags_q;
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      ins_q   <= '0;
       state_q <= S_IDLE;
       g_q     <= '0;
       g_end_q <= '0;
@@ -748,6 +801,21 @@ module vec_seq
       div_done_q    <= '0;
       div_res_q     <= '0;
       for (int unsigned l = 0; l < Lanes; l++) div_flg_q[l] <= '0;
+    end else if (take) begin
+      ins_q   <= ins_i;
+      state_q <= istate;
+      g_q     <= ig;
+      g_end_q <= ig_end;
+      evl_q   <= ievl;
+      acc_q   <= (ui.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
+      found_q <= 1'b0;
+      sat_q   <= 1'b0;
+      flags_q <= '0;
+      any_q   <= 1'b0;
+      div_started_q <= 1'b0;
+      div_done_q    <= '0;
+      div_res_q     <= div_res_d;
+      div_flg_q     <= div_flg_d;
     end else begin
       state_q <= state_d;
       g_q     <= g_d;
@@ -766,6 +834,6 @@ module vec_seq
   end
 
   logic unused;
-  assign unused = ^{ins_i.seq, ins_i.rs2, u};
+  assign unused = ^{ins_q.seq, ins_q.rs2, ins_q.vl, u, ui, ins_i};
 
 endmodule

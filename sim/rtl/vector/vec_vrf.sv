@@ -1,9 +1,12 @@
 // Vector register file: 32 registers of VLEN bits, stored as rows of DLEN bits
 // (register r occupies rows r*VLEN/DLEN .. (r+1)*VLEN/DLEN-1, so a register group
-// is a contiguous run of rows). Three combinational row read ports, the whole of
-// v0 for masks, and one row write port with a per-bit enable: bits not enabled
-// (masked-off, prestart and tail elements) keep their value, which is how the
-// unit leaves agnostic elements undisturbed.
+// is a contiguous run of rows). Five combinational row read ports (a/b/c for the
+// arithmetic sequencer, d/e for the load/store unit), the whole of v0 for masks,
+// and two row write ports (0: sequencer, 1: load/store unit) with per-bit enables:
+// bits not enabled (masked-off, prestart and tail elements) keep their value,
+// which is how the unit leaves agnostic elements undisturbed. The scoreboard
+// never lets both ports write one row in a cycle; if they did, port 1 would win
+// on the bits both enable.
 module vec_vrf #(
   parameter int unsigned VLEN = 256,
   parameter int unsigned DLEN = 64,
@@ -18,11 +21,19 @@ module vec_vrf #(
   output logic [DLEN-1:0] rdata_b_o,
   input  logic [RowW-1:0] raddr_c_i,
   output logic [DLEN-1:0] rdata_c_o,
+  input  logic [RowW-1:0] raddr_d_i,
+  output logic [DLEN-1:0] rdata_d_o,
+  input  logic [RowW-1:0] raddr_e_i,
+  output logic [DLEN-1:0] rdata_e_o,
   output logic [VLEN-1:0] v0_o,
-  input  logic            we_i,
-  input  logic [RowW-1:0] waddr_i,
-  input  logic [DLEN-1:0] wdata_i,
-  input  logic [DLEN-1:0] wbe_i
+  input  logic            we0_i,
+  input  logic [RowW-1:0] waddr0_i,
+  input  logic [DLEN-1:0] wdata0_i,
+  input  logic [DLEN-1:0] wbe0_i,
+  input  logic            we1_i,
+  input  logic [RowW-1:0] waddr1_i,
+  input  logic [DLEN-1:0] wdata1_i,
+  input  logic [DLEN-1:0] wbe1_i
 );
 
   localparam int unsigned RowsPerReg = VLEN / DLEN;
@@ -32,14 +43,24 @@ module vec_vrf #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned r = 0; r < Rows; r++) mem_q[r] <= '0;
-    end else if (we_i) begin
-      mem_q[waddr_i] <= (mem_q[waddr_i] & ~wbe_i) | (wdata_i & wbe_i);
+    end else begin
+      if (we0_i && !(we1_i && waddr1_i == waddr0_i)) begin
+        mem_q[waddr0_i] <= (mem_q[waddr0_i] & ~wbe0_i) | (wdata0_i & wbe0_i);
+      end
+      if (we1_i && we0_i && waddr1_i == waddr0_i) begin
+        mem_q[waddr1_i] <= (((mem_q[waddr1_i] & ~wbe0_i) | (wdata0_i & wbe0_i)) & ~wbe1_i)
+                           | (wdata1_i & wbe1_i);
+      end else if (we1_i) begin
+        mem_q[waddr1_i] <= (mem_q[waddr1_i] & ~wbe1_i) | (wdata1_i & wbe1_i);
+      end
     end
   end
 
   assign rdata_a_o = mem_q[raddr_a_i];
   assign rdata_b_o = mem_q[raddr_b_i];
   assign rdata_c_o = mem_q[raddr_c_i];
+  assign rdata_d_o = mem_q[raddr_d_i];
+  assign rdata_e_o = mem_q[raddr_e_i];
 
   always_comb begin
     for (int unsigned r = 0; r < RowsPerReg; r++) v0_o[r*DLEN +: DLEN] = mem_q[r];

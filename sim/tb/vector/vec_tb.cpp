@@ -5,11 +5,18 @@
 //   M <addr> <bytes in address order>           preload memory
 //   I <insn> <rs1> <rs2> <frs1> <vtype> <vl> <vstart> <frm> <vxrm>
 //   D <addr> <len>                              dump memory at the end
-// Options: argv[1] script, argv[2] memory latency (cycles), argv[3] max cycles.
+// Options: argv[1] script, argv[2] memory latency (cycles), argv[3] max cycles,
+// argv[4] requests the memory port accepts outstanding (default 4), argv[5] "trace":
+// one line per cycle with dispatches and VRF row writes (PIPELINE.md's diagrams).
 // Output: A <seq> <illegal> | C <seq> <x_we> <rd> <wdata> <vxsat> <exc> <f_we> <fflags>
 //         | R <row> <hex> | D <addr> <hex bytes> | W <addr> <byte> (every memory byte
 //         | ever written or preloaded) | T <cycles> <lane_active_cycles>
-//         <issue_to_idle_cycles>
+//         | P <arith_busy> <mem_busy> <lane_ops> <fma_ops> <mem_bytes> <port_busy>
+//           <stall_dep> <stall_struct> <stall_mem> <stall_issue> <iq_full> (sums, decimal)
+//         | E <cycle> <events> (trace)
+// Every cycle the performance events are checked: fma_ops <= lanes, lane_ops (active
+// elements) <= DLEN/8, mem_bytes <= MEMW/8; at the end no busy count exceeds the cycles. A
+// violation prints "X perf ..." and fails the run.
 #include "Vvec_tb_top.h"
 #include "verilated.h"
 
@@ -65,6 +72,8 @@ int main(int argc, char** argv) {
   }
   const uint64_t latency = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : 4;
   const uint64_t max_cycles = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : 1000000;
+  const size_t port_outstanding = argc > 4 ? std::strtoull(argv[4], nullptr, 0) : 4;
+  const bool trace = argc > 5 && std::string(argv[5]) == "trace";
   std::ifstream in(argv[1]);
   if (!in) {
     std::fprintf(stderr, "vec_tb: cannot open %s\n", argv[1]);
@@ -136,6 +145,7 @@ int main(int argc, char** argv) {
   size_t next = 0;
   uint64_t cycle = 0, lane_active = 0, start_cycle = 0;
   size_t completions = 0, accepted = 0;
+  uint64_t perf[11] = {0};
   bool ok = true;
   while (true) {
     // drive inputs for this cycle (clock low phase)
@@ -156,7 +166,7 @@ int main(int argc, char** argv) {
     } else {
       top->req_valid_i = 0;
     }
-    top->mem_req_ready_i = inflight.size() < 4;
+    top->mem_req_ready_i = inflight.size() < port_outstanding;
     top->mem_rsp_valid_i = !inflight.empty() && inflight.front().due <= cycle;
     if (top->mem_rsp_valid_i)
       for (int k = 0; k < kMemWords; ++k) top->mem_rsp_rdata_i[k] = inflight.front().data[k];
@@ -174,6 +184,34 @@ int main(int argc, char** argv) {
       ++completions;
     }
     if (top->lane_active_o) ++lane_active;
+    {
+      const uint64_t ev[11] = {top->perf_arith_busy_o, top->perf_mem_busy_o, top->perf_lane_ops_o,
+                               top->perf_fma_ops_o,    top->perf_mem_bytes_o, top->perf_port_busy_o,
+                               (top->perf_stalls_o >> 0) & 1u, (top->perf_stalls_o >> 1) & 1u,
+                               (top->perf_stalls_o >> 2) & 1u, (top->perf_stalls_o >> 3) & 1u,
+                               (top->perf_stalls_o >> 4) & 1u};
+      for (int k = 0; k < 11; ++k) perf[k] += ev[k];
+      if (ev[3] > DLEN / 32 || ev[2] > DLEN / 8 || ev[4] > MEMW / 8) {
+        std::printf("X perf cycle %llu: fma_ops %llu (lanes %d) lane_ops %llu (elements per row %d) mem_bytes %llu (port %d)\n",
+                    static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(ev[3]), DLEN / 32,
+                    static_cast<unsigned long long>(ev[2]), DLEN / 8,
+                    static_cast<unsigned long long>(ev[4]), MEMW / 8);
+        ok = false;
+      }
+    }
+    if (trace) {
+      std::printf("E %llu", static_cast<unsigned long long>(cycle));
+      if (top->t_disp_o) std::printf(" disp");
+      if (top->t_s_we_o) std::printf(" sw%x", top->t_s_wa_o);
+      if (top->t_l_we_o) std::printf(" lw%x", top->t_l_wa_o);
+      if (top->t_s_stall_o) std::printf(" sstall");
+      if (top->t_l_stall_o) std::printf(" lstall");
+      if (top->mem_req_valid_o && top->mem_req_ready_i)
+        std::printf(" req%s%x", top->mem_req_we_o ? "w" : "r", top->mem_req_addr_o);
+      if (top->mem_rsp_valid_i) std::printf(" rsp");
+      if (top->cmp_valid_o) std::printf(" cmp%x", top->cmp_seq_o);
+      std::printf("\n");
+    }
     if (top->mem_rsp_valid_i) inflight.pop_front();
     if (top->mem_req_valid_o && top->mem_req_ready_i) {
       const uint64_t a = top->mem_req_addr_o;
@@ -222,6 +260,16 @@ int main(int argc, char** argv) {
   std::vector<std::pair<uint64_t, uint8_t>> all(mem.begin(), mem.end());
   std::sort(all.begin(), all.end());
   for (auto& [a, b] : all) std::printf("W %llx %02x\n", static_cast<unsigned long long>(a), b);
+  for (int k : {0, 1, 5, 6, 7, 8, 9, 10}) {
+    if (perf[k] > cycle) {
+      std::printf("X perf counter %d = %llu exceeds %llu cycles\n", k, static_cast<unsigned long long>(perf[k]),
+                  static_cast<unsigned long long>(cycle));
+      ok = false;
+    }
+  }
+  std::printf("P");
+  for (uint64_t v : perf) std::printf(" %llu", static_cast<unsigned long long>(v));
+  std::printf("\n");
   std::printf("T %llu %llu\n", static_cast<unsigned long long>(cycle),
               static_cast<unsigned long long>(lane_active));
   top->final();

@@ -6,6 +6,7 @@ module vec_tb_top
   parameter int unsigned VLEN = 256,
   parameter int unsigned DLEN = 64,
   parameter int unsigned MemW = 64,
+  parameter bit          Chain = 1'b1,
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows)
 ) (
@@ -44,12 +45,29 @@ module vec_tb_top
   output logic            busy_o,
   output logic            mem_pending_o,
   output logic            lane_active_o,
+  // performance events (vec_unit.perf_o, flattened)
+  output logic            perf_arith_busy_o,
+  output logic            perf_mem_busy_o,
+  output logic [15:0]     perf_lane_ops_o,
+  output logic [15:0]     perf_fma_ops_o,
+  output logic [15:0]     perf_mem_bytes_o,
+  output logic            perf_port_busy_o,
+  output logic [4:0]      perf_stalls_o,    // {iq_full, issue, mem, struct, dep}
+  // pipeline trace (hierarchical probes, test bench only)
+  output logic            t_disp_o,
+  output logic            t_s_we_o,
+  output logic [RowW-1:0] t_s_wa_o,
+  output logic            t_l_we_o,
+  output logic [RowW-1:0] t_l_wa_o,
+  output logic            t_s_stall_o,
+  output logic            t_l_stall_o,
   input  logic            dbg_we_i,
   input  logic [RowW-1:0] dbg_addr_i,
   input  logic [31:0]     dbg_wdata_i [DLEN/32],
   output logic [31:0]     dbg_rdata_o [DLEN/32]
 );
 
+  vec_pkg::vec_perf_t perf;
   cop_req_t        req;
   cop_cmp_t        cmp;
   logic [MemW-1:0] wdata, rdata;
@@ -78,7 +96,7 @@ module vec_tb_top
     assign dbg_rdata_o[k]     = drdata[32*k +: 32];
   end
 
-  vec_unit #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW)) u_vec (
+  vec_unit #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Chain(Chain)) u_vec (
     .clk_i, .rst_ni,
     .cop_req_valid_i (req_valid_i),
     .cop_req_ready_o (req_ready_o),
@@ -97,11 +115,29 @@ module vec_tb_top
     .busy_o,
     .mem_pending_o,
     .lane_active_o,
+    .perf_o          (perf),
     .dbg_we_i,
     .dbg_addr_i,
     .dbg_wdata_i     (dwdata),
     .dbg_rdata_o     (drdata)
   );
+
+  assign perf_arith_busy_o = perf.arith_busy;
+  assign perf_mem_busy_o   = perf.mem_busy;
+  assign perf_lane_ops_o   = perf.lane_ops;
+  assign perf_fma_ops_o    = perf.fma_ops;
+  assign perf_mem_bytes_o  = perf.mem_bytes;
+  assign perf_port_busy_o  = perf.port_busy;
+  assign perf_stalls_o     = {perf.iq_full, perf.stall_issue, perf.stall_mem, perf.stall_struct,
+                              perf.stall_dep};
+
+  assign t_disp_o    = u_vec.disp;
+  assign t_s_we_o    = u_vec.s_we;
+  assign t_s_wa_o    = u_vec.s_wa;
+  assign t_l_we_o    = u_vec.l_we;
+  assign t_l_wa_o    = u_vec.l_wa;
+  assign t_s_stall_o = u_vec.seq_stall;
+  assign t_l_stall_o = u_vec.lsu_stall;
 
   assign cmp_seq_o    = cmp.seq;
   assign cmp_x_we_o   = cmp.x_we;
