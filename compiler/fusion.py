@@ -14,6 +14,8 @@ and inlined back afterwards.
 
 from __future__ import annotations
 
+from compiler.irwalk import child_ops
+
 SHIELD_PREFIX = "__cosim_shield_"
 RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
 
@@ -49,13 +51,10 @@ def shield_reshapes(module) -> int:
     found = []
 
     def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    o = inner.operation
-                    if o.name in RESHAPES and len(o.operands) == 1 and _feeds_reduction(o):
-                        found.append(o)
-                    visit(o)
+        for o in child_ops(op):
+            if o.name in RESHAPES and len(o.operands) == 1 and _feeds_reduction(o):
+                found.append(o)
+            visit(o)
 
     with module.context:
         visit(module.operation)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from compiler.errors import CompileError
 from compiler.fusion import fuse_elementwise
+from compiler.irwalk import child_ops, walk_ops
 from compiler.mathexpand import expand_math
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
@@ -101,18 +102,8 @@ def _copies_to_linalg(module) -> int:
     from torch_mlir import ir
     from torch_mlir.dialects import linalg
 
-    copies = []
-
-    def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    if inner.operation.name == "memref.copy":
-                        copies.append(inner.operation)
-                    visit(inner.operation)
-
     with module.context:
-        visit(module.operation)
+        copies = [o for o in walk_ops(module.operation) if o.name == "memref.copy"]
         for op in copies:
             src, dst = op.operands[0], op.operands[1]
             if all(_identity_layout(ir, v.type) for v in (src, dst)):
@@ -233,13 +224,11 @@ def _linalg_ops(module) -> list:
     out = []
 
     def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    if inner.operation.name == "linalg.generic":
-                        out.append(inner.operation)
-                    else:
-                        visit(inner.operation)
+        for o in child_ops(op):
+            if o.name == "linalg.generic":
+                out.append(o)
+            else:
+                visit(o)
 
     visit(module.operation)
     return out
@@ -445,27 +434,24 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
     marked: dict[int, int] = {}
 
     def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    o = inner.operation
-                    if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        acc = _acc_loop_inside(ir, o)
-                        if acc is not None:
-                            mid = _single_loop(o)
-                            direct = mid == acc
-                            # around the k loop, or rows around a column loop that cannot be jammed
-                            # (a jammable column loop is jammed first; its rows in the next round)
-                            single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
-                            if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
-                                f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, acc, vlen))
-                                if f > 1:
-                                    o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
-                                    marked[f] = marked.get(f, 0) + 1
-                                    continue
-                            if direct:
-                                continue
-                    visit(o)
+        for o in child_ops(op):
+            if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
+                acc = _acc_loop_inside(ir, o)
+                if acc is not None:
+                    mid = _single_loop(o)
+                    direct = mid == acc
+                    # around the k loop, or rows around a column loop that cannot be jammed
+                    # (a jammable column loop is jammed first; its rows in the next round)
+                    single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
+                    if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
+                        f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, acc, vlen))
+                        if f > 1:
+                            o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                            marked[f] = marked.get(f, 0) + 1
+                            continue
+                    if direct:
+                        continue
+            visit(o)
 
     with module.context:
         visit(module.operation)
@@ -486,18 +472,15 @@ def _mark_accumulator_loops(module) -> dict[int, int]:
     marked: dict[int, int] = {}
 
     def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    o = inner.operation
-                    if o.name == "scf.for":
-                        accs = sum(1 for r in o.results if isinstance(r.type, ir.VectorType))
-                        if accs:
-                            f = max(1, min(ACC_UNROLL, F_OPERANDS // accs))
-                            if f > 1:
-                                o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
-                                marked[f] = marked.get(f, 0) + 1
-                    visit(o)
+        for o in child_ops(op):
+            if o.name == "scf.for":
+                accs = sum(1 for r in o.results if isinstance(r.type, ir.VectorType))
+                if accs:
+                    f = max(1, min(ACC_UNROLL, F_OPERANDS // accs))
+                    if f > 1:
+                        o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                        marked[f] = marked.get(f, 0) + 1
+            visit(o)
 
     with module.context:
         visit(module.operation)
@@ -519,27 +502,24 @@ def _mark_row_loops(module) -> dict[int, int]:
     marked: dict[int, int] = {}
 
     def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    o = inner.operation
-                    if o.name != "scf.for":
-                        visit(o)
-                        continue
-                    body = [b.operation for b in o.regions[0].blocks[0].operations]
-                    if any(b.name == "scf.for" for b in body):
-                        visit(o)
-                        continue
-                    if any(isinstance(r.type, ir.VectorType) for r in o.results):
-                        continue
-                    if not any(b.name.startswith("vector.") for b in body):
-                        continue
-                    trips = _trip_count(ir, o)
-                    for f in (ROW_UNROLL, 2):
-                        if trips and trips % f == 0:
-                            o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
-                            marked[f] = marked.get(f, 0) + 1
-                            break
+        for o in child_ops(op):
+            if o.name != "scf.for":
+                visit(o)
+                continue
+            body = [b.operation for b in o.regions[0].blocks[0].operations]
+            if any(b.name == "scf.for" for b in body):
+                visit(o)
+                continue
+            if any(isinstance(r.type, ir.VectorType) for r in o.results):
+                continue
+            if not any(b.name.startswith("vector.") for b in body):
+                continue
+            trips = _trip_count(ir, o)
+            for f in (ROW_UNROLL, 2):
+                if trips and trips % f == 0:
+                    o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                    marked[f] = marked.get(f, 0) + 1
+                    break
 
     with module.context:
         visit(module.operation)

@@ -14,6 +14,8 @@ with a fully static strided layout are rewritten; anything else is left alone.
 
 from __future__ import annotations
 
+from compiler.irwalk import child_ops, walk_ops
+
 
 def _static_layout(ir, mtype) -> tuple[list[int], int] | None:
     try:
@@ -54,19 +56,9 @@ def strided_reads_to_gathers(module) -> int:
     from torch_mlir import ir
     from torch_mlir.dialects import arith, memref, vector
 
-    reads = []
-
-    def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    if inner.operation.name == "vector.transfer_read":
-                        reads.append(inner.operation)
-                    visit(inner.operation)
-
     done = 0
     with module.context:
-        visit(module.operation)
+        reads = [o for o in walk_ops(module.operation) if o.name == "vector.transfer_read"]
         index = ir.IndexType.get()
         for op in reads:
             cand = _candidate(ir, op)
@@ -113,20 +105,17 @@ def unit_broadcasts_to_splats(module) -> int:
     found = []
 
     def visit(op):
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    o = inner.operation
-                    if (
-                        o.name == "vector.broadcast"
-                        and isinstance(o.operands[0].type, ir.VectorType)
-                        and not isinstance(o.operands[0].owner, ir.Block)
-                        and o.operands[0].owner.name == "vector.load"
-                    ):
-                        src = ir.VectorType(o.operands[0].type)
-                        if src.rank == 1 and src.shape == [1]:
-                            found.append(o)
-                    visit(o)
+        for o in child_ops(op):
+            if (
+                o.name == "vector.broadcast"
+                and isinstance(o.operands[0].type, ir.VectorType)
+                and not isinstance(o.operands[0].owner, ir.Block)
+                and o.operands[0].owner.name == "vector.load"
+            ):
+                src = ir.VectorType(o.operands[0].type)
+                if src.rank == 1 and src.shape == [1]:
+                    found.append(o)
+            visit(o)
 
     with module.context:
         visit(module.operation)

@@ -26,7 +26,6 @@ Rows:
 from __future__ import annotations
 
 import argparse
-import resource
 import subprocess
 import tempfile
 import time
@@ -37,6 +36,7 @@ from rich.console import Console
 from rich.table import Table
 
 from configs import load_soc
+from harness.bench_rtl import _children_cpu
 from harness.cases import SEED, Case
 from harness.results import write_json_atomic
 from harness.verify import verify
@@ -127,11 +127,6 @@ class Speed:
     @property
     def plain_rate(self) -> float:
         return self.cycles / self.plain_s
-
-
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def measure_speed(run: CaseRun, workdir: Path) -> Speed:
