@@ -193,40 +193,18 @@ class Comparator:
                 else:
                     self._retire_text(item.text, rtl_no)
             for seq, ps in self._pending_stores.items():
-                c = ps.commit
-                raise _Found(
-                    Divergence(
-                        index=self._index,
-                        pc=c.pc,
-                        insn=c.insn,
-                        disassembly=self.disasm(c.pc, c.insn),
-                        what="memory",
-                        details=[
-                            f"the RTL trace ended without the memory writes of vector store #{seq} "
-                            f"(Spike wrote {len(ps.expected)} bytes)"
-                        ],
-                        spike_text=c.text,
-                        spike_line=c.line_no,
-                        context=self._context_lines(),
-                    )
+                self._fail_unfinished(
+                    ps.commit,
+                    "memory",
+                    f"the RTL trace ended without the memory writes of vector store #{seq} "
+                    f"(Spike wrote {len(ps.expected)} bytes)",
                 )
             for seq, p in self._pending.items():
-                c = p.commit
-                raise _Found(
-                    Divergence(
-                        index=self._index,
-                        pc=c.pc,
-                        insn=c.insn,
-                        disassembly=self.disasm(c.pc, c.insn),
-                        what="completion",
-                        details=[
-                            f"the RTL trace ended without the result of coprocessor instruction #{seq}: expected "
-                            + ", ".join(f"{key_name(k)} = {self._fmt(k, v)}" for k, v in p.expected.items())
-                        ],
-                        spike_text=c.text,
-                        spike_line=c.line_no,
-                        context=self._context_lines(),
-                    )
+                self._fail_unfinished(
+                    p.commit,
+                    "completion",
+                    f"the RTL trace ended without the result of coprocessor instruction #{seq}: expected "
+                    + ", ".join(f"{key_name(k)} = {self._fmt(k, v)}" for k, v in p.expected.items()),
                 )
         except _Found as found:
             return self._result(found.divergence)
@@ -555,18 +533,8 @@ class Comparator:
             self._store_completion(ps, c)
             return
         if c.mem:
-            raise _Found(
-                Divergence(
-                    index=self._index,
-                    pc=0,
-                    insn=0,
-                    disassembly="-",
-                    what="memory",
-                    details=[f"the RTL logged memory writes for coprocessor instruction #{c.seq}, not a vector store"],
-                    rtl_text=c.text,
-                    rtl_line=c.line_no,
-                    context=self._context_lines(),
-                )
+            self._fail_unexpected(
+                c, "memory", f"the RTL logged memory writes for coprocessor instruction #{c.seq}, not a vector store"
             )
         p = self._pending.get(c.seq)
         if p is None and c.seq in self._cop_commits and all(k[0] == "v" for k in c.writes):
@@ -577,18 +545,8 @@ class Comparator:
                 self._fail_completion(c, s, details)
             return
         if p is None:
-            raise _Found(
-                Divergence(
-                    index=self._index,
-                    pc=0,
-                    insn=0,
-                    disassembly="-",
-                    what="completion",
-                    details=[f"the RTL completed coprocessor instruction #{c.seq}, which has no outstanding result"],
-                    rtl_text=c.text,
-                    rtl_line=c.line_no,
-                    context=self._context_lines(),
-                )
+            self._fail_unexpected(
+                c, "completion", f"the RTL completed coprocessor instruction #{c.seq}, which has no outstanding result"
             )
         details = []
         for k, v in normalize_writes(c.writes).items():
@@ -638,6 +596,38 @@ class Comparator:
                     f"{key_name(k)}: the RTL wrote {self._fmt(k, v)}, Spike left it unchanged at {self._fmt(k, old)}"
                 )
         return details
+
+    def _fail_unfinished(self, s: Commit, what: str, detail: str) -> None:
+        """Spike committed a coprocessor instruction whose RTL completion never came."""
+        raise _Found(
+            Divergence(
+                index=self._index,
+                pc=s.pc,
+                insn=s.insn,
+                disassembly=self.disasm(s.pc, s.insn),
+                what=what,
+                details=[detail],
+                spike_text=s.text,
+                spike_line=s.line_no,
+                context=self._context_lines(),
+            )
+        )
+
+    def _fail_unexpected(self, c: Completion, what: str, detail: str) -> None:
+        """An RTL completion that matches nothing Spike committed (no pc to name)."""
+        raise _Found(
+            Divergence(
+                index=self._index,
+                pc=0,
+                insn=0,
+                disassembly="-",
+                what=what,
+                details=[detail],
+                rtl_text=c.text,
+                rtl_line=c.line_no,
+                context=self._context_lines(),
+            )
+        )
 
     def _fail_completion(self, c: Completion, s: Commit, details: list[str], what: str = "completion") -> None:
         raise _Found(
