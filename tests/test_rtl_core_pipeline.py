@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from rtl_support import run_c_on_spike_and_rtl
 
 from configs import load_soc
 from harness.toolchain import build_elf
 from sim.rtl_runner import run_rtl
-from sim.spike.runner import run_spike
 
 REPO = Path(__file__).resolve().parents[1]
 CORE = REPO / "sim" / "rtl" / "core" / "cosim_core.sv"
@@ -120,11 +120,7 @@ int main(void) {
 @pytest.mark.rtl
 def test_self_modifying_code_sees_the_new_words(tmp_path):
     """The instruction cache does not keep a word the program overwrote."""
-    src = tmp_path / "smc.c"
-    src.write_text(SMC_C)
-    elf = build_elf([src], "rv32", tmp_path / "smc.elf")
-    spike = run_spike(elf, "rv32")
-    rtl = run_rtl(elf, "rv32", workdir=tmp_path)
+    spike, rtl = run_c_on_spike_and_rtl(SMC_C, "rv32", tmp_path, "smc")
     assert spike.exited_ok and "smc 1 2345" in spike.uart, spike.uart
     assert rtl.exited_ok, rtl.message
     assert rtl.uart == spike.uart
@@ -164,11 +160,7 @@ int main(void) {
 
 @pytest.mark.rtl
 def test_scalar_and_vector_memory_order_matches_spike(tmp_path):
-    src = tmp_path / "order.c"
-    src.write_text(ORDER_C)
-    elf = build_elf([src], "t1-small", tmp_path / "order.elf")
-    spike = run_spike(elf, "t1-small")
-    rtl = run_rtl(elf, "t1-small", workdir=tmp_path)
+    spike, rtl = run_c_on_spike_and_rtl(ORDER_C, "t1-small", tmp_path, "order")
     assert spike.exited_ok and "order " in spike.uart, spike.uart
     assert rtl.exited_ok, rtl.message
     assert rtl.uart == spike.uart

@@ -2,10 +2,7 @@
 order: a `frflags` right after a vector divide sees its DZ flag, on RTL as on Spike."""
 
 import pytest
-
-from harness.toolchain import build_elf
-from sim.rtl_runner import run_rtl
-from sim.spike.runner import run_spike
+from rtl_support import run_c_on_spike_and_rtl
 
 PROGRAM = r"""
 #include <riscv_vector.h>
@@ -27,11 +24,7 @@ int main(void) {
 
 @pytest.mark.rtl
 def test_flag_reads_wait_for_vector_completions(tmp_path):
-    src = tmp_path / "flags.c"
-    src.write_text(PROGRAM)
-    elf = build_elf([src], "t1-small", tmp_path / "flags.elf")
-    spike = run_spike(elf, "t1-small")
-    rtl = run_rtl(elf, "t1-small", workdir=tmp_path)
+    spike, rtl = run_c_on_spike_and_rtl(PROGRAM, "t1-small", tmp_path, "flags")
     assert spike.exited_ok and "fflags 8 q1 2" in spike.uart, spike.uart  # DZ from the divides by zero
     assert rtl.exited_ok, rtl.message
     assert rtl.uart == spike.uart
