@@ -414,11 +414,19 @@ def _acc_loop_inside(ir, op):
     return None
 
 
+# Most rows (or column tiles) jammed into one k loop: past this the A scalars of
+# one k step no longer fit the f registers.
+MAX_JAM = 8
+
+
 def _jam_factor(trips: int | None, acc_regs: int) -> int:
-    """Largest of 8, 4, 2 dividing ``trips`` whose copies of the accumulators, plus
-    as many registers again for the B rows in flight, fit REG_BUDGET."""
-    for f in (8, 4, 2):
-        if trips and trips % f == 0 and (f + 1) * acc_regs <= REG_BUDGET:
+    """Largest divisor of ``trips`` (at most MAX_JAM, any value: 3 column tiles of
+    24 columns, 5 rows) whose copies of the accumulators, plus as many registers
+    again for the B rows in flight, fit REG_BUDGET."""
+    if not trips:
+        return 1
+    for f in range(min(trips, MAX_JAM), 1, -1):
+        if trips % f == 0 and (f + 1) * acc_regs <= REG_BUDGET:
             return f
     return 1
 
@@ -465,7 +473,7 @@ F_OPERANDS = 16
 
 def _mark_accumulator_loops(module) -> dict[int, int]:
     """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
-    less when many accumulators (jammed rows) would each load an A scalar per step.
+    less when many jammed rows would each load an A scalar per step.
     Returns factor -> loops marked."""
     from torch_mlir import ir
 
@@ -476,7 +484,9 @@ def _mark_accumulator_loops(module) -> dict[int, int]:
             if o.name == "scf.for":
                 accs = sum(1 for r in o.results if isinstance(r.type, ir.VectorType))
                 if accs:
-                    f = max(1, min(ACC_UNROLL, F_OPERANDS // accs))
+                    # A scalars one step loads (one per jammed row; column tiles share them)
+                    scalars = sum(1 for b in walk_ops(o) if b.name == "memref.load") or accs
+                    f = max(1, min(ACC_UNROLL, F_OPERANDS // scalars))
                     if f > 1:
                         o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
                         marked[f] = marked.get(f, 0) + 1

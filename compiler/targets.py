@@ -124,6 +124,36 @@ def fit(extent: int, limit: int) -> int:
     return max(d for d in range(1, limit + 1) if extent % d == 0)
 
 
+# A contraction's output row is split into column tiles so that one A scalar
+# (an ``flw``) feeds several vfmacc: a k step of R jammed rows is R flw + Q
+# B-row loads + R*Q vfmacc (+ about one address add per load). With Q = 1 every
+# vfmacc.vf needs its own flw (at most half the instructions are vector); Q = 2
+# and R >= 4 puts about 60% on the vector unit, Q = 3 about 70%.
+
+
+def lanes(vt: VectorTarget) -> int:
+    """fp32 elements the vector unit processes per cycle (DLEN / 32)."""
+    return max(1, vt.dlen // SEW)
+
+
+def column_tile(n: int, vt: VectorTarget) -> int:
+    """Columns per vector of a contraction's output row of ``n`` columns.
+
+    The widest divisor of ``n`` (full tiles, static vectors) that is at most
+    VLMAX at LMUL 4 and leaves at least two tiles, preferring whole registers
+    (no register space wasted: more rows fit the register budget), then
+    multiples of the datapath width (``lanes``: a vfmacc of 12 elements on 8
+    lanes costs as much as one of 16). A row of fewer than 4 columns, or a
+    prime, stays one vector."""
+    cap = min(vt.vlmax(4), n // 2)
+    divisors = [w for w in range(2, cap + 1) if n % w == 0]
+    for unit in (vt.vlmax(1), lanes(vt), 1):
+        aligned = [w for w in divisors if w % unit == 0]
+        if aligned:
+            return max(aligned)
+    return fit(n, vt.vlmax(4))
+
+
 def _trailing_reductions(iterators: tuple[str, ...]) -> int:
     k = 0
     while k < len(iterators) and iterators[len(iterators) - 1 - k] == "reduction":
@@ -150,9 +180,15 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
     red = _trailing_reductions(op.iterators)
     if op.contraction and red and n - red >= 2 and op.iterators[n - red - 2 : n - red] == ("parallel", "parallel"):
         n_ext = op.loop_ranges[n - red - 1]
-        nt = fit(n_ext, vt.vlmax(4))
+        nt = column_tile(n_ext, vt)
+        q = n_ext // nt
         outer = (1,) * (n - red - 1)
-        return TilePlan((*outer, nt, *(1,) * red), True, f"contraction: rows by 1, {nt} columns per vector, k by 1", 1)
+        return TilePlan(
+            (*outer, nt, *(1,) * red),
+            True,
+            f"contraction: rows by 1, {q} column tile(s) of {nt} per A scalar, k by 1",
+            1,
+        )
     inner = op.loop_ranges[-1]
     if op.transposed_inner:
         # Vectors along a strided dim would be element-by-element gathers: rows of 1,
