@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.errors import CompileError
+from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
 from compiler.irwalk import child_ops, walk_ops
 from compiler.mathexpand import expand_math
@@ -351,6 +352,8 @@ ACC_UNROLL = 4
 # Vector registers the jammed accumulators and their shared B rows may occupy
 # (of 32: v0 stays free for masks, a few for the register allocator's slack).
 REG_BUDGET = 28
+# Registers an unrolled k loop may fill with accumulators and B rows (v0 is the mask).
+VECTOR_REGS = 31
 
 
 def _loop_transform_script(attr: str, op: str, factor: int = ACC_UNROLL) -> str:
@@ -381,18 +384,49 @@ def _trip_count(ir, loop) -> int | None:
     return (ub - lb) // step if step > 0 else None
 
 
+def _vector_regs(ir, vtype, vlen: int) -> int:
+    """Registers an LLVM register group of ``vtype`` occupies (LMUL rounded up to a power of two)."""
+    vt = ir.VectorType(vtype)
+    bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
+    lmul = 1
+    while lmul * vlen < bits:
+        lmul *= 2
+    return lmul
+
+
 def _acc_registers(ir, loop, vlen: int) -> int:
     """Vector registers the accumulators of ``loop`` (an scf.for yielding vectors) occupy."""
-    regs = 0
-    for r in loop.results:
-        if isinstance(r.type, ir.VectorType):
-            vt = ir.VectorType(r.type)
-            bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
-            lmul = 1
-            while lmul * vlen < bits:
-                lmul *= 2
-            regs += lmul
+    regs = sum(_vector_regs(ir, r.type, vlen) for r in loop.results if isinstance(r.type, ir.VectorType))
     return max(regs, 1)
+
+
+_VECTOR_READS = ("vector.transfer_read", "vector.load", "vector.gather")
+
+
+def _vector_reads(loop) -> list:
+    return [o for o in walk_ops(loop) if o.name in _VECTOR_READS]
+
+
+def _load_registers(ir, loop, vlen: int) -> int:
+    """Vector registers one step of ``loop`` loads into (the B rows of a matmul step)."""
+    return sum(_vector_regs(ir, o.results[0].type, vlen) for o in _vector_reads(loop))
+
+
+def _depends_on(value, target, depth: int = 6) -> bool:
+    """Whether ``value`` is ``target`` or computed from it by a few ops."""
+    if value == target:
+        return True
+    owner = value.owner
+    if depth == 0 or not hasattr(owner, "operands"):
+        return False
+    return any(_depends_on(v, target, depth - 1) for v in owner.operands)
+
+
+def _loads_vary_with(loop, inner) -> bool:
+    """Whether a vector read inside ``inner`` is indexed by ``loop``'s induction variable
+    (``loop`` walks column tiles, each with its own B tile, not rows sharing one)."""
+    iv = loop.regions[0].blocks[0].arguments[0]
+    return any(any(_depends_on(v, iv) for v in o.operands) for o in _vector_reads(inner))
 
 
 def _single_loop(op):
@@ -419,14 +453,17 @@ def _acc_loop_inside(ir, op):
 MAX_JAM = 8
 
 
-def _jam_factor(trips: int | None, acc_regs: int) -> int:
+def _jam_factor(trips: int | None, acc_regs: int, load_regs: int = 0, loads_per_copy: bool = False) -> int:
     """Largest divisor of ``trips`` (at most MAX_JAM, any value: 3 column tiles of
-    24 columns, 5 rows) whose copies of the accumulators, plus as many registers
-    again for the B rows in flight, fit REG_BUDGET."""
+    24 columns, 5 rows) whose copies of the accumulators plus the B rows in
+    flight fit REG_BUDGET: B rows are shared by jammed rows but not by jammed
+    column tiles (``loads_per_copy``)."""
     if not trips:
         return 1
+    load_regs = load_regs or acc_regs
     for f in range(min(trips, MAX_JAM), 1, -1):
-        if trips % f == 0 and (f + 1) * acc_regs <= REG_BUDGET:
+        loads = load_regs * (f if loads_per_copy else 1)
+        if trips % f == 0 and f * acc_regs + loads <= REG_BUDGET:
             return f
     return 1
 
@@ -452,7 +489,12 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     # (a jammable column loop is jammed first; its rows in the next round)
                     single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
                     if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
-                        f = _jam_factor(_trip_count(ir, o), _acc_registers(ir, acc, vlen))
+                        f = _jam_factor(
+                            _trip_count(ir, o),
+                            _acc_registers(ir, acc, vlen),
+                            _load_registers(ir, acc, vlen),
+                            _loads_vary_with(o, acc),
+                        )
                         if f > 1:
                             o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
                             marked[f] = marked.get(f, 0) + 1
@@ -471,7 +513,7 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
 F_OPERANDS = 16
 
 
-def _mark_accumulator_loops(module) -> dict[int, int]:
+def _mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
     """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
     less when many jammed rows would each load an A scalar per step.
     Returns factor -> loops marked."""
@@ -486,7 +528,13 @@ def _mark_accumulator_loops(module) -> dict[int, int]:
                 if accs:
                     # A scalars one step loads (one per jammed row; column tiles share them)
                     scalars = sum(1 for b in walk_ops(o) if b.name == "memref.load") or accs
-                    f = max(1, min(ACC_UNROLL, F_OPERANDS // scalars))
+                    # and the B rows of the unrolled steps must fit beside the accumulators
+                    room = (VECTOR_REGS - _acc_registers(ir, o, vlen)) // max(1, _load_registers(ir, o, vlen))
+                    f = max(1, min(ACC_UNROLL, F_OPERANDS // scalars, room))
+                    trips = _trip_count(ir, o)
+                    # a factor dividing the trip count leaves no remainder loop
+                    exact = [d for d in range(f, 1, -1) if trips and trips % d == 0]
+                    f = exact[0] if exact else f
                     if f > 1:
                         o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
                         marked[f] = marked.get(f, 0) + 1
@@ -541,6 +589,8 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
 
     _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
     assert target.vector is not None
+    for n, entry in enumerate(flatten_narrow_matmuls(module, target.vector)):
+        report.ops.append({"op": f"flat{n}", "iterators": [], **entry})
     with module.context:
         ops = _linalg_ops(module)
         plans = []
@@ -582,7 +632,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         _passes("canonicalize,cse")(module)
         if not marked:
             break
-    for factor in _mark_accumulator_loops(module):
+    for factor in _mark_accumulator_loops(module, target.vector.vlen):
         _run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
     for factor in _mark_row_loops(module):
         _run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))

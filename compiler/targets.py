@@ -140,13 +140,17 @@ def column_tile(n: int, vt: VectorTarget) -> int:
     """Columns per vector of a contraction's output row of ``n`` columns.
 
     The widest divisor of ``n`` (full tiles, static vectors) that is at most
-    VLMAX at LMUL 4 and leaves at least two tiles, preferring whole registers
-    (no register space wasted: more rows fit the register budget), then
+    VLMAX at LMUL 4 and leaves at least two tiles, preferring exactly one
+    register group (LMUL 1, 2, 4), then whole registers (no register space
+    wasted: more rows fit the register budget), then
     multiples of the datapath width (``lanes``: a vfmacc of 12 elements on 8
     lanes costs as much as one of 16). A row of fewer than 4 columns, or a
     prime, stays one vector."""
     cap = min(vt.vlmax(4), n // 2)
     divisors = [w for w in range(2, cap + 1) if n % w == 0]
+    groups = [w for w in divisors if w in (vt.vlmax(1), vt.vlmax(2), vt.vlmax(4))]
+    if groups:
+        return max(groups)
     for unit in (vt.vlmax(1), lanes(vt), 1):
         aligned = [w for w in divisors if w % unit == 0]
         if aligned:

@@ -1,0 +1,218 @@
+"""Matmuls with narrow outputs, vectorized over a block of whole output rows.
+
+The row-segment form of a contraction (``acc[j:j+w] += a[i,k] * B[k, j:j+w]``, a
+``vfmacc.vf``) needs one scalar A load per FMA when the output row cannot be
+split into two or more column tiles (``targets.column_tile``: N < 4 or prime;
+a matrix-vector product has N = 1). Then at most half of the instructions are
+vector ones and the vectors are short.
+
+Instead, R whole output rows (``R*N`` elements, contiguous in C) become one
+vector, and every k step is
+
+    acc[p] += A[i0 + p / N, k] * B[k, p % N]     for p in [0, R*N)
+
+with both operands read by ``vector.gather`` with a constant index vector
+(LLVM: ``vluxei32``, or ``vlse32`` when the indices are an arithmetic sequence,
+as for a matrix-vector product): two vector loads and one ``vfmacc.vv`` per k,
+and no scalar FMA operand. R is the largest divisor of M with ``R*N`` at most
+VLMAX at LMUL 4 (accumulator, operands and index vectors fit the registers).
+
+Indexed loads move one element per memory beat on our RTL (unit-stride loads a
+whole memory word), so this form is only used where the row-segment form would
+leave the vector unit mostly idle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.irwalk import walk_ops
+from compiler.targets import VectorTarget, column_tile
+
+
+@dataclass(frozen=True)
+class FlatPlan:
+    batch: tuple[int, ...]  # batch loop extents (outermost first)
+    m: int
+    n: int
+    k: int
+    rows: int  # R: output rows per vector
+
+
+def _strides(ir, value) -> tuple[list[int], int] | None:
+    try:
+        strides, offset = ir.MemRefType(value.type).get_strides_and_offset()
+    except Exception:
+        return None
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    if offset == dyn or any(s == dyn for s in strides):
+        return None
+    return list(strides), offset
+
+
+def _dims(ir, amap) -> list[int] | None:
+    out = []
+    for e in amap.results:
+        if not isinstance(e, ir.AffineDimExpr):
+            return None
+        out.append(ir.AffineDimExpr(e).position)
+    return out
+
+
+def _is_mul_add(op) -> bool:
+    """Body ``out + a * b`` (either operand order), f32."""
+    body = [o.operation for o in op.regions[0].blocks[0].operations]
+    if [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+        return False
+    args = list(op.regions[0].blocks[0].arguments)
+    mul, add = body[0], body[1]
+    if {mul.operands[0], mul.operands[1]} != {args[0], args[1]}:
+        return False
+    return {add.operands[0], add.operands[1]} == {args[2], mul.results[0]}
+
+
+def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
+    """A plan if ``op`` (a linalg.generic on memrefs) is a (batched) matmul whose
+    output rows cannot be split into column tiles, else None."""
+    from torch_mlir import ir
+
+    if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_mul_add(op):
+        return None
+    if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
+        return None
+    iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    n_loops = len(iters)
+    if n_loops < 3 or iters[-1] != "reduction" or any(t != "parallel" for t in iters[:-1]):
+        return None
+    maps = [_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    if any(m is None for m in maps):
+        return None
+    nb = n_loops - 3
+    batch = list(range(nb))
+    i, j, k = nb, nb + 1, nb + 2
+    if maps[0] != [*batch, i, k] or maps[1] != [*batch, k, j] or maps[2] != [*batch, i, j]:
+        return None
+    shapes = [ir.ShapedType(v.type).shape for v in op.operands]
+    if any(d < 0 for s in shapes for d in s):
+        return None
+    m, kk = shapes[0][-2], shapes[0][-1]
+    n = shapes[1][-1]
+    layouts = [_strides(ir, v) for v in op.operands]
+    if any(lay is None for lay in layouts):
+        return None
+    c_strides = layouts[2][0]
+    if c_strides[-1] != 1 or c_strides[-2] != n:  # rows of C must be contiguous
+        return None
+    if n // column_tile(n, vt) >= 2:
+        return None  # column tiles serve this shape better (unit-stride B rows)
+    vlmax = vt.vlmax(4)  # accumulator, two operands and two index vectors fit without spills
+    rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
+    if rows * n < 2 * max(1, vt.dlen // 32) or rows == 1:
+        return None
+    return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows)
+
+
+def _const_index(ir, arith, value: int):
+    return arith.ConstantOp(ir.IndexType.get(), value).result
+
+
+def _flat_view(ir, memref, arith, value):
+    """The buffer behind ``value`` as a 1-D memref from its base, and its layout."""
+    strides, offset = _strides(ir, value)
+    mtype = ir.MemRefType(value.type)
+    extent = offset + sum((d - 1) * s for d, s in zip(mtype.shape, strides, strict=True)) + 1
+    meta = memref.ExtractStridedMetadataOp(value)
+    flat_t = ir.MemRefType.get([extent], mtype.element_type)
+    flat = memref.ReinterpretCastOp(flat_t, meta.results[0], [], [], [], [0], [extent], [1]).result
+    return flat, strides, offset
+
+
+def _linear(ir, arith, offset: int, terms: list[tuple[object, int]]):
+    lin = _const_index(ir, arith, offset)
+    for iv, stride in terms:
+        if stride:
+            lin = arith.AddIOp(lin, arith.MulIOp(iv, _const_index(ir, arith, stride)).result).result
+    return lin
+
+
+def _dense_i32(ir, vtype, values: list[int]):
+    import numpy as np
+
+    return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
+
+
+def emit_flat_matmul(op, plan: FlatPlan) -> None:
+    """Replace ``op`` by loops over batches and row blocks, each a k loop of two
+    constant-index gathers and one vector FMA on a hoisted accumulator."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import arith, memref, scf, vector
+
+    a_val, b_val, c_val = op.operands[0], op.operands[1], op.operands[2]
+    f32 = ir.MemRefType(c_val.type).element_type
+    width = plan.rows * plan.n
+    with ir.InsertionPoint(op), op.location:
+        vtype = ir.VectorType.get([width], f32)
+        itype = ir.VectorType.get([width], ir.IntegerType.get_signless(32))
+        mtype = ir.VectorType.get([width], ir.IntegerType.get_signless(1))
+        a_flat, a_st, a_off = _flat_view(ir, memref, arith, a_val)
+        b_flat, b_st, b_off = _flat_view(ir, memref, arith, b_val)
+        c_flat, c_st, c_off = _flat_view(ir, memref, arith, c_val)
+        idx_a = arith.ConstantOp(itype, _dense_i32(ir, itype, [(p // plan.n) * a_st[-2] for p in range(width)])).result
+        idx_b = arith.ConstantOp(itype, _dense_i32(ir, itype, [(p % plan.n) * b_st[-1] for p in range(width)])).result
+        mask = arith.ConstantOp(mtype, ir.DenseElementsAttr.get_splat(mtype, ir.BoolAttr.get(True))).result
+        zero = arith.ConstantOp(f32, ir.FloatAttr.get(f32, 0.0)).result
+        passthru = vector.BroadcastOp(vtype, zero).result
+        c0, c1 = _const_index(ir, arith, 0), _const_index(ir, arith, 1)
+
+        def nest(level: int, ivs: list):
+            """Batch loops, then the row-block loop, then the body."""
+            if level < len(plan.batch):
+                loop = scf.ForOp(c0, _const_index(ir, arith, plan.batch[level]), c1)
+                with ir.InsertionPoint(loop.body):
+                    nest(level + 1, [*ivs, loop.induction_variable])
+                    scf.YieldOp([])
+                return
+            rows = scf.ForOp(c0, _const_index(ir, arith, plan.m), _const_index(ir, arith, plan.rows))
+            with ir.InsertionPoint(rows.body):
+                i0 = rows.induction_variable
+                c_at = _linear(ir, arith, c_off, [*zip(ivs, c_st[:-2], strict=True), (i0, c_st[-2])])
+                acc0 = vector.LoadOp(vtype, c_flat, [c_at]).result
+                kloop = scf.ForOp(c0, _const_index(ir, arith, plan.k), c1, [acc0])
+                with ir.InsertionPoint(kloop.body):
+                    kv = kloop.induction_variable
+                    a_at = _linear(ir, arith, a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])])
+                    # B may have fewer batch dims than C only through broadcasting maps, excluded by flat_plan
+                    b_at = _linear(ir, arith, b_off, [*zip(ivs, b_st[:-2], strict=True), (kv, b_st[-2])])
+                    av = vector.GatherOp(vtype, a_flat, [a_at], idx_a, mask, passthru).result
+                    bv = vector.GatherOp(vtype, b_flat, [b_at], idx_b, mask, passthru).result
+                    acc = vector.FMAOp(av, bv, kloop.inner_iter_args[0]).result
+                    scf.YieldOp([acc])
+                vector.StoreOp(kloop.results[0], c_flat, [c_at])
+                scf.YieldOp([])
+
+        nest(0, [])
+    op.erase()
+
+
+def flatten_narrow_matmuls(module, vt: VectorTarget) -> list[dict]:
+    """Rewrite every qualifying contraction (see module docstring); returns what was done."""
+    done = []
+    with module.context:
+        ops = [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]
+        for op in ops:
+            plan = flat_plan(op, vt)
+            if plan is None:
+                continue
+            loc = str(op.location)
+            emit_flat_matmul(op, plan)
+            done.append(
+                {
+                    "loops": [*plan.batch, plan.m, plan.n, plan.k],
+                    "tile_sizes": [*(1 for _ in plan.batch), plan.rows, plan.n, 1],
+                    "vectorized": True,
+                    "reason": f"narrow contraction: {plan.rows} rows x {plan.n} columns per vector, "
+                    "A and B read by constant-index gathers, k by 1",
+                    "loc": loc,
+                }
+            )
+    return done
