@@ -136,26 +136,32 @@ def lanes(vt: VectorTarget) -> int:
     return max(1, vt.dlen // SEW)
 
 
+def _registers(w: int, vt: VectorTarget) -> int:
+    """Registers a vector of ``w`` fp32 elements occupies (LMUL rounds up to a power of two)."""
+    lmul = 1
+    while lmul * vt.vlmax(1) < w:
+        lmul *= 2
+    return lmul
+
+
 def column_tile(n: int, vt: VectorTarget) -> int:
     """Columns per vector of a contraction's output row of ``n`` columns.
 
-    The widest divisor of ``n`` (full tiles, static vectors) that is at most
-    VLMAX at LMUL 4 and leaves at least two tiles, preferring exactly one
-    register group (LMUL 1, 2, 4), then whole registers (no register space
-    wasted: more rows fit the register budget), then
-    multiples of the datapath width (``lanes``: a vfmacc of 12 elements on 8
-    lanes costs as much as one of 16). A row of fewer than 4 columns, or a
-    prime, stays one vector."""
+    A divisor of ``n`` (full tiles, static vectors) of at most VLMAX at LMUL 4
+    that leaves at least two tiles. Tiles of a register or more are chosen by
+    how full their register group is (18 columns take an LMUL-4 group of 32
+    slots, 12 an LMUL-2 group of 16: fuller groups leave room for more jammed
+    rows), then width; shorter tiles by being a multiple of the datapath width
+    (``lanes``: 12 elements on 8 lanes cost as much as 16), then width. A row
+    of fewer than 4 columns, or a prime, stays one vector (see flatmm)."""
     cap = min(vt.vlmax(4), n // 2)
     divisors = [w for w in range(2, cap + 1) if n % w == 0]
-    groups = [w for w in divisors if w in (vt.vlmax(1), vt.vlmax(2), vt.vlmax(4))]
-    if groups:
-        return max(groups)
-    for unit in (vt.vlmax(1), lanes(vt), 1):
-        aligned = [w for w in divisors if w % unit == 0]
-        if aligned:
-            return max(aligned)
-    return fit(n, vt.vlmax(4))
+    if not divisors:
+        return fit(n, vt.vlmax(4))
+    whole = [w for w in divisors if w >= vt.vlmax(1)]
+    if whole:
+        return max(whole, key=lambda w: (w / (_registers(w, vt) * vt.vlmax(1)), w))
+    return max(divisors, key=lambda w: (w % lanes(vt) == 0, w))
 
 
 def _trailing_reductions(iterators: tuple[str, ...]) -> int:
