@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.errors import CompileError
+from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
 from compiler.irwalk import child_ops, walk_ops
@@ -591,6 +592,8 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     assert target.vector is not None
     for n, entry in enumerate(flatten_narrow_matmuls(module, target.vector)):
         report.ops.append({"op": f"flat{n}", "iterators": [], **entry})
+    for n, entry in enumerate(flatten_elementwise(module, target.vector)):
+        report.ops.append({"op": f"flatew{n}", "iterators": [], **entry})
     with module.context:
         ops = _linalg_ops(module)
         plans = []

@@ -1,0 +1,244 @@
+"""Transposing and broadcasting elementwise ops as flat strips of the output.
+
+Vectorized per output row, a permute (rows read along a strided dim) or a
+broadcast with short rows spends about as many scalar instructions (addresses,
+scalar operands, loop control) as vector ones. Here the output, contiguous and
+row-major, is cut into tiles of W elements made of whole trailing dims (plus r
+rows of the next dim), so every tile reads each operand at the same pattern
+of offsets from a base that depends only on the outer loop indices:
+
+    out[base_o + q] = f(x[base_x + idx_x[q]], y[base_y + idx_y[q]], ...)   q in [0, W)
+
+An operand whose pattern is ``0, 1, 2, ...`` is a plain vector load; any other
+(a transpose, a broadcast over a dim, a constant stride) a ``vector.gather``
+with the constant index vector (LLVM: ``vluxei32``, or ``vlse32`` for a constant
+stride). The op's scalar body is re-emitted on vectors of W elements.
+
+Only ops with parallel loops, static shapes and strided layouts, a contiguous
+identity-mapped output and a body of arith/math ops are rewritten, and only when
+some input is read transposed or broadcast and the output rows are short
+(innermost extent below half a vector): long contiguous rows are served as well
+by the row-wise schedule, with unit-stride loads only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.irwalk import walk_ops
+from compiler.targets import VectorTarget
+
+
+@dataclass(frozen=True)
+class FlatTile:
+    shape: tuple[int, ...]  # output (= loop) extents
+    split: int  # loops before this index are outer loops; ``split - 1`` steps by ``rows``
+    rows: int
+    width: int  # W
+
+
+def _layout(ir, value) -> tuple[list[int], int] | None:
+    try:
+        strides, offset = ir.MemRefType(value.type).get_strides_and_offset()
+    except Exception:
+        return None
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    if offset == dyn or any(s == dyn for s in strides):
+        return None
+    return list(strides), offset
+
+
+def _map_dims(ir, amap) -> list[int | None] | None:
+    """Loop dim per result of ``amap`` (None: a broadcast constant 0), or None if other."""
+    out: list[int | None] = []
+    for e in amap.results:
+        if isinstance(e, ir.AffineDimExpr):
+            out.append(ir.AffineDimExpr(e).position)
+        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
+            out.append(None)
+        else:
+            return None
+    return out
+
+
+def _offset(dims: list[int | None], strides: list[int], point: list[int]) -> int:
+    return sum(s * point[d] for d, s in zip(dims, strides, strict=True) if d is not None)
+
+
+def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
+    from torch_mlir import ir
+
+    if op.name != "linalg.generic":
+        return None
+    iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    if not iters or any(t != "parallel" for t in iters):
+        return None
+    if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
+        return None
+    body = [o.operation for o in op.regions[0].blocks[0].operations]
+    if any(not (o.name.startswith(("arith.", "math.")) or o.name == "linalg.yield") for o in body):
+        return None
+    out_arg = op.regions[0].blocks[0].arguments[len(op.operands) - 1]
+    if list(out_arg.uses):
+        return None  # the body reads the output (an accumulation): not elementwise
+    n_out = len(op.results) if op.results else None
+    maps = [_map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    if any(m is None for m in maps) or len(maps) != len(op.operands):
+        return None
+    out_val, out_map = op.operands[-1], maps[-1]
+    if n_out not in (None, 0) or len(body[-1].operands) != 1:
+        return None
+    shape = tuple(ir.ShapedType(out_val.type).shape)
+    if out_map != list(range(len(iters))) or any(d <= 0 for d in shape):
+        return None
+    layouts = [_layout(ir, v) for v in op.operands]
+    if any(lay is None for lay in layouts):
+        return None
+    strides = layouts[-1][0]
+    expect, contiguous = 1, True
+    for d, s in zip(reversed(shape), reversed(strides), strict=True):
+        contiguous &= s == expect or d == 1
+        expect *= d
+    if not contiguous:
+        return None
+    inputs = maps[:-1]
+    rank = len(iters)
+    reshaped = any(m != list(range(rank))[rank - len(m) :] for m in inputs if m)
+    if not reshaped or shape[-1] * 2 > vt.vlmax(8):
+        return None
+    cap = vt.vlmax(4)
+    split, inner = rank, 1
+    while split > 0 and inner * shape[split - 1] <= cap:
+        split -= 1
+        inner *= shape[split]
+    rows = 1
+    if split > 0:
+        rows = max(r for r in range(1, shape[split - 1] + 1) if shape[split - 1] % r == 0 and r * inner <= cap)
+        split_dim = split  # loop split-1 steps by rows
+    else:
+        split_dim = 0
+    width = rows * inner
+    if width < 2 * max(1, vt.dlen // 32):
+        return None
+    return FlatTile(shape, split_dim, rows, width)
+
+
+def _local_points(tile: FlatTile) -> list[list[int]]:
+    """Loop points (relative to a tile's origin) of the W tile elements, in output order."""
+    rank = len(tile.shape)
+    first = tile.split - 1 if tile.split > 0 else None
+    extents = [1] * rank
+    for d in range(tile.split, rank):
+        extents[d] = tile.shape[d]
+    if first is not None:
+        extents[first] = tile.rows
+    points = []
+    for q in range(tile.width):
+        p, rem = [0] * rank, q
+        for d in reversed(range(rank)):
+            p[d] = rem % extents[d]
+            rem //= extents[d]
+        points.append(p)
+    return points
+
+
+def emit_flat(op, tile: FlatTile) -> None:
+    from torch_mlir import ir
+    from torch_mlir.dialects import arith, memref, scf, vector
+
+    from compiler.flatmm import _dense_i32, _flat_view, _linear
+
+    maps = [_map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    block = op.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    points = _local_points(tile)
+    rank = len(tile.shape)
+    with ir.InsertionPoint(op), op.location:
+        index = ir.IndexType.get()
+        views = [_flat_view(ir, memref, arith, v) for v in op.operands]
+        ivt = ir.VectorType.get([tile.width], ir.IntegerType.get_signless(32))
+        mt = ir.VectorType.get([tile.width], ir.IntegerType.get_signless(1))
+        mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
+        patterns = []
+        for (flat, strides, _off), dims in zip(views, maps, strict=True):
+            pat = [_offset(dims, strides, p) for p in points]
+            if pat == list(range(tile.width)):
+                patterns.append(None)  # unit stride
+            else:
+                patterns.append(arith.ConstantOp(ivt, _dense_i32(ir, ivt, pat)).result)
+        c0 = arith.ConstantOp(index, 0).result
+
+        def build(level: int, ivs: list):
+            outer = tile.split if tile.split > 0 else 0
+            if level < outer:
+                step = tile.rows if level == outer - 1 else 1
+                loop = scf.ForOp(
+                    c0, arith.ConstantOp(index, tile.shape[level]).result, arith.ConstantOp(index, step).result
+                )
+                with ir.InsertionPoint(loop.body):
+                    build(level + 1, [*ivs, loop.induction_variable])
+                    scf.YieldOp([])
+                return
+            values = {}
+            for n, ((flat, strides, off), dims, pat) in enumerate(zip(views[:-1], maps[:-1], patterns[:-1], strict=True)):
+                arg = block.arguments[n]
+                if not list(arg.uses):
+                    continue
+                terms = [(ivs[d], s) for d, s in zip(dims, strides, strict=True) if d is not None and d < len(ivs)]
+                base = _linear(ir, arith, off, terms)
+                etype = ir.MemRefType(flat.type).element_type
+                vtype = ir.VectorType.get([tile.width], etype)
+                if pat is None:
+                    values[arg] = vector.LoadOp(vtype, flat, [base]).result
+                else:
+                    zero = arith.ConstantOp(etype, ir.FloatAttr.get(etype, 0.0) if isinstance(etype, ir.FloatType) else ir.IntegerAttr.get(etype, 0)).result
+                    passthru = vector.BroadcastOp(vtype, zero).result
+                    values[arg] = vector.GatherOp(vtype, flat, [base], pat, mask, passthru).result
+            for o in body[:-1]:
+                operands = []
+                for v in o.operands:
+                    if v in values:
+                        operands.append(values[v])
+                    else:  # defined outside the body: a scalar to broadcast
+                        operands.append(vector.BroadcastOp(ir.VectorType.get([tile.width], v.type), v).result)
+                rtypes = [ir.VectorType.get([tile.width], r.type) for r in o.results]
+                if o.name == "arith.constant":
+                    attr = o.attributes["value"]
+                    scalar = arith.ConstantOp(o.results[0].type, attr).result
+                    values[o.results[0]] = vector.BroadcastOp(rtypes[0], scalar).result
+                    continue
+                attrs = {o.attributes[i].name: o.attributes[i].attr for i in range(len(o.attributes))}
+                new = ir.Operation.create(o.name, results=rtypes, operands=operands, attributes=attrs)
+                for r_old, r_new in zip(o.results, new.results, strict=True):
+                    values[r_old] = r_new
+            y = body[-1].operands[0]
+            result = values[y] if y in values else vector.BroadcastOp(ir.VectorType.get([tile.width], y.type), y).result
+            flat, strides, off = views[-1]
+            terms = [(ivs[d], strides[d]) for d in range(min(len(ivs), rank))]
+            vector.StoreOp(result, flat, [_linear(ir, arith, off, terms)])
+
+        build(0, [])
+    op.erase()
+
+
+def flatten_elementwise(module, vt: VectorTarget) -> list[dict]:
+    """Rewrite every qualifying elementwise op; returns schedule entries for the report."""
+    done = []
+    with module.context:
+        for op in [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]:
+            tile = plan_flat(op, vt)
+            if tile is None:
+                continue
+            loc = str(op.location)
+            emit_flat(op, tile)
+            done.append(
+                {
+                    "loops": list(tile.shape),
+                    "tile_sizes": [1] * max(0, tile.split - 1) + ([tile.rows] if tile.split else []) + list(tile.shape[tile.split :]),
+                    "vectorized": True,
+                    "reason": f"transposing/broadcasting elementwise op: flat tiles of {tile.width} output elements, "
+                    "strided or broadcast operands read by constant-index gathers",
+                    "loc": loc,
+                }
+            )
+    return done
