@@ -1,4 +1,4 @@
-"""Transposing and broadcasting elementwise ops as flat strips of the output.
+"""Transposing elementwise ops (permute, transpose) as flat strips of the output.
 
 Vectorized per output row, a permute (rows read along a strided dim) or a
 broadcast with short rows spends about as many scalar instructions (addresses,
@@ -16,9 +16,9 @@ stride). The op's scalar body is re-emitted on vectors of W elements.
 
 Only ops with parallel loops, static shapes and strided layouts, a contiguous
 identity-mapped output and a body of arith/math ops are rewritten, and only when
-some input is read transposed or broadcast and the output rows are short
-(innermost extent below half a vector): long contiguous rows are served as well
-by the row-wise schedule, with unit-stride loads only.
+some input is read transposed (its dims out of loop order) and the output rows
+are short (innermost extent below half a vector). Broadcasts alone keep the
+row-wise schedule (a scalar load and a ``.vf`` op per row: no indexed loads).
 """
 
 from __future__ import annotations
@@ -103,8 +103,10 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
         return None
     inputs = maps[:-1]
     rank = len(iters)
-    reshaped = any(m != list(range(rank))[rank - len(m) :] for m in inputs if m)
-    if not reshaped or shape[-1] * 2 > vt.vlmax(8):
+    # a transposing read: an input's dims out of loop order. (Broadcasts alone keep the
+    # row-wise form: one scalar load and a .vf op per row beats a gather on the RTL.)
+    transposed = any([d for d in m if d is not None] != sorted(d for d in m if d is not None) for m in inputs if m)
+    if not transposed or shape[-1] * 2 > vt.vlmax(8):
         return None
     cap = vt.vlmax(4)
     split, inner = rank, 1

@@ -8,7 +8,7 @@ import pytest
 from compiler import compile_kernel
 from compiler.errors import CompileError
 from compiler.lowering import lower, stage_names
-from compiler.targets import OpShape, VectorTarget, fit, plan_rvv, target_for
+from compiler.targets import OpShape, VectorTarget, column_tile, fit, plan_rvv, target_for
 from configs import CONFIG_DIR
 
 torch = pytest.importorskip("torch")
@@ -41,15 +41,30 @@ def test_tile_sizes_follow_vlen():
         plan = plan_rvv(elementwise, VectorTarget(vlen, 64))
         assert plan.vectorize and plan.tile_sizes == (1, min(1024, vlen * 8 // 32))
     mm = OpShape("linalg.generic", (16, 96, 32), ("parallel", "parallel", "reduction"), True, True)
-    assert plan_rvv(mm, VectorTarget(256, 64)).tile_sizes == (1, 32, 1)
-    assert plan_rvv(mm, VectorTarget(2048, 256)).tile_sizes == (1, 96, 1)  # the whole row in one vector
+    assert plan_rvv(mm, VectorTarget(256, 64)).tile_sizes == (1, 32, 1)  # 3 tiles, each one LMUL-4 group
+    # the row fits one vector, but two tiles (multiples of the 8 lanes) let one A scalar feed two vfmacc
+    assert plan_rvv(mm, VectorTarget(2048, 256)).tile_sizes == (1, 48, 1)
     # several trailing reduction loops (k split by a reshape): all by 1
     mm3 = OpShape("linalg.generic", (1, 120, 16, 5, 5), ("parallel", "parallel") + ("reduction",) * 3, True, True)
-    assert plan_rvv(mm3, VectorTarget(2048, 256)).tile_sizes == (1, 120, 1, 1, 1)
+    assert plan_rvv(mm3, VectorTarget(2048, 256)).tile_sizes == (1, 40, 1, 1, 1)
     conv = OpShape("linalg.generic", (1, 8, 8, 8, 3, 3, 3), ("parallel",) * 4 + ("reduction",) * 3, False, True)
     assert not plan_rvv(conv, VectorTarget(256, 64)).vectorize
     # an extent that fits is one vector (any length); else the largest divisor that fits
     assert fit(24, 64) == 24 and fit(7, 64) == 7 and fit(128, 64) == 64 and fit(140, 32) == 28 and fit(127, 64) == 1
+
+
+def test_column_tiles():
+    small, big = VectorTarget(256, 64), VectorTarget(2048, 256)
+    assert column_tile(24, small) == 8  # 3 whole registers rather than 2 half-empty LMUL-2 groups
+    assert column_tile(36, small) == 12  # an LMUL-2 group 3/4 full beats 18 in an LMUL-4 group
+    assert column_tile(24, big) == 8  # shorter than a register: a multiple of the 8 lanes
+    assert column_tile(128, big) == 64  # two whole registers
+    for n in (1, 2, 3, 17):  # nothing to split: one vector (flatmm takes these)
+        assert column_tile(n, small) == n
+    for n in (4, 6, 10, 24, 36, 96, 144):
+        for vt in (small, big, VectorTarget(512, 128)):
+            w = column_tile(n, vt)
+            assert n % w == 0 and n // w >= 2 and w <= vt.vlmax(4)
 
 
 @pytest.fixture(scope="module")
