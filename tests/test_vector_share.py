@@ -120,7 +120,8 @@ def _check(name: str, soc, tmp_path: Path) -> None:
     result, mix = measure(name, soc, tmp_path)
     assert result["status"] == "pass", (result.get("message"), result["outputs"])
     assert all(op["vectorized"] for op in result["compile"]["schedule"]), result["compile"]["schedule"]
-    assert mix.forward == result["instret_forward"]
+    # the commit-log count and minstret around the markers agree (within the marker stores)
+    assert abs(mix.forward - result["instret_forward"]) <= 4, (mix.forward, result["instret_forward"])
     assert mix.vector_fraction > MIN_SHARE, f"{name} on {soc}: {mix.to_dict()}"
 
 
