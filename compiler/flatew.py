@@ -103,12 +103,33 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
         return None
     inputs = maps[:-1]
     rank = len(iters)
-    # a transposing read: an input's dims out of loop order. (Broadcasts alone keep the
-    # row-wise form: one scalar load and a .vf op per row beats a gather on the RTL.)
+    if shape[-1] * 2 > vt.vlmax(8):
+        return None  # long rows: the row-wise schedule's unit-stride loads serve them
+    # A transposing read (an input's dims out of loop order) is gathered either way.
     transposed = any([d for d in m if d is not None] != sorted(d for d in m if d is not None) for m in inputs if m)
-    if not transposed or shape[-1] * 2 > vt.vlmax(8):
-        return None
-    cap = vt.vlmax(4)
+    for cap in (vt.vlmax(8), vt.vlmax(4)):
+        tile = _tile(shape, cap)
+        if tile.width < 2 * max(1, vt.dlen // 32):
+            return None
+        points = _local_points(tile)
+        gathered = [
+            m
+            for m, lay in zip(inputs, layouts[:-1], strict=True)
+            if [_offset(m, lay[0], p) for p in points] != list(range(tile.width))
+        ]
+        # a broadcast operand whose tile pattern does not move with the outer loops is
+        # gathered once (hoisted): then whole-row-multiple tiles of unit-stride loads win
+        invariant = all(all(d is None or d >= tile.split for d in m) for m in gathered)
+        if transposed and cap == vt.vlmax(4):
+            return tile  # gathers every tile: keep the index vectors small
+        if not transposed and invariant and tile.width > shape[-1]:
+            return tile
+    return None
+
+
+def _tile(shape: tuple[int, ...], cap: int) -> FlatTile:
+    """Tiles of whole trailing dims (plus r rows of the next) of at most ``cap`` elements."""
+    rank = len(shape)
     split, inner = rank, 1
     while split > 0 and inner * shape[split - 1] <= cap:
         split -= 1
@@ -116,13 +137,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     rows = 1
     if split > 0:
         rows = max(r for r in range(1, shape[split - 1] + 1) if shape[split - 1] % r == 0 and r * inner <= cap)
-        split_dim = split  # loop split-1 steps by rows
-    else:
-        split_dim = 0
-    width = rows * inner
-    if width < 2 * max(1, vt.dlen // 32):
-        return None
-    return FlatTile(shape, split_dim, rows, width)
+    return FlatTile(shape, split, rows, rows * inner)
 
 
 def _local_points(tile: FlatTile) -> list[list[int]]:
@@ -142,6 +157,10 @@ def _local_points(tile: FlatTile) -> list[list[int]]:
             rem //= extents[d]
         points.append(p)
     return points
+
+
+def _zero(ir, etype):
+    return ir.FloatAttr.get(etype, 0.0) if isinstance(etype, ir.FloatType) else ir.IntegerAttr.get(etype, 0)
 
 
 def emit_flat(op, tile: FlatTile) -> None:
@@ -169,6 +188,17 @@ def emit_flat(op, tile: FlatTile) -> None:
             else:
                 patterns.append(arith.ConstantOp(ivt, _dense_i32(ir, ivt, pat)).result)
         c0 = arith.ConstantOp(index, 0).result
+        # Gathered operands the outer loops do not move (a broadcast row) are read once,
+        # here: memory reads are not hoisted out of the loops by LICM.
+        hoisted = {}
+        for n, ((flat, _strides, off), dims, pat) in enumerate(zip(views[:-1], maps[:-1], patterns[:-1], strict=True)):
+            arg = block.arguments[n]
+            if pat is not None and list(arg.uses) and all(d is None or d >= tile.split for d in dims):
+                etype = ir.MemRefType(flat.type).element_type
+                vtype = ir.VectorType.get([tile.width], etype)
+                passthru = vector.BroadcastOp(vtype, arith.ConstantOp(etype, _zero(ir, etype)).result).result
+                base = arith.ConstantOp(index, off).result
+                hoisted[arg] = vector.GatherOp(vtype, flat, [base], pat, mask, passthru).result
 
         def build(level: int, ivs: list):
             outer = tile.split if tile.split > 0 else 0
@@ -181,10 +211,10 @@ def emit_flat(op, tile: FlatTile) -> None:
                     build(level + 1, [*ivs, loop.induction_variable])
                     scf.YieldOp([])
                 return
-            values = {}
+            values = dict(hoisted)
             for n, ((flat, strides, off), dims, pat) in enumerate(zip(views[:-1], maps[:-1], patterns[:-1], strict=True)):
                 arg = block.arguments[n]
-                if not list(arg.uses):
+                if not list(arg.uses) or arg in values:
                     continue
                 terms = [(ivs[d], s) for d, s in zip(dims, strides, strict=True) if d is not None and d < len(ivs)]
                 base = _linear(ir, arith, off, terms)
@@ -193,7 +223,7 @@ def emit_flat(op, tile: FlatTile) -> None:
                 if pat is None:
                     values[arg] = vector.LoadOp(vtype, flat, [base]).result
                 else:
-                    zero = arith.ConstantOp(etype, ir.FloatAttr.get(etype, 0.0) if isinstance(etype, ir.FloatType) else ir.IntegerAttr.get(etype, 0)).result
+                    zero = arith.ConstantOp(etype, _zero(ir, etype)).result
                     passthru = vector.BroadcastOp(vtype, zero).result
                     values[arg] = vector.GatherOp(vtype, flat, [base], pat, mask, passthru).result
             for o in body[:-1]:
