@@ -73,7 +73,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
     if not iters or any(t != "parallel" for t in iters):
         return None
-    if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
+    if any(not isinstance(v.type, ir.MemRefType) or ir.MemRefType(v.type).rank == 0 for v in op.operands):
         return None
     body = [o.operation for o in op.regions[0].blocks[0].operations]
     if any(not (o.name.startswith(("arith.", "math.")) or o.name == "linalg.yield") for o in body):
@@ -92,8 +92,8 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     if out_map != list(range(len(iters))) or any(d <= 0 for d in shape):
         return None
     layouts = [_layout(ir, v) for v in op.operands]
-    if any(lay is None for lay in layouts):
-        return None
+    if any(lay is None or (lay[0] and lay[0][-1] != 1) for lay in layouts):
+        return None  # loads and gathers index the innermost dim linearly
     strides = layouts[-1][0]
     expect, contiguous = 1, True
     for d, s in zip(reversed(shape), reversed(strides), strict=True):
@@ -167,7 +167,7 @@ def emit_flat(op, tile: FlatTile) -> None:
     from torch_mlir import ir
     from torch_mlir.dialects import arith, memref, scf, vector
 
-    from compiler.flatmm import _dense_i32, _flat_view, _linear
+    from compiler.flatmm import _at, _dense_i32, _flat_view, _linear
 
     maps = [_map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
     block = op.regions[0].blocks[0]
@@ -198,7 +198,7 @@ def emit_flat(op, tile: FlatTile) -> None:
                 vtype = ir.VectorType.get([tile.width], etype)
                 passthru = vector.BroadcastOp(vtype, arith.ConstantOp(etype, _zero(ir, etype)).result).result
                 base = arith.ConstantOp(index, off).result
-                hoisted[arg] = vector.GatherOp(vtype, flat, [base], pat, mask, passthru).result
+                hoisted[arg] = vector.GatherOp(vtype, flat, _at(ir, arith, flat, base), pat, mask, passthru).result
 
         def build(level: int, ivs: list):
             outer = tile.split if tile.split > 0 else 0
@@ -221,11 +221,11 @@ def emit_flat(op, tile: FlatTile) -> None:
                 etype = ir.MemRefType(flat.type).element_type
                 vtype = ir.VectorType.get([tile.width], etype)
                 if pat is None:
-                    values[arg] = vector.LoadOp(vtype, flat, [base]).result
+                    values[arg] = vector.LoadOp(vtype, flat, _at(ir, arith, flat, base)).result
                 else:
                     zero = arith.ConstantOp(etype, _zero(ir, etype)).result
                     passthru = vector.BroadcastOp(vtype, zero).result
-                    values[arg] = vector.GatherOp(vtype, flat, [base], pat, mask, passthru).result
+                    values[arg] = vector.GatherOp(vtype, flat, _at(ir, arith, flat, base), pat, mask, passthru).result
             for o in body[:-1]:
                 operands = []
                 for v in o.operands:
@@ -247,7 +247,7 @@ def emit_flat(op, tile: FlatTile) -> None:
             result = values[y] if y in values else vector.BroadcastOp(ir.VectorType.get([tile.width], y.type), y).result
             flat, strides, off = views[-1]
             terms = [(ivs[d], strides[d]) for d in range(min(len(ivs), rank))]
-            vector.StoreOp(result, flat, [_linear(ir, arith, off, terms)])
+            vector.StoreOp(result, flat, _at(ir, arith, flat, _linear(ir, arith, off, terms)))
 
         build(0, [])
     op.erase()

@@ -100,6 +100,8 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
     layouts = [_strides(ir, v) for v in op.operands]
     if any(lay is None for lay in layouts):
         return None
+    if any(lay[0][-1] != 1 for lay in layouts):
+        return None  # gathers and loads index the innermost dim linearly
     c_strides = layouts[2][0]
     if c_strides[-1] != 1 or c_strides[-2] != n:  # rows of C must be contiguous
         return None
@@ -117,14 +119,18 @@ def _const_index(ir, arith, value: int):
 
 
 def _flat_view(ir, memref, arith, value):
-    """The buffer behind ``value`` as a 1-D memref from its base, and its layout."""
-    strides, offset = _strides(ir, value)
-    mtype = ir.MemRefType(value.type)
-    extent = offset + sum((d - 1) * s for d, s in zip(mtype.shape, strides, strict=True)) + 1
-    meta = memref.ExtractStridedMetadataOp(value)
-    flat_t = ir.MemRefType.get([extent], mtype.element_type)
-    flat = memref.ReinterpretCastOp(flat_t, meta.results[0], [], [], [], [0], [extent], [1]).result
-    return flat, strides, offset
+    """``value`` with its strides and an offset of 0: element offsets are taken from
+    the memref's own first element and applied to its innermost index (``_at``).
+    No reinterpret_cast: a view aliasing a buffer stops MLIR from hoisting the
+    other contractions' accumulators out of their k loops."""
+    strides, _offset = _strides(ir, value)
+    return value, strides, 0
+
+
+def _at(ir, arith, value, lin) -> list:
+    """Indices of element ``lin`` (a linear offset, innermost stride 1) of ``value``."""
+    rank = ir.MemRefType(value.type).rank
+    return [_const_index(ir, arith, 0)] * (rank - 1) + [lin]
 
 
 def _linear(ir, arith, offset: int, terms: list[tuple[object, int]]):
@@ -176,18 +182,18 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
             with ir.InsertionPoint(rows.body):
                 i0 = rows.induction_variable
                 c_at = _linear(ir, arith, c_off, [*zip(ivs, c_st[:-2], strict=True), (i0, c_st[-2])])
-                acc0 = vector.LoadOp(vtype, c_flat, [c_at]).result
+                acc0 = vector.LoadOp(vtype, c_flat, _at(ir, arith, c_flat, c_at)).result
                 kloop = scf.ForOp(c0, _const_index(ir, arith, plan.k), c1, [acc0])
                 with ir.InsertionPoint(kloop.body):
                     kv = kloop.induction_variable
                     a_at = _linear(ir, arith, a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])])
                     # B may have fewer batch dims than C only through broadcasting maps, excluded by flat_plan
                     b_at = _linear(ir, arith, b_off, [*zip(ivs, b_st[:-2], strict=True), (kv, b_st[-2])])
-                    av = vector.GatherOp(vtype, a_flat, [a_at], idx_a, mask, passthru).result
-                    bv = vector.GatherOp(vtype, b_flat, [b_at], idx_b, mask, passthru).result
+                    av = vector.GatherOp(vtype, a_flat, _at(ir, arith, a_flat, a_at), idx_a, mask, passthru).result
+                    bv = vector.GatherOp(vtype, b_flat, _at(ir, arith, b_flat, b_at), idx_b, mask, passthru).result
                     acc = vector.FMAOp(av, bv, kloop.inner_iter_args[0]).result
                     scf.YieldOp([acc])
-                vector.StoreOp(kloop.results[0], c_flat, [c_at])
+                vector.StoreOp(kloop.results[0], c_flat, _at(ir, arith, c_flat, c_at))
                 scf.YieldOp([])
 
         nest(0, [])

@@ -84,9 +84,11 @@ def case_coverage(name: str, soc: str, *, rtl: bool = False, mix: bool = False) 
             except Exception as e:
                 row[col] = f"no: {_first(e)}"
         if mix and row["validated_iss"] == "yes":
-            from harness.vecstats import forward_mix
+            from harness.vecstats import forward_mixes
 
-            row["mix"] = forward_mix(program.elf, soc).to_dict()
+            region, kernel_mix = forward_mixes(program.elf, soc)
+            row["mix"] = region.to_dict()
+            row["kernel_mix"] = kernel_mix.to_dict()
     return row
 
 
@@ -98,8 +100,12 @@ def markdown(rows: list[dict]) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        mix = r.get("mix")
+        mix, kmix = r.get("mix"), r.get("kernel_mix")
+        # region share, without vset* in the count, and the kernel's own share (no call set-up)
         share = f"{mix['vector_fraction']:.0%}" if mix else ""
+        if mix and mix["forward"] > mix["vset"]:
+            share += f" ({mix['vector'] / (mix['forward'] - mix['vset']):.0%} w/o vset"
+            share += f"; kernel {kmix['vector_fraction']:.0%})" if kmix else ")"
         cells = [
             r["case"],
             r["soc"],

@@ -23,7 +23,7 @@ torch = pytest.importorskip("torch")
 
 from configs import CONFIG_DIR  # noqa: E402
 from harness.cases import Case  # noqa: E402
-from harness.vecstats import forward_mix  # noqa: E402
+from harness.vecstats import forward_mix, forward_mixes  # noqa: E402
 from harness.verify import verify  # noqa: E402
 
 # Vector share the default-tier programs must exceed (the issue's "most").
@@ -102,12 +102,15 @@ def write_vlen_config(directory: Path, vlen: int, dlen: int = 128) -> Path:
     return path
 
 
-def measure(name: str, soc, workdir: Path) -> tuple[dict, object]:
-    """Verify program ``name`` on Spike for ``soc``; returns (result, Mix inside forward)."""
+def measure(name: str, soc, workdir: Path, *, kernel: bool = False):
+    """Verify program ``name`` on Spike for ``soc``; returns (result, Mix inside forward)
+    or, with ``kernel``, (result, region Mix, kernel-only Mix)."""
     build, tolerance = PROGRAMS[name]
     case = Case(name, build, tolerance)
     result = verify(case, soc, on="iss", workdir=workdir)
     elf = next(Path(workdir).rglob(f"{name}.elf"))
+    if kernel:
+        return (result, *forward_mixes(elf, soc))
     return result, forward_mix(elf, soc)
 
 
@@ -166,11 +169,11 @@ def main(argv: list[str]) -> int:
     for soc in socs:
         for name in PROGRAMS:
             with tempfile.TemporaryDirectory() as tmp:
-                result, mix = measure(name, soc, Path(tmp))
+                result, mix, kmix = measure(name, soc, Path(tmp), kernel=True)
                 no_vset = mix.vector / max(1, mix.forward - mix.vset)
                 print(
-                    f"{Path(str(soc)).stem:14} {name:24} {result['status']:8} forward {mix.forward:7} "
-                    f"vector {mix.vector_fraction:6.1%} (without vset {no_vset:6.1%})",
+                    f"| {Path(str(soc)).stem} | {name} | {result['status']} | {mix.forward} | "
+                    f"{mix.vector_fraction:.1%} | {no_vset:.1%} | {kmix.vector_fraction:.1%} |",
                     flush=True,
                 )
     return 0
