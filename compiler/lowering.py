@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler.copyelim import eliminate_output_copies
 from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
@@ -118,6 +119,7 @@ def _copies_to_linalg(module) -> int:
 
 def _bufferize(module) -> None:
     _passes(BUFFERIZE)(module)
+    eliminate_output_copies(module)
     _copies_to_linalg(module)
     _mark_noalias(module)
 
