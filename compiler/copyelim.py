@@ -11,7 +11,7 @@ the temporary's shape): the copy, the stack space and its frame set-up vanish.
 
 from __future__ import annotations
 
-from compiler.irwalk import walk_ops
+from compiler.irwalk import child_ops, walk_ops
 
 _VIEWS = ("memref.collapse_shape", "memref.expand_shape")
 
@@ -32,41 +32,43 @@ def _elements(ir, t) -> int:
 
 
 def _candidate(ir, copy):
-    """(temporary, [views], writer) if ``copy`` can be removed, else None."""
+    """(temporary, chain of views, writers) if ``copy`` can be removed, else None.
+
+    The chain runs from the temporary to the copy's source through reshapes; every
+    other user of a value in it must be a linalg op writing it as its output only
+    (a fill, then the op computing the result), or a dealloc."""
     src, dst = copy.operands[0], copy.operands[1]
-    views = []
-    while not isinstance(src.owner, ir.Block) and src.owner.name in _VIEWS:
-        if len(list(src.uses)) != 1:
-            return None
-        views.append(src.owner)
-        src = src.owner.operands[0]
-    if isinstance(src.owner, ir.Block) or src.owner.name not in ("memref.alloca", "memref.alloc"):
+    chain = [src]
+    while not isinstance(chain[-1].owner, ir.Block) and chain[-1].owner.name in _VIEWS:
+        chain.append(chain[-1].owner.operands[0])
+    temp_value = chain[-1]
+    if isinstance(temp_value.owner, ir.Block) or temp_value.owner.name not in ("memref.alloca", "memref.alloc"):
         return None
-    temp = src.owner
     if not isinstance(dst.owner, ir.Block):  # the output must be a function argument
         return None
-    if not (_identity(ir, temp.results[0].type) and _identity(ir, dst.type)):
+    if not all(_identity(ir, v.type) for v in chain) or not _identity(ir, dst.type):
         return None
-    if _elements(ir, temp.results[0].type) != _elements(ir, dst.type) or any(d < 0 for d in ir.MemRefType(dst.type).shape):
+    if any(d < 0 for d in ir.MemRefType(dst.type).shape):
         return None
+    views = {v.owner for v in chain[:-1]}
     writers = []
-    for use in temp.results[0].uses:
-        owner = use.owner
-        if owner.name == "memref.dealloc" or (views and owner == views[-1]):
-            continue
-        writers.append(owner)
-    if len(writers) != 1 or not writers[0].name.startswith("linalg."):
+    for value in chain:
+        for use in value.uses:
+            owner = use.owner
+            if owner == copy or owner in views or owner.name == "memref.dealloc":
+                continue
+            operands = list(owner.operands)
+            if not owner.name.startswith("linalg.") or operands[-1] != value or value in operands[:-1]:
+                return None  # read, or written by something we cannot redirect
+            if dst in operands or owner.parent != copy.parent:
+                return None
+            writers.append(owner)
+    if not writers:
         return None
-    writer = writers[0]
-    # the temporary is only the writer's output, and the writer does not read the output argument
-    n_inputs = len(writer.operands) - 1
-    if any(v == temp.results[0] for v in list(writer.operands)[:n_inputs]) or writer.operands[-1] != temp.results[0]:
-        return None
-    if any(v == dst for v in writer.operands):
-        return None
-    if writer.parent != copy.parent:
-        return None
-    return temp, views, writer
+    order = [o for o in child_ops(copy.parent)]
+    if any(order.index(w) > order.index(copy) for w in writers):
+        return None  # a write after the copy must not reach the output
+    return temp_value.owner, chain, writers
 
 
 def eliminate_output_copies(module) -> int:
@@ -80,20 +82,25 @@ def eliminate_output_copies(module) -> int:
             cand = _candidate(ir, copy)
             if cand is None:
                 continue
-            temp, views, writer = cand
+            temp, chain, writers = cand
             dst = copy.operands[1]
-            ttype = ir.MemRefType(temp.results[0].type)
-            strides, n = [], 1
-            for d in reversed(ttype.shape):
-                strides.insert(0, n)
-                n *= d
-            with ir.InsertionPoint(writer), writer.location:
-                flat_t = ir.MemRefType.get(ttype.shape, ttype.element_type)
-                cast = memref.ReinterpretCastOp(flat_t, dst, [], [], [], [0], list(ttype.shape), strides).result
-            writer.operands[len(writer.operands) - 1] = cast
+            for writer in writers:
+                value = writer.operands[len(writer.operands) - 1]
+                if value == chain[0]:
+                    target = dst  # the copy's source has the output's shape
+                else:
+                    vtype = ir.MemRefType(value.type)
+                    strides, n = [], 1
+                    for d in reversed(vtype.shape):
+                        strides.insert(0, n)
+                        n *= d
+                    with ir.InsertionPoint(writer), writer.location:
+                        flat_t = ir.MemRefType.get(vtype.shape, vtype.element_type)
+                        target = memref.ReinterpretCastOp(flat_t, dst, [], [], [], [0], list(vtype.shape), strides).result
+                writer.operands[len(writer.operands) - 1] = target
             copy.erase()
-            for view in views:
-                view.erase()
+            for value in chain[:-1]:
+                value.owner.erase()
             for use in list(temp.results[0].uses):
                 use.owner.erase()  # a dealloc
             temp.erase()

@@ -459,13 +459,15 @@ MAX_JAM = 8
 def _jam_factor(trips: int | None, acc_regs: int, load_regs: int = 0, loads_per_copy: bool = False) -> int:
     """Largest divisor of ``trips`` (at most MAX_JAM, any value: 3 column tiles of
     24 columns, 5 rows) whose copies of the accumulators plus the B rows in
-    flight fit REG_BUDGET: B rows are shared by jammed rows but not by jammed
-    column tiles (``loads_per_copy``)."""
+    flight fit REG_BUDGET (``loads_per_copy``: the loop walks column tiles, each
+    with its own B tile)."""
     if not trips:
         return 1
     load_regs = load_regs or acc_regs
     for f in range(min(trips, MAX_JAM), 1, -1):
-        loads = load_regs * (f if loads_per_copy else 1)
+        # jammed column tiles: each B tile is dead after its fmas, two in flight;
+        # jammed rows: the (already jammed) B tiles of a k step serve every row
+        loads = 2 * load_regs if loads_per_copy else load_regs
         if trips % f == 0 and f * acc_regs + loads <= REG_BUDGET:
             return f
     return 1

@@ -144,24 +144,40 @@ def _registers(w: int, vt: VectorTarget) -> int:
     return lmul
 
 
+# Narrowest column tile worth a vector instruction of its own.
+MIN_TILE = 4
+# Register groups at least this full count as well used; among them the widest
+# tile wins (fewest vector instructions per row: a Linear with one input row
+# pays one B load and one vfmacc per tile and k).
+MIN_FILL = 0.75
+
+
 def column_tile(n: int, vt: VectorTarget) -> int:
     """Columns per vector of a contraction's output row of ``n`` columns.
 
     A divisor of ``n`` (full tiles, static vectors) of at most VLMAX at LMUL 4
-    that leaves at least two tiles. Tiles of a register or more are chosen by
-    how full their register group is (18 columns take an LMUL-4 group of 32
-    slots, 12 an LMUL-2 group of 16: fuller groups leave room for more jammed
-    rows), then width; shorter tiles by being a multiple of the datapath width
-    (``lanes``: 12 elements on 8 lanes cost as much as 16), then width. A row
-    of fewer than 4 columns, or a prime, stays one vector (see flatmm)."""
+    that leaves at least two tiles. Tiles of a register or more: the widest
+    whose register group is at least MIN_FILL full (18 columns take an LMUL-4
+    group of 32 slots, 12 an LMUL-2 group of 16: fuller groups leave room for
+    more jammed rows), else the fullest; shorter tiles by being a multiple of the datapath width
+    (``lanes``: 12 elements on 8 lanes cost as much as 16), then width, never
+    narrower than ``max(lanes, MIN_TILE)``. Anything else (fewer than 8 columns,
+    a prime) stays one vector (compiler.flatmm takes those where it can)."""
     cap = min(vt.vlmax(4), n // 2)
     divisors = [w for w in range(2, cap + 1) if n % w == 0]
     if not divisors:
         return fit(n, vt.vlmax(4))
     whole = [w for w in divisors if w >= vt.vlmax(1)]
     if whole:
-        return max(whole, key=lambda w: (w / (_registers(w, vt) * vt.vlmax(1)), w))
-    return max(divisors, key=lambda w: (w % lanes(vt) == 0, w))
+        fill = {w: w / (_registers(w, vt) * vt.vlmax(1)) for w in whole}
+        full = [w for w in whole if fill[w] >= MIN_FILL]
+        return max(full) if full else max(whole, key=lambda w: (fill[w], w))
+    # shorter than a register: at least one datapath row and 4 elements (tiles of 2
+    # would turn each k step into many tiny vfmacc), multiples of the lanes first
+    short = [w for w in divisors if w >= max(lanes(vt), MIN_TILE)]
+    if short:
+        return max(short, key=lambda w: (w % lanes(vt) == 0, w))
+    return fit(n, vt.vlmax(4))
 
 
 def _trailing_reductions(iterators: tuple[str, ...]) -> int:

@@ -55,13 +55,15 @@ def test_tile_sizes_follow_vlen():
 
 def test_column_tiles():
     small, big = VectorTarget(256, 64), VectorTarget(2048, 256)
-    assert column_tile(24, small) == 8  # 3 whole registers rather than 2 half-empty LMUL-2 groups
-    assert column_tile(36, small) == 12  # an LMUL-2 group 3/4 full beats 18 in an LMUL-4 group
+    assert column_tile(24, small) == 12  # two LMUL-2 groups, 3/4 full
+    assert column_tile(36, small) == 12  # an LMUL-2 group 3/4 full beats 18 in a 32-slot LMUL-4 group
+    assert column_tile(120, small) == 30 and column_tile(896, small) == 32
     assert column_tile(24, big) == 8  # shorter than a register: a multiple of the 8 lanes
     assert column_tile(128, big) == 64  # two whole registers
-    for n in (1, 2, 3, 17):  # nothing to split: one vector (flatmm takes these)
+    assert column_tile(10, small) == 5 and column_tile(10, big) == 10  # no tiles under 4 elements or 8 lanes
+    for n in (1, 2, 3, 4, 6, 17):  # nothing worth splitting: one vector (flatmm takes these)
         assert column_tile(n, small) == n
-    for n in (4, 6, 10, 24, 36, 96, 144):
+    for n in (24, 36, 96, 144):
         for vt in (small, big, VectorTarget(512, 128)):
             w = column_tile(n, vt)
             assert n % w == 0 and n // w >= 2 and w <= vt.vlmax(4)
