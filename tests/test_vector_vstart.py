@@ -22,6 +22,7 @@ from vector_support.model import Model
 
 from harness.commands.difftest import run_difftest
 from harness.toolchain import build_elf
+from sim.randgen.frame import Frame, trap_handler
 
 VSTARTS = (0, 1, 31)
 ILLEGAL_INSTRUCTION = 2
@@ -100,3 +101,37 @@ def test_soc_traps_where_spike_does_blastoise(tmp_path):
     report = run_difftest(elf, "t1-blastoise")
     assert report.ok, report.result.summary()
     assert report.result.rtl_traps == sum(not o.retired for o in out.values())
+
+
+@pytest.mark.iss
+@pytest.mark.rtl
+def test_vadd_at_vstart_1_traps_with_cause_2_and_the_instruction(tmp_path):
+    """The regression: vadd.vv at vstart = 1 ran on the RTL (from element 1) and trapped
+    on Spike. Now the RTL traps precisely: cause 2 (illegal instruction), mtval = the
+    instruction word, mepc = its PC; and the difftest agrees with Spike all along."""
+    vadd = 0x02420457  # vadd.vv v8, v4, v4
+    frame = Frame(32)
+    body = [
+        "  vsetvli t1, x0, e32, m1, ta, mu",
+        "  csrwi vstart, 1",
+        "  .globl vstart_vadd",
+        "vstart_vadd:",
+        "  vadd.vv v8, v4, v4",
+        "  csrr a1, vstart",
+        "  csrwi vstart, 0",
+    ]
+    src = tmp_path / "vadd.S"
+    src.write_text(
+        "\n".join(
+            ["  .text", "  .globl main", "main:", *frame.enter(".Ltrap"), *body, *frame.leave()]
+            + trap_handler(".Ltrap", reads=("mcause", "mtval"))
+        )
+        + "\n"
+    )
+    elf = build_elf([src], "t1-small", tmp_path / "vadd.elf")
+    pc = vp.symbols(elf, "vstart_vadd")["vstart_vadd"]
+    report = run_difftest(elf, "t1-small", keep_trace=tmp_path / "rtl.trace")
+    assert report.ok, report.result.summary()
+    traps = [ln.split() for ln in (tmp_path / "rtl.trace").read_text().splitlines() if ln.startswith("trap ")]
+    assert [(int(c), int(p, 16), int(w, 16)) for _, c, p, w in traps] == [(ILLEGAL_INSTRUCTION, pc, vadd)]
+    assert report.result.rtl_traps == 1

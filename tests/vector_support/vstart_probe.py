@@ -112,10 +112,11 @@ def program(items: list[Probe]) -> str:
     return "\n".join(lines)
 
 
-def symbols(elf: Path) -> dict[str, int]:
+def symbols(elf: Path, prefix: str = "vstart_probe") -> dict[str, int]:
+    """Addresses of the ELF's symbols whose names start with ``prefix``."""
     with elf.open("rb") as f:
         tab = ELFFile(f).get_section_by_name(".symtab")
-        return {s.name: s["st_value"] for s in tab.iter_symbols() if s.name.startswith(("vstart_probe", TRAP_LABEL))}
+        return {s.name: s["st_value"] for s in tab.iter_symbols() if s.name.startswith(prefix)}
 
 
 def spike_outcomes(elf: Path, soc: str, items: list[Probe]) -> dict[Probe, Outcome]:
