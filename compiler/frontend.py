@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,18 @@ def _torch():
     return torch
 
 
+def _named_forward(fn):
+    """torch.export records only stack frames named ``forward``, so the lines of a
+    plain function or lambda would be missing from op locations (and our error
+    messages): call a copy of it whose code object is named ``forward``."""
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    code = fn.__code__.replace(co_name="forward", co_qualname="forward")
+    g = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    g.__kwdefaults__ = fn.__kwdefaults__
+    return g
+
+
 def _lift_parameters(fn, example_inputs: tuple):
     """Wrap ``fn`` so that its parameters and buffers are leading inputs.
 
@@ -92,6 +105,8 @@ def _lift_parameters(fn, example_inputs: tuple):
     names = [n for n, _ in named]
     values = [t.detach().contiguous() for _, t in named]
 
+    call = _named_forward(fn)
+
     class Lifted(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
@@ -100,7 +115,7 @@ def _lift_parameters(fn, example_inputs: tuple):
         def forward(self, *flat):
             k = len(names)
             if self.inner is None:
-                return fn(*flat[k:])
+                return call(*flat[k:])
             return torch.func.functional_call(self.inner, dict(zip(names, flat[:k], strict=True)), flat[k:])
 
     return Lifted().eval(), names, values

@@ -320,12 +320,17 @@ module attributes {{transform.with_named_sequence}} {{
 # After tiling: drop unit dimensions (a 1 x n tile becomes a rank-1 op, a k-by-1
 # matmul step becomes acc[j] += a * b[j]), vectorize every tiled op, clean up and
 # keep loop-invariant accumulators in registers across reduction loops.
+# fold_unit_extent_dims and canonicalization run as two pattern sets: applied
+# together they rewrite each other's output forever on a tile comparing two
+# broadcast operands (torch.where(a > b, ...) with a (1, N), b (M, 1), e.g. triu).
 VECTORIZE_SCRIPT = """
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %f {
       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
+    } : !transform.any_op
+    transform.apply_patterns to %f {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     %v = transform.structured.vectorize_children_and_apply_patterns %f : (!transform.any_op) -> !transform.any_op

@@ -137,3 +137,18 @@ def test_restore_replaces_the_module_body():
         m = ir.Module.parse("func.func @f() { return }")
     _restore(m, "module {\n  func.func @g() {\n    return\n  }\n}")
     assert "@g" in str(m) and "@f" not in str(m)
+
+
+def test_compare_of_two_broadcast_operands_compiles():
+    # a causal mask's shape: (1, N) > (M, 1) selecting from (M, N); the vector
+    # schedule's pattern sets used to rewrite each other forever on it
+    a, b, s = torch.randn(1, 6), torch.randn(6, 1), torch.randn(6, 6)
+    imported = import_torch(lambda a, b, s: torch.where(a > b, s, 0.0), (a, b, s), name="where_bcast")
+    kernel = compile_kernel(imported, "t1-small", use_cache=False)
+    assert kernel.object.is_file() and all(o["vectorized"] for o in kernel.schedule)
+
+
+def test_float_scalar_compares_stay_f32():
+    imported = import_torch(lambda x: torch.where(x > 0.1, x, x * 0.5), (torch.randn(4, 8),), name="thr")
+    assert " f64" not in imported.mlir.replace("f64 to f32", "")  # only constants truncated to f32 remain
+    assert "arith.extf" not in imported.mlir

@@ -13,9 +13,12 @@ one family (:data:`FAMILIES`). An item picks an instruction, a vtype it is legal
 under (SEW 8/16/32, LMUL 1/8..8, tail/mask agnostic bits, AVL 0, small, VLMAX or
 more), registers aligned to their groups without illegal overlaps, a mask (v0) half
 the time, sometimes a nonzero vstart, and sometimes reads vl/vtype/vstart/vxsat/
-fflags afterwards. A few items on purpose set an illegal vtype (vill) before a vector
-instruction, start a reduction at vstart != 0 or use an invalid frm, and expect both
-sides to trap the same way. Memory operands stay inside the program's data buffer,
+fflags afterwards. Loads and stores run from a nonzero vstart; an arithmetic
+instruction at vstart != 0 is an expected trap (Spike raises illegal instruction for
+every OP-V instruction then, RVV 1.0 section 3.7 permits it, and the RTL does the
+same: tests/test_vector_vstart.py), after which vstart is read and cleared. A few
+items on purpose set an illegal vtype (vill) before a vector instruction or use an
+invalid frm, and expect both sides to trap the same way. Memory operands stay inside the program's data buffer,
 naturally aligned (misaligned vector accesses are not in the RTL). Same seed, same
 text.
 """
@@ -44,6 +47,8 @@ CSR_READS = ("vl", "vtype", "vstart", "vxsat", "vxrm", "vcsr", "vlenb", "fflags"
 FAMILIES = ("int", "widen", "carry", "muldiv", "fixed", "fp", "red", "mask", "perm", "mem", "mix")
 # "mix": every item from a random one of the others (interactions: vtype changes,
 # memory between arithmetic, dependent instructions of different units).
+ARITH_FAMILIES = tuple(f for f in FAMILIES if f not in ("mem", "mix"))
+VSTART_TRAP_RATE = 0.06  # arithmetic items run at vstart != 0: both sides must trap
 
 
 # ---- instruction tables (mnemonic, operand shape) -------------------------------
@@ -214,7 +219,7 @@ class VectorProgram:
     text: str
     mnemonics: Counter = field(default_factory=Counter)  # vector mnemonic -> count
     vector_instructions: int = 0  # vector instructions in the body (vset* included)
-    expected_traps: int = 0  # items built to trap (vill, vstart, frm)
+    expected_traps: int = 0  # items built to trap (vill, arithmetic at vstart != 0, frm)
     policies: Counter = field(default_factory=Counter)  # "sew=8", "lmul=mf2", "masked", "vstart", "vl=0", ...
 
 
@@ -235,6 +240,7 @@ class VectorGenerator:
         self.trap_rate = trap_rate
         self.wild_rate = wild_rate  # register operands picked with no alignment/overlap rule
         self.rng = random.Random(f"{family}:{seed}:{vlen}")
+        self.vstart_traps = True  # arithmetic items may run at vstart != 0 (off inside vill items)
         self.prog = VectorProgram(seed, family, vlen, "")
         self.vtype: VType | None = None  # None: unknown or vill
         self.vl = 0
@@ -339,10 +345,24 @@ class VectorGenerator:
         if not allowed or self.rng.random() > 0.12:
             return []
         self.prog.policies["vstart"] += 1
+        self.prog.policies["vstart mem"] += 1
         if self.vl > 1 and self.rng.random() < 0.85:
             v = self.rng.randrange(1, self.vl)
         else:
             v = self.rng.randrange(self.vl, self.vl + 4)
+        if v < 32:
+            return [f"csrwi vstart, {v}"]
+        return [f"li {AVL}, {v}", f"csrw vstart, {AVL}"]
+
+    def _vstart_trap(self) -> list[str]:
+        """A nonzero vstart before an arithmetic instruction (which must then trap): below vl
+        mostly, else at or past vl (vl = 0 included); always below VLEN, the CSR's range."""
+        self.prog.policies["vstart"] += 1
+        self.prog.policies["vstart arith trap"] += 1
+        if self.vl > 1 and self.rng.random() < 0.8:
+            v = self.rng.randrange(1, self.vl)
+        else:
+            v = min(max(self.vl + self.rng.randrange(4), 1), self.vlen - 1)
         if v < 32:
             return [f"csrwi vstart, {v}"]
         return [f"li {AVL}, {v}", f"csrw vstart, {AVL}"]
@@ -362,16 +382,20 @@ class VectorGenerator:
 
     # ---- arithmetic families --------------------------------------------------
 
-    def arith(self, table: list[tuple[str, str]]) -> list[str]:
+    def arith(self, table: list[tuple[str, str]], vstart_trap: bool | None = None) -> list[str]:
+        """One item of ``table``; ``vstart_trap`` True/False forces/forbids a nonzero vstart
+        (None: now and then, see VSTART_TRAP_RATE)."""
+        if vstart_trap is None:
+            vstart_trap = self.vstart_traps and self.rng.random() < VSTART_TRAP_RATE
         for _ in range(20):
             mnem, shape = self.rng.choice(table)
             try:
-                return self._arith_item(mnem, shape)
+                return self._arith_item(mnem, shape, vstart_trap)
             except _Unfit:
                 continue
         return []
 
-    def _arith_item(self, mnem: str, shape: str) -> list[str]:
+    def _arith_item(self, mnem: str, shape: str, vstart_trap: bool = False) -> list[str]:
         fp = mnem.startswith(("vf", "vmf")) and shape not in ("mv_fs", "xm")
         out: list[str] = []
         if shape in ("fwcvt", "fncvt"):
@@ -523,9 +547,12 @@ class VectorGenerator:
             line = f"{mnem} v{self.rng.randrange(0, 32, n)}, v{self.rng.randrange(0, 32, n)}"
         else:
             raise AssertionError(shape)
-        # Spike traps every arithmetic instruction run at vstart != 0 (RVV 1.0 3.7 permits
-        # that; the RTL executes them), so only loads/stores get a nonzero vstart here;
-        # the trap items check the instructions that must trap (reductions & co).
+        if vstart_trap:
+            # Every OP-V instruction traps at vstart != 0 (Spike and the RTL); the trap
+            # leaves vstart as it was, so read it (compared) and clear it.
+            self.prog.expected_traps += 1
+            trap = [*self._vstart_trap(), *self._note([line]), f"csrr {self._x()}, vstart", "csrwi vstart, 0"]
+            return out + pre + trap + self._after(fp)
         return out + pre + self._note([line]) + self._after(fp)
 
     def _after(self, fp: bool) -> list[str]:
@@ -659,7 +686,9 @@ class VectorGenerator:
             self.prog.policies["vill"] += 1
             self.vtype = None
             self.vl = 0
+            self.vstart_traps = False  # one reason to trap per item
             body = self._family_item()
+            self.vstart_traps = True
             # drop the item's own vset*: the instruction must run under vill
             body = [ln for ln in body if not ln.startswith(("vsetvl", "vsetivli", "li x5,", "li x7,"))]
             self.vtype = None
@@ -673,17 +702,11 @@ class VectorGenerator:
                 *self._vset(self._pick_vtype(SEWS, lambda s, m: True)),
             ]
         if kind == "vstart":
-            sews = (32,) if self.cur in ("fp",) else SEWS
-            vt = self._pick_vtype(sews, lambda s, m: True)
-            lines = self._vset(vt, "max")
-            op = "vfredusum.vs" if self.cur == "fp" else "vredsum.vs"
-            return [
-                *lines,
-                f"csrwi vstart, {self.rng.randrange(1, 8)}",
-                *self._note([f"{op} v{self.rng.randrange(32)}, v{self._group(vt.lmul)}, v{self.rng.randrange(32)}"]),
-                f"csrr {self._x()}, vstart",
-                "csrwi vstart, 0",
-            ]
+            # an arithmetic instruction of the family (of a random arithmetic family in
+            # "mem") at vstart != 0
+            self.prog.expected_traps -= 1  # counted by the item itself
+            table = TABLES[self.rng.choice(ARITH_FAMILIES) if self.cur == "mem" else self.cur]
+            return self.arith(table, vstart_trap=True)
         # an invalid dynamic rounding mode: FP arithmetic that rounds must trap
         vt = self._pick_vtype((32,), lambda s, m: True)
         return [

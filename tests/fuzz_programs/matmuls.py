@@ -71,3 +71,7 @@ def mm_prime_n_wider_than_a_vector():
 
 def matmul_transposed_lhs_chain():
     return (lambda a, b, c: (a.transpose(0, 1) @ b) @ c), (_r(9, 4, seed=27), _r(9, 6, seed=28), _r(6, 3, seed=29))
+
+
+def bmm_on_transposed_views():
+    return (lambda a, b: torch.bmm(a.transpose(1, 2), b)), (_r(4, 7, 5, seed=141), _r(4, 7, 3, seed=142))

@@ -126,3 +126,34 @@ def two_outputs_logits_and_probs():
         return logits, torch.softmax(logits, dim=-1)
 
     return f, (_r(4, 10, seed=135),)
+
+
+class _InplaceResidualCNN(nn.Module):
+    """The torchvision habit: ReLU(inplace=True) and ``out += identity``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(4, 4, 3, padding=1, bias=False)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+        self.relu = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        out = self.relu(self.conv1(x))
+        out = self.conv2(out)
+        out += x
+        return self.relu(out)
+
+
+def inplace_residual_block():
+    torch.manual_seed(136)
+    return _InplaceResidualCNN(), (_r(1, 4, 6, 7, seed=137),)
+
+
+def causal_masked_attention():
+    def f(q, k, v):
+        t = q.shape[1]
+        mask = torch.ones(t, t).triu(1).bool()  # a constant, built inside forward
+        s = (q @ k.transpose(-2, -1)) / 4.0
+        return torch.softmax(s.masked_fill(mask, float("-inf")), dim=-1) @ v
+
+    return f, (_r(2, 6, 16, seed=138), _r(2, 6, 16, seed=139), _r(2, 6, 16, seed=140))

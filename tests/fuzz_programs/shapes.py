@@ -39,3 +39,8 @@ def swapaxes_3d_scaled():
 def permute_reshape_linear():
     w = _r(10, 3 * 4, seed=116, scale=0.3)
     return (lambda x: x.permute(2, 0, 1).reshape(5, 12) @ w.t()), (_r(3, 4, 5, seed=117),)
+
+
+def cat_then_linear():
+    w = _r(6, 10, seed=118, scale=0.3)
+    return (lambda a, b: torch.cat([a, torch.relu(b)], dim=-1) @ w.t()), (_r(3, 4, seed=119), _r(3, 6, seed=120))

@@ -297,6 +297,10 @@ class Model:
     ) -> dict | None:
         self.vxrm = vxrm
         opc = insn & 0x7F
+        if opc == 0x57 and vstart != 0:
+            # Arithmetic (every OP-V instruction) at vstart != 0 is illegal: RVV 1.0
+            # section 3.7 permits it and Spike does it; loads/stores resume from vstart.
+            return None
         if opc == 0x57 and ((insn >> 12) & 7) in (FVV, FVF):
             return self._opf(insn, frs1, vtype, vl, vstart, frm)
         if opc == 0x57:
