@@ -122,7 +122,13 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
         invariant = all(all(d is None or d >= tile.split for d in m) for m in gathered)
         if transposed and cap == vt.vlmax(4):
             return tile  # gathers every tile: keep the index vectors small
-        if not transposed and invariant and tile.width > shape[-1]:
+        tiles = 1
+        for d in shape:
+            tiles *= d
+        tiles //= tile.width
+        # the hoisted gather must serve several tiles (one tile of the whole tensor
+        # would trade per-row scalar operands for an element-per-beat gather)
+        if not transposed and invariant and tile.width > shape[-1] and tiles >= 2:
             return tile
     return None
 
