@@ -151,7 +151,9 @@ def expand_math(module) -> int:
             x = op.operands[0]
             et = ir.VectorType(x.type).element_type if isinstance(x.type, ir.VectorType) else x.type
             if not isinstance(et, ir.F32Type):
-                raise CompileError(f"operation {name} at {short_location(op.location)} works on {et}; only f32 is supported")
+                raise CompileError(
+                    f"operation {name} at {short_location(op.location)} works on {et}; only f32 is supported"
+                )
             b = _Builder(ir, op, x)
             with op.location:
                 new = _exp(b, x) if name == "math.exp" else _erf(b, x)
