@@ -96,7 +96,9 @@ def eliminate_output_copies(module) -> int:
                         n *= d
                     with ir.InsertionPoint(writer), writer.location:
                         flat_t = ir.MemRefType.get(vtype.shape, vtype.element_type)
-                        target = memref.ReinterpretCastOp(flat_t, dst, [], [], [], [0], list(vtype.shape), strides).result
+                        target = memref.ReinterpretCastOp(
+                            flat_t, dst, [], [], [], [0], list(vtype.shape), strides
+                        ).result
                 writer.operands[len(writer.operands) - 1] = target
             copy.erase()
             for value in chain[:-1]:

@@ -102,7 +102,6 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     if not contiguous:
         return None
     inputs = maps[:-1]
-    rank = len(iters)
     if shape[-1] * 2 > vt.vlmax(8):
         return None  # long rows: the row-wise schedule's unit-stride loads serve them
     # A transposing read (an input's dims out of loop order) is gathered either way.
@@ -187,7 +186,7 @@ def emit_flat(op, tile: FlatTile) -> None:
         mt = ir.VectorType.get([tile.width], ir.IntegerType.get_signless(1))
         mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
         patterns = []
-        for (flat, strides, _off), dims in zip(views, maps, strict=True):
+        for (_flat, strides, _off), dims in zip(views, maps, strict=True):
             pat = [_offset(dims, strides, p) for p in points]
             if pat == list(range(tile.width)):
                 patterns.append(None)  # unit stride
@@ -218,7 +217,9 @@ def emit_flat(op, tile: FlatTile) -> None:
                     scf.YieldOp([])
                 return
             values = dict(hoisted)
-            for n, ((flat, strides, off), dims, pat) in enumerate(zip(views[:-1], maps[:-1], patterns[:-1], strict=True)):
+            for n, ((flat, strides, off), dims, pat) in enumerate(
+                zip(views[:-1], maps[:-1], patterns[:-1], strict=True)
+            ):
                 arg = block.arguments[n]
                 if not list(arg.uses) or arg in values:
                     continue
@@ -272,7 +273,9 @@ def flatten_elementwise(module, vt: VectorTarget) -> list[dict]:
             done.append(
                 {
                     "loops": list(tile.shape),
-                    "tile_sizes": [1] * max(0, tile.split - 1) + ([tile.rows] if tile.split else []) + list(tile.shape[tile.split :]),
+                    "tile_sizes": [1] * max(0, tile.split - 1)
+                    + ([tile.rows] if tile.split else [])
+                    + list(tile.shape[tile.split :]),
                     "vectorized": True,
                     "reason": f"transposing/broadcasting elementwise op: flat tiles of {tile.width} output elements, "
                     "strided or broadcast operands read by constant-index gathers",

@@ -186,7 +186,9 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
                 kloop = scf.ForOp(c0, _const_index(ir, arith, plan.k), c1, [acc0])
                 with ir.InsertionPoint(kloop.body):
                     kv = kloop.induction_variable
-                    a_at = _linear(ir, arith, a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])])
+                    a_at = _linear(
+                        ir, arith, a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])]
+                    )
                     # B may have fewer batch dims than C only through broadcasting maps, excluded by flat_plan
                     b_at = _linear(ir, arith, b_off, [*zip(ivs, b_st[:-2], strict=True), (kv, b_st[-2])])
                     av = vector.GatherOp(vtype, a_flat, _at(ir, arith, a_flat, a_at), idx_a, mask, passthru).result

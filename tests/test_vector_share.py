@@ -54,7 +54,10 @@ PROGRAMS: dict[str, tuple] = {
         lambda: ((lambda c, a, b: torch.addmm(c, a, b)), (_randn(36, seed=2), _randn(12, 20), _randn(20, 36, seed=1))),
         "reduction",
     ),
-    "bmm_3x6x10x12": (lambda: ((lambda a, b: torch.bmm(a, b)), (_randn(3, 6, 10), _randn(3, 10, 12, seed=1))), "reduction"),
+    "bmm_3x6x10x12": (
+        lambda: ((lambda a, b: torch.bmm(a, b)), (_randn(3, 6, 10), _randn(3, 10, 12, seed=1))),
+        "reduction",
+    ),
     "linear_6x40x24": (lambda: (_linear(40, 24), (_randn(6, 40),)), "reduction"),
     "mlp_3x32x48x12": (lambda: (_mlp(32, 48, 12), (_randn(3, 32),)), "reduction"),
     "add_bcast_3x5x40_40": (lambda: ((lambda a, b: a + b), (_randn(3, 5, 40), _randn(40, seed=1))), "elementwise"),
