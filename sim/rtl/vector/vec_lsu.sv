@@ -162,6 +162,9 @@ module vec_lsu
       nel = n_left;
       if (n_beat < nel) nel = n_beat;
       if (n_row < nel) nel = n_row;
+      // a misaligned base (every element misaligned): only masked-off elements
+      // before the fault get here, one at a time
+      if (nel == '0) nel = 32'd1;
     end
   end
 
