@@ -1104,7 +1104,7 @@ module cosim_core
   // Bits that are legitimately unused in some configurations.
   logic unused;
   assign unused = ^{mul_p[2*XLEN+1:2*XLEN], fpu_result[63:32], mtvec[1:0], ld_val[63:32], unused_x_c,
-                    vstart, vl, ld_beat};
+                    vstart, vl, ld_beat, cop_ack_i.field};  // field: the unit's own business
 
   // ---------------------------------------------------------------------------
   // Monitors
