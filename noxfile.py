@@ -69,6 +69,12 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def coverage(session: nox.Session) -> None:
+    """Operator coverage per case and config, with the vector share and dynamic instruction counts inside forward (Spike): results/coverage/coverage.md and .json."""
+    session.run("python", "-m", "harness.coverage", "--mix", *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")

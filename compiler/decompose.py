@@ -1,4 +1,5 @@
-"""Torch-level decompositions that turn window ops into vectorizable linalg.
+"""Torch-level decompositions that turn window ops into vectorizable linalg, and
+that make ops whose torch-mlir lowering differs from eager PyTorch match it.
 
 The RVV schedule vectorizes linalg ops whose indexing maps are projected
 permutations (every operand is read along plain loop indices). Convolution and
@@ -10,15 +11,22 @@ math vectorizes badly. These decompositions rewrite the ops, during
 - ``conv2d`` on the *row-flattened padded input*: with the input padded to
   ``Hp x Wp`` and flattened to one row per channel, output position
   ``j = oh*Wp + ow`` of a "wide" output reads input element
-  ``s*j + kh*Wp + kw``. So for every (ic, kh, kw) the needed inputs are one 1-D
-  slice (offset ``kh*Wp + kw``, stride ``s``) of the flattened input, and the
-  convolution is one matmul ``W[OC, IC*KH*KW] @ B[IC*KH*KW, OH*Wp]`` whose B rows
-  are those slices (copied side by side, contiguous). Columns ``ow >= OW`` of the
-  wide output are garbage and are sliced away.
-- ``max_pool2d`` with non-overlapping windows (kernel == stride, no padding, no
-  dilation, sizes divisible): the input reshaped (free, contiguous) to
-  ``N, C, OH, KH, OW, KW`` and reduced with ``amax`` over the two window dims;
-  the window offsets are loop indices, not index arithmetic.
+  ``s*j + dh*kh*Wp + dw*kw``. So for every (ic, kh, kw) the needed inputs are
+  one 1-D slice (offset ``dh*kh*Wp + dw*kw``, stride ``s``) of the flattened
+  input, and the convolution is one matmul ``W[OC, IC*KH*KW] @ B[IC*KH*KW, OH*Wp]``
+  whose B rows are those slices (copied side by side, contiguous). Columns
+  ``ow >= OW`` of the wide output are garbage and are sliced away. Needs the
+  same stride on both axes (else torch-mlir's direct loops run it).
+- ``max_pool2d`` (any kernel, stride, padding, dilation, ceil_mode): the input
+  padded with -inf (bottom/right as far as ceil_mode's last window needs), then
+  the maximum of the ``KH*KW`` strided slices ``xp[..., a*dh::sh, b*dw::sw]``
+  folded in window order with PyTorch's kernel rule ``take = v > m or isnan(v)``:
+  a NaN anywhere in a window gives NaN (RVV ``vfmax`` and torch-mlir's
+  ``maximum`` lowering would return the other operand), and of equal values the
+  first wins (``-0.0`` before ``+0.0`` stays ``-0.0``). Indices follow the same
+  rule; they are dead code (and vanish) unless the program returns them.
+- ``relu`` as ``x < 0 ? 0 : x``: eager PyTorch keeps ``-0.0`` and NaN;
+  torch-mlir's ``x > 0 ? x : 0`` turns ``-0.0`` into ``+0.0``.
 
 Anything outside these shapes returns ``NotImplemented``: PyTorch's and
 torch-mlir's own lowering takes over (correct, but scalar loops).
@@ -35,41 +43,34 @@ def _pair(v) -> tuple[int, int]:
 
 
 def conv2d_flat(x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
-    """``aten.convolution`` (2-D, groups 1, dilation 1, not transposed) as one matmul
-    over slices of the row-flattened padded input (module docstring)."""
+    """``aten.convolution`` (2-D, groups 1, not transposed, equal strides) as one
+    matmul over slices of the row-flattened padded input (module docstring)."""
     import torch
 
-    if (
-        transposed
-        or groups != 1
-        or x.dim() != 4
-        or weight.dim() != 4
-        or x.dtype != torch.float32
-        or _pair(dilation) != (1, 1)
-    ):
+    if transposed or groups != 1 or x.dim() != 4 or weight.dim() != 4 or x.dtype != torch.float32:
         return NotImplemented
-    (sh, sw), (ph, pw) = _pair(stride), _pair(padding)
+    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
     n, c, h, w = (int(d) for d in x.shape)
     oc, ic, kh, kw = (int(d) for d in weight.shape)
     hp, wp = h + 2 * ph, w + 2 * pw
-    oh, ow = (hp - kh) // sh + 1, (wp - kw) // sw + 1
+    oh, ow = (hp - dh * (kh - 1) - 1) // sh + 1, (wp - dw * (kw - 1) - 1) // sw + 1
     if ic != c or oh <= 0 or ow <= 0 or sh != sw:
         return NotImplemented
     s = sh
     wide = oh * wp  # output columns per channel, ow in [0, wp)
-    last = s * (wide - 1) + (kh - 1) * wp + (kw - 1)  # highest flat input index read
+    last = s * (wide - 1) + dh * (kh - 1) * wp + dw * (kw - 1)  # highest flat input index read
     extra_rows = max(0, -(-(last + 1 - hp * wp) // wp))  # zero rows below so every slice is in bounds
     xp = torch.nn.functional.pad(x, (pw, pw, ph, ph + extra_rows))
     flat = xp.reshape(n, c, (hp + extra_rows) * wp)
     w2 = weight.reshape(oc, ic * kh * kw)  # rows ordered (ic, kh, kw): a free reshape
     outs = []
     for b in range(n):
-        rows = [
-            flat[b, ci, dy * wp + dx : dy * wp + dx + s * (wide - 1) + 1 : s]
-            for ci in range(ic)
-            for dy in range(kh)
-            for dx in range(kw)
-        ]
+        rows = []
+        for ci in range(ic):
+            for ky in range(kh):
+                for kx in range(kw):
+                    off = dh * ky * wp + dw * kx
+                    rows.append(flat[b, ci, off : off + s * (wide - 1) + 1 : s])
         cols = torch.stack(rows, dim=0)  # (IC*KH*KW, OH*Wp)
         y = torch.mm(w2, cols)
         if bias is not None:
@@ -78,45 +79,85 @@ def conv2d_flat(x, weight, bias, stride, padding, dilation, transposed, output_p
     return torch.stack(outs, dim=0)
 
 
-def max_pool2d_blocks(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
-    """``aten.max_pool2d_with_indices`` for non-overlapping windows: amax over the
-    window dims of a free reshape. Indices (argmax within the window, as PyTorch
-    numbers them) are computed too; when unused they are dead code and vanish."""
+def pool_output_size(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
+    """PyTorch's pooling output length (``pooling_output_shape``): with ceil_mode
+    the last window may hang over the end, but must start inside input or left padding."""
+    out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def max_pool2d_slices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``aten.max_pool2d_with_indices`` as maxima of strided slices of the -inf
+    padded input, with PyTorch's NaN and tie rules (module docstring)."""
     import torch
 
+    if x.dim() not in (3, 4) or not x.dtype.is_floating_point:
+        return NotImplemented
     kh, kw = _pair(kernel_size)
     sh, sw = _pair(stride) if stride not in ((), [], None) else (kh, kw)
-    if (
-        x.dim() not in (3, 4)
-        or (sh, sw) != (kh, kw)
-        or _pair(padding) != (0, 0)
-        or _pair(dilation) != (1, 1)
-        or x.shape[-2] % kh
-        or x.shape[-1] % kw
-    ):
-        return NotImplemented
-    lead = tuple(int(d) for d in x.shape[:-2])
+    (ph, pw), (dh, dw) = _pair(padding), _pair(dilation)
     h, w = int(x.shape[-2]), int(x.shape[-1])
-    oh, ow = h // kh, w // kw
-    blocks = x.reshape(*lead, oh, kh, ow, kw)
-    values = None
+    oh = pool_output_size(h, kh, sh, ph, dh, ceil_mode)
+    ow = pool_output_size(w, kw, sw, pw, dw, ceil_mode)
+    if oh <= 0 or ow <= 0 or ph > kh // 2 or pw > kw // 2:
+        return NotImplemented  # PyTorch rejects these; let its own error surface
+    # -inf padding never wins (take needs strictly greater), so windows hanging over
+    # the border see only their real elements, as PyTorch's kernel does.
+    bottom = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - h - ph)
+    right = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - w - pw)
+    xp = x
+    if ph or pw or bottom or right:
+        xp = torch.nn.functional.pad(x, (pw, right, ph, bottom), value=float("-inf"))
+
+    # Flat input index of window offset (a, b) per output position, and PyTorch's
+    # initial index (the window's first in-bounds element).
+    rows0 = torch.arange(oh, dtype=torch.int64).reshape(oh, 1) * sh - ph
+    cols0 = torch.arange(ow, dtype=torch.int64).reshape(1, ow) * sw - pw
+    first_r, first_c = _first_in_bounds(rows0, kh, dh), _first_in_bounds(cols0, kw, dw)
+
+    values, indices = None, first_r * w + first_c
     for a in range(kh):
         for b in range(kw):
-            part = x[..., a::kh, b::kw]
-            values = part if values is None else torch.maximum(values, part)
-    # Indices: argmax over the window (row-major within it, first maximum wins as in
-    # PyTorch's kernel), turned into the flat h*w index PyTorch reports.
-    r = len(lead)
-    win = blocks.permute(*range(r), r, r + 2, r + 1, r + 3).reshape(*lead, oh, ow, kh * kw)
-    arg = torch.argmax(win, dim=-1)
-    rows = torch.arange(oh, dtype=torch.int64).reshape(oh, 1) * kh + arg // kw
-    cols = torch.arange(ow, dtype=torch.int64).reshape(1, ow) * kw + arg % kw
-    return values, rows * w + cols
+            r0, c0 = a * dh, b * dw
+            part = xp[..., r0 : r0 + (oh - 1) * sh + 1 : sh, c0 : c0 + (ow - 1) * sw + 1 : sw]
+            here = (rows0 + r0) * w + (cols0 + c0)
+            if values is None:  # the running maximum starts at -inf
+                take = (part > float("-inf")) | torch.isnan(part)
+                values = part  # == where(take, part, -inf), bit for bit
+            else:
+                take = (part > values) | torch.isnan(part)
+                values = torch.where(take, part, values)
+            indices = torch.where(take, here, indices)
+    return values, indices
 
 
-# Which decompositions pay off on scalar code: pooling as maxima of slices is
-# cheaper there too; the convolution's copies and wide columns are not.
-SCALAR_TOO = ("max_pool2d_blocks",)
+def _first_in_bounds(start, k: int, d: int):
+    """Per window, the first of ``start + a*d`` (a < k) that is >= 0: where-chains,
+    no tensor division (integer division lowers through a float floor)."""
+    import torch
+
+    first = start + (k - 1) * d
+    for a in reversed(range(k - 1)):
+        first = torch.where(start + a * d >= 0, start + a * d, first)
+    return first
+
+
+def relu_keeps_signed_zero(x):
+    """``aten.relu`` as eager PyTorch computes it: ``x < 0 ? 0 : x`` (keeps -0.0, NaN)."""
+    import torch
+
+    return torch.where(x < 0, torch.zeros_like(x), x)
+
+
+# Window decompositions: the names in ``fired`` that make an import "window
+# decomposed" (scalar targets re-import without those not in SCALAR_TOO).
+WINDOW_OPS = ("conv2d_flat", "max_pool2d_slices")
+# Which decompositions pay off on scalar code (or are needed for correctness there):
+# pooling as maxima of slices is cheaper there too, relu must match PyTorch; the
+# convolution's copies and wide columns are not worth it.
+SCALAR_TOO = ("max_pool2d_slices", "relu_keeps_signed_zero")
 
 
 def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
@@ -137,6 +178,7 @@ def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
 
     chosen = {
         aten.convolution.default: conv2d_flat,
-        aten.max_pool2d_with_indices.default: max_pool2d_blocks,
+        aten.max_pool2d_with_indices.default: max_pool2d_slices,
+        aten.relu.default: relu_keeps_signed_zero,
     }
     return {op: recording(fn) for op, fn in chosen.items() if not scalar or fn.__name__ in SCALAR_TOO}

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from compiler.decompose import SCALAR_TOO
+from compiler.decompose import SCALAR_TOO, WINDOW_OPS
 from compiler.decompose import table as window_decompositions
-from compiler.errors import CompileError
+from compiler.errors import CompileError, short_location
 
 # Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
 SUPPORTED_DTYPES = ("float32", "int32", "int64", "int16", "int8", "uint8", "bool")
@@ -113,26 +113,54 @@ def _np_dtype(t) -> str:
 _HERE = str(Path(__file__).resolve().parent)
 
 
-def _where(node, fn=None) -> str:
-    """Innermost user frame of an FX node's stack trace, e.g. ``model.py:12``; when
-    the trace stops at our wrapper, the user's function definition instead."""
+def _user_frame(node, fn=None) -> tuple[str, int, str] | None:
+    """(file, line, function) of the innermost user frame of an FX node's stack
+    trace; when the trace stops at our wrapper (a lambda or function passed in),
+    the user's function definition instead."""
     trace = node.meta.get("stack_trace") or ""
-    frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', trace)
     user = [f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0] and not f[0].startswith(_HERE)]
     if user:
-        path, line = user[-1]
-        return f"{path}:{line}"
+        path, line, func = user[-1]
+        return path, int(line), func
     target = getattr(fn, "forward", fn)
     code = getattr(target, "__code__", None)
     if code is not None:
-        return f"{code.co_filename}:{code.co_firstlineno} (in {code.co_name})"
-    return "unknown location"
+        return code.co_filename, code.co_firstlineno, code.co_name
+    return None
+
+
+def _where(node, fn=None) -> str:
+    """``model.py:12`` (plus ``(in f)`` when only the definition of ``f`` is known)."""
+    frame = _user_frame(node, fn)
+    if frame is None:
+        return "unknown location"
+    trace = node.meta.get("stack_trace") or ""
+    exact = f'File "{frame[0]}", line {frame[1]}' in trace
+    return f"{frame[0]}:{frame[1]}" + ("" if exact else f" (in {frame[2]})")
+
+
+def _pin_locations(ep, fn=None) -> None:
+    """Reduce every node's stack trace to its user frame, so the locations torch-mlir
+    puts on MLIR ops (and our messages about them) name the user's line, not our
+    wrapper's or torch's."""
+    for node in ep.graph.nodes:
+        frame = _user_frame(node, fn)
+        if frame is not None:
+            node.meta["stack_trace"] = f'  File "{frame[0]}", line {frame[1]}, in {frame[2]}\n'
 
 
 def _check_graph(ep, fn=None) -> None:
     """Reject what the targets cannot run, naming the op and its Python source line."""
     torch = _torch()
     for node in ep.graph.nodes:
+        tags = getattr(node.target, "tags", ()) if node.op == "call_function" else ()
+        if torch.Tag.nondeterministic_seeded in tags:
+            raise CompileError(
+                f"{node.target} at {_where(node, fn)} draws random numbers inside forward, which the compiled "
+                f"program cannot reproduce; create random tensors (and modules, whose constructors draw their "
+                f"weights) outside forward and pass them in or capture them"
+            )
         vals = node.meta.get("val")
         vals = vals if isinstance(vals, (tuple, list)) else [vals]
         for v in vals:
@@ -173,17 +201,9 @@ def _check_lowerable(module, source: str) -> None:
     if bad:
         name, loc = bad[0]
         raise CompileError(
-            f"{source}: operation {name} at {_short_loc(loc)} is not supported by the compiler "
+            f"{source}: operation {name} at {short_location(loc)} is not supported by the compiler "
             f"(it lowers only linalg, tensor, arith and math); {len(bad)} unsupported op(s) in total"
         )
-
-
-def _short_loc(loc: str) -> str:
-    m = re.findall(r'"([^"]+)":(\d+)', loc)
-    user = [x for x in m if "site-packages" not in x[0]]
-    if user or m:
-        return "{}:{}".format(*(user or m)[-1])
-    return loc
 
 
 def import_torch(
@@ -209,6 +229,7 @@ def import_torch(
         if _np_dtype(x) not in SUPPORTED_DTYPES:
             raise CompileError(
                 f"{source}: example input {i} has dtype {_np_dtype(x)}; supported: {', '.join(SUPPORTED_DTYPES)}"
+                + (" (no D extension: pass float32 tensors)" if _np_dtype(x) == "float64" else "")
             )
     wrapper, weight_names, weights = _lift_parameters(fn, example_inputs)
     for n, w in zip(weight_names, weights, strict=True):
@@ -223,6 +244,7 @@ def import_torch(
         first = "\n".join(str(e).strip().splitlines()[:6])
         raise CompileError(f"{source}: torch.export failed: {first}") from e
     _check_graph(ep, fn)
+    _pin_locations(ep, fn)
     fired: list[str] = []
     try:
         module = fx.export_and_import(
@@ -234,6 +256,7 @@ def import_torch(
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
     _check_lowerable(module, source)
+    _narrow_scalar_compares(module)
     folded = _fold_weight_transposes(module, len(weights))
     weights = [_apply_fold(w, folded.get(i)) for i, w in enumerate(weights)]
     args = [
@@ -251,7 +274,7 @@ def import_torch(
         args=args,
         outputs=outputs,
         source=source,
-        window_decomposed=bool(fired),
+        window_decomposed=any(f in WINDOW_OPS for f in fired),
         without_window_decompositions=(
             (lambda: import_torch(fn, example_inputs, name=name, source=source, window_ops="scalar"))
             if window_ops == "vector" and any(f not in SCALAR_TOO for f in fired)
@@ -288,6 +311,58 @@ def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     # conv2d and max_pool2d as matmul / maxima over slices (vectorizable)
     table.update(window_decompositions(fired, scalar=scalar))
     return table
+
+
+def _walk(op):
+    """Every operation nested below ``op`` (pre-order)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner.operation
+                yield from _walk(inner.operation)
+
+
+def _narrow_scalar_compares(module) -> int:
+    """``x > 0.5`` on an f32 tensor: torch-mlir compares ``extf(x)`` with an f64
+    constant, eager PyTorch compares in f32 with the scalar rounded to f32 (so
+    ``f32(0.1) > 0.1`` is False). Rewrite such compares to f32 (which also keeps
+    f64, which the targets cannot run, out of the kernel). Returns how many."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import arith
+
+    def as_f32(value, ip):
+        owner = value.owner
+        owner = getattr(owner, "operation", owner)
+        name = getattr(owner, "name", None)  # None for a block argument
+        if name == "arith.extf" and str(owner.operands[0].type) == "f32":
+            return owner.operands[0]
+        if name == "arith.constant" and str(value.type) == "f64":
+            v = float(np.float32(ir.FloatAttr(owner.attributes["value"]).value))
+            with ip:
+                return arith.constant(ir.F32Type.get(), v)
+        return None
+
+    count = 0
+    with module.context:
+        for op in [o for o in _walk(module.operation) if o.name == "arith.cmpf"]:
+            if not all(str(v.type) == "f64" for v in op.operands):
+                continue
+            ip = ir.InsertionPoint(op)
+            with op.location:
+                lhs, rhs = as_f32(op.operands[0], ip), as_f32(op.operands[1], ip)
+                if lhs is None or rhs is None:
+                    continue
+                with ip:
+                    new = arith.CmpFOp(op.attributes["predicate"], lhs, rhs)
+            op.results[0].replace_all_uses_with(new.result)
+            op.erase()
+            count += 1
+    if count:
+        from torch_mlir import passmanager
+
+        with module.context:
+            passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
+    return count
 
 
 def _fold_weight_transposes(module, n_weights: int) -> dict[int, tuple[str, list[int]]]:

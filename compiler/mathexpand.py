@@ -15,7 +15,7 @@ operands, before vectorization (so the expansions vectorize with the op around t
 
 from __future__ import annotations
 
-from compiler.errors import CompileError
+from compiler.errors import CompileError, short_location
 
 # math ops left to LLVM after expansion: each is a single RISC-V F / RVV instruction.
 NATIVE_MATH = {"math.sqrt", "math.absf", "math.copysign", "math.fma"}
@@ -145,13 +145,13 @@ def expand_math(module) -> int:
                 continue
             if name not in EXPANDED_HERE:
                 raise CompileError(
-                    f"operation {name} at {op.location} has no polynomial expansion (supported: exp, erf, tanh, "
+                    f"operation {name} at {short_location(op.location)} has no polynomial expansion (supported: exp, erf, tanh, "
                     f"sigmoid, rsqrt, sqrt); it would need libm, which bare-metal programs do not have"
                 )
             x = op.operands[0]
             et = ir.VectorType(x.type).element_type if isinstance(x.type, ir.VectorType) else x.type
             if not isinstance(et, ir.F32Type):
-                raise CompileError(f"operation {name} at {op.location} works on {et}; only f32 is supported")
+                raise CompileError(f"operation {name} at {short_location(op.location)} works on {et}; only f32 is supported")
             b = _Builder(ir, op, x)
             with op.location:
                 new = _exp(b, x) if name == "math.exp" else _erf(b, x)

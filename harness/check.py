@@ -68,7 +68,8 @@ def compare(got: np.ndarray, ref: np.ndarray, tolerance: str | Tolerance = "exac
         g32, r32 = got.astype(np.float32), ref.astype(np.float32)
         with np.errstate(invalid="ignore", over="ignore"):
             abs_err = np.abs(g32.astype(np.float64) - r32.astype(np.float64))
-        abs_err = np.where(np.isnan(g32) & np.isnan(r32), 0.0, abs_err)
+        # equal values (same infinities included: inf - inf is NaN) and NaN vs NaN differ by 0
+        abs_err = np.where((g32 == r32) | (np.isnan(g32) & np.isnan(r32)), 0.0, abs_err)
         abs_err = np.where(np.isnan(abs_err), np.inf, abs_err)
         ulp = ulp_distance(g32, r32)
         if tol.max_ulp == 0:

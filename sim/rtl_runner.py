@@ -253,11 +253,21 @@ def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
             log_file=log,
             waves=waves,
             timescale=None,
-            extra_env={"COCOTB_LOG_LEVEL": "WARNING"},
+            extra_env={"COCOTB_LOG_LEVEL": "WARNING", "LD_LIBRARY_PATH": _cocotb_library_path()},
         )
     except (SystemExit, RuntimeError) as e:
         if not (tmp / "result.txt").exists():
             raise SimError(f"the simulator failed ({e}); its log:\n{_log_tail(tmp)}") from None
+
+
+def _cocotb_library_path() -> str:
+    """This environment's cocotb libraries first: a cached build's RUNPATH names the
+    virtualenv that built it, which may since have been deleted (the cache is shared
+    by every checkout; cocotb's version is part of the build key, so the libraries match)."""
+    import cocotb_tools.config
+
+    rest = os.environ.get("LD_LIBRARY_PATH")
+    return os.pathsep.join([str(cocotb_tools.config.libs_dir), *([rest] if rest else [])])
 
 
 def _log_tail(tmp: Path, lines: int = 25) -> str:

@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from compiler import compile_kernel  # noqa: E402
-from compiler.decompose import conv2d_flat, max_pool2d_blocks  # noqa: E402
+from compiler.decompose import conv2d_flat, max_pool2d_slices, relu_keeps_signed_zero  # noqa: E402
 from compiler.frontend import import_torch  # noqa: E402
 
 
@@ -20,15 +20,18 @@ from compiler.frontend import import_torch  # noqa: E402
         (1, 2, 5, 6, 3, (2, 3), 1, (1, 0), True),  # rectangular kernel and padding
     ],
 )
-def test_conv2d_flat_matches_pytorch(n, c, h, w, oc, k, stride, pad, bias):
+@pytest.mark.parametrize("dilation", [1, 2])
+def test_conv2d_flat_matches_pytorch(n, c, h, w, oc, k, stride, pad, bias, dilation):
     g = torch.Generator().manual_seed(n * 100 + c)
     kh, kw = (k, k) if isinstance(k, int) else k
     x = torch.randn(n, c, h, w, generator=g)
     wt = torch.randn(oc, c, kh, kw, generator=g)
     b = torch.randn(oc, generator=g) if bias else None
-    ref = torch.nn.functional.conv2d(x, wt, b, stride=stride, padding=pad)
+    if (h + 2 * (pad if isinstance(pad, int) else pad[0]) - dilation * (kh - 1)) < 1:
+        pytest.skip("the dilated kernel does not fit")
+    ref = torch.nn.functional.conv2d(x, wt, b, stride=stride, padding=pad, dilation=dilation)
     got = conv2d_flat(
-        x, wt, b, [stride, stride], pad if isinstance(pad, tuple) else [pad, pad], [1, 1], False, [0, 0], 1
+        x, wt, b, [stride, stride], pad if isinstance(pad, tuple) else [pad, pad], [dilation] * 2, False, [0, 0], 1
     )
     assert got.shape == ref.shape
     assert torch.allclose(got, ref, rtol=1e-5, atol=1e-5)
@@ -37,15 +40,47 @@ def test_conv2d_flat_matches_pytorch(n, c, h, w, oc, k, stride, pad, bias):
 def test_conv2d_flat_declines_what_it_does_not_cover():
     x, wt = torch.randn(1, 4, 8, 8), torch.randn(4, 2, 3, 3)
     assert conv2d_flat(x, wt, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 2) is NotImplemented  # groups
-    assert conv2d_flat(x, torch.randn(4, 4, 3, 3), None, [1, 1], [0, 0], [2, 2], False, [0, 0], 1) is NotImplemented
+    wt4 = torch.randn(4, 4, 3, 3)
+    assert conv2d_flat(x, wt4, None, [1, 2], [0, 0], [1, 1], False, [0, 0], 1) is NotImplemented  # sh != sw
 
 
-def test_max_pool2d_blocks_values_and_indices():
-    x = torch.randn(2, 3, 8, 12, generator=torch.Generator().manual_seed(4))
-    values, indices = max_pool2d_blocks(x, [2, 3], [2, 3])
-    ref_v, ref_i = torch.nn.functional.max_pool2d(x, (2, 3), (2, 3), return_indices=True)
-    assert torch.equal(values, ref_v) and torch.equal(indices, ref_i)
-    assert max_pool2d_blocks(x, [3, 3], [2, 2]) is NotImplemented  # overlapping windows
+POOL_SHAPES = [
+    # (h, w), kernel, stride, padding, dilation, ceil_mode
+    ((8, 12), (2, 3), (2, 3), 0, 1, False),  # non-overlapping
+    ((9, 11), 3, 1, 0, 1, False),  # overlapping
+    ((12, 12), 3, 2, 1, 1, False),  # padding
+    ((7, 9), 2, 2, 0, 1, True),  # ceil_mode: last window hangs over
+    ((10, 11), 3, 3, 1, 1, True),  # padding and ceil_mode
+    ((6, 10), (2, 3), (1, 2), 0, 1, False),  # rectangular
+    ((7, 7), 2, 1, 0, 2, False),  # dilation
+    ((9, 8), 3, 2, 1, 2, True),  # everything at once
+    ((5, 7), (5, 7), (5, 7), 0, 1, False),  # one window: global max
+]
+
+
+def _pool_input(h, w, seed):
+    x = torch.randn(2, 3, h, w, generator=torch.Generator().manual_seed(seed))
+    x[0, 0, 1, 1] = float("nan")  # NaN inside a window
+    x[1, 2, h - 1, w - 1] = float("nan")  # NaN in the last window (or outside every window)
+    x[1, 1, 0, :3], x[1, 1, 1, :3] = -0.0, 0.0  # signed-zero ties: the first one wins
+    x[0, 1] = float("-inf")  # a channel of -inf: the -inf padding must not change indices
+    return x
+
+
+@pytest.mark.parametrize("hw, k, s, p, d, ceil", POOL_SHAPES)
+def test_max_pool2d_slices_is_pytorch_bit_for_bit(hw, k, s, p, d, ceil):
+    x = _pool_input(*hw, seed=hw[0] * 31 + hw[1])
+    ref_v, ref_i = torch.nn.functional.max_pool2d(x, k, s, p, d, ceil_mode=ceil, return_indices=True)
+    values, indices = max_pool2d_slices(x, k, s, p, d, ceil)
+    assert values.shape == ref_v.shape
+    assert torch.equal(values.view(torch.int32), ref_v.view(torch.int32))  # NaNs and -0.0 included
+    assert torch.equal(indices, ref_i)
+    assert max_pool2d_slices(x[0, 0, 0], 2) is NotImplemented  # 1-D: not a 2-D pooling
+
+
+def test_relu_keeps_negative_zero_and_nan():
+    x = torch.tensor([-0.0, 0.0, float("nan"), -1.0, 2.0, float("-inf"), float("inf")])
+    assert torch.equal(relu_keeps_signed_zero(x).view(torch.int32), torch.relu(x).view(torch.int32))
 
 
 def _lenet_tail():

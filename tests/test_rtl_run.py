@@ -300,3 +300,18 @@ def test_trap_without_handler_reports_the_first_trap(tmp_path):
     assert rtl.ending == "trap"
     assert rtl.trap.cause == 2 and rtl.trap.instruction == 0xFFFFFFFF == rtl.trap.tval
     assert "trap vector faulted" in rtl.message
+
+
+def test_simulation_finds_cocotb_libraries_of_this_environment(monkeypatch):
+    """A cached build's RUNPATH names the virtualenv that built it (maybe deleted since:
+    the cache is shared by every checkout), so the run puts this environment's cocotb
+    libraries first on LD_LIBRARY_PATH and keeps what the user had."""
+    import cocotb_tools.config
+
+    from sim.rtl_runner import _cocotb_library_path
+
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/user/lib")
+    first, rest = _cocotb_library_path().split(":", 1)
+    assert (Path(first) / "libcocotbvpi_verilator.so").is_file()
+    assert Path(first) == Path(cocotb_tools.config.libs_dir)
+    assert rest == "/opt/user/lib"

@@ -1,5 +1,8 @@
 """C programs with RVV intrinsics run on the RTL SoC (core + vector unit) and on
-Spike and print exactly the same text. Slow: needs a Verilator build of the SoC."""
+Spike and print exactly the same text (slow tier: every program on both t1 configs).
+Default tier: the programs written as a user would (a vectorized libc, int8
+quantization, image kernels, a softmax) under `cosim difftest` on t1-small, so every
+scalar and vector register write and every vector store's bytes match Spike."""
 
 from __future__ import annotations
 
@@ -12,6 +15,20 @@ from sim.rtl_runner import run_rtl
 from sim.spike.runner import run_spike
 
 PROGRAMS = sorted((Path(__file__).resolve().parent / "vector_support" / "programs").glob("*.c"))
+USER_STYLE = [p for p in PROGRAMS if p.stem in ("rvv_strings", "rvv_quant", "rvv_image", "rvv_softmax")]
+
+
+@pytest.mark.rtl
+@pytest.mark.iss
+@pytest.mark.parametrize("prog", USER_STYLE, ids=lambda p: p.stem)
+def test_user_rvv_program_difftest_clean(prog, tmp_path):
+    from harness.commands.difftest import run_difftest
+
+    assert len(USER_STYLE) == 4
+    elf = build_elf([prog], "t1-small", tmp_path / f"{prog.stem}.elf")
+    report = run_difftest(elf, "t1-small")
+    assert report.result.ok, report.result.summary()
+    assert report.result.compared > 10_000
 
 
 @pytest.mark.rtl

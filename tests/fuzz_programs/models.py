@@ -1,0 +1,128 @@
+"""Small models: MLPs, CNNs, an attention block, chains and residuals."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def _r(*shape, seed=0, scale=1.0):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed)) * scale
+
+
+def linear_gelu_layernorm_softmax():
+    torch.manual_seed(120)
+    m = nn.Sequential(nn.Linear(19, 29), nn.GELU(), nn.LayerNorm(29), nn.Softmax(dim=-1))
+    return m, (_r(3, 19, seed=121),)
+
+
+class _ResidualMLP(nn.Module):
+    def __init__(self, d: int, h: int) -> None:
+        super().__init__()
+        self.up = nn.Linear(d, h)
+        self.down = nn.Linear(h, d)
+        self.norm = nn.LayerNorm(d)
+
+    def forward(self, x):
+        return self.norm(x + self.down(F.relu(self.up(x))))
+
+
+def residual_mlp_block():
+    torch.manual_seed(122)
+    return _ResidualMLP(23, 47), (_r(2, 4, 23, seed=123),)
+
+
+def deep_mlp_batch5():
+    torch.manual_seed(124)
+    m = nn.Sequential(nn.Flatten(), nn.Linear(3 * 7, 50), nn.ReLU(), nn.Linear(50, 31), nn.ReLU(), nn.Linear(31, 3))
+    return m, (_r(5, 3, 7, seed=125),)
+
+
+class _TinyAttention(nn.Module):
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.qkv = nn.Linear(d, 3 * d, bias=False)
+        self.out = nn.Linear(d, d)
+        self.d = d
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).split(self.d, dim=-1)
+        att = torch.softmax(q @ k.transpose(1, 2) * (self.d**-0.5), dim=-1)
+        return self.out(att @ v)
+
+
+def tiny_attention():
+    torch.manual_seed(126)
+    return _TinyAttention(12), (_r(2, 7, 12, seed=127),)
+
+
+class _SmallCNN(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.c2 = nn.Conv2d(8, 12, 3, stride=2)
+        self.fc = nn.Linear(12 * 3 * 3, 5)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.c1(x)), 2)
+        x = F.relu(self.c2(x))
+        return self.fc(torch.flatten(x, 1))
+
+
+def small_cnn_batch2():
+    torch.manual_seed(128)
+    return _SmallCNN(), (_r(2, 3, 16, 16, seed=129),)
+
+
+class _LeNetClassic(nn.Module):
+    """LeNet-5 on 32x32 inputs (no padding in the first conv), overlapping pools."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(1, 6, 5),
+            nn.ReLU(),
+            nn.MaxPool2d(3, stride=2, padding=1),
+            nn.Conv2d(6, 16, 5),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+        )
+        self.classifier = nn.Sequential(
+            nn.Linear(16 * 5 * 5, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10)
+        )
+
+    def forward(self, x):
+        return self.classifier(self.features(x).view(x.size(0), -1))
+
+
+def lenet_classic_32x32():
+    torch.manual_seed(130)
+    return _LeNetClassic(), (_r(1, 1, 32, 32, seed=131),)
+
+
+def conv_pool_mean_head():
+    # global average pooling through mean over H, W
+    torch.manual_seed(132)
+    conv = nn.Conv2d(2, 6, 3, padding=1)
+    fc = nn.Linear(6, 4)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv, self.fc = conv, fc
+
+        def forward(self, x):
+            y = F.max_pool2d(F.relu(self.conv(x)), 3, stride=2, ceil_mode=True)
+            return self.fc(y.mean(dim=(2, 3)))
+
+    return Net(), (_r(1, 2, 9, 9, seed=133),)
+
+
+def two_outputs_logits_and_probs():
+    torch.manual_seed(134)
+    lin = nn.Linear(10, 6)
+
+    def f(x):
+        logits = lin(x)
+        return logits, torch.softmax(logits, dim=-1)
+
+    return f, (_r(4, 10, seed=135),)
