@@ -146,6 +146,42 @@ module vec_memcheck
   logic need_idle;
   assign need_idle = masked || (uop_i.lsmode == LS_INDEXED);
 
+  // Indexed, no segments: every index of the current row in one cycle (the first
+  // faulting active element wins)
+  localparam int unsigned MaxK = DLEN / 8;
+  logic        row_mode, row_hit, row_mis;
+  logic [31:0] row_left, row_k, row_addr;
+  assign row_mode = (uop_i.lsmode == LS_INDEXED) && (uop_i.nf == 3'd0);
+  assign row_left = (RB - (ibytes & (RB - 1))) >> uop_i.ieew;
+  always_comb begin
+    row_hit  = 1'b0;
+    row_mis  = 1'b0;
+    row_k    = '0;
+    row_addr = '0;
+    if (ck_q == CkWalk && row_mode) begin   // gated: idle cycles stay cheap
+      for (int unsigned k = 0; k < MaxK; k++) begin
+        logic [31:0] j, raw, iv, a;
+        j = i_q + 32'(k);
+        if (!row_hit && 32'(k) < row_left && j < evl
+            && (!masked || (j < VLEN && v0_i[j[$clog2(VLEN)-1:0]]))) begin
+          raw = 32'(rdata_i >> (8 * ((ibytes & (RB - 1)) + 32'(k) * ieb)));
+          unique case (uop_i.ieew)
+            2'd0:    iv = {24'b0, raw[7:0]};
+            2'd1:    iv = {16'b0, raw[15:0]};
+            default: iv = raw;
+          endcase
+          a = req_i.rs1[31:0] + iv;
+          if ((a & (eb - 32'd1)) != '0 || !in_region(64'(a), 64'(a) + 64'(eb))) begin
+            row_hit  = 1'b1;
+            row_mis  = (a & (eb - 32'd1)) != '0;
+            row_k    = 32'(k);
+            row_addr = a;
+          end
+        end
+      end
+    end
+  end
+
   always_comb begin
     ck_d  = ck_q;
     i_d   = i_q;
@@ -163,6 +199,17 @@ module vec_memcheck
       CkWalk: begin
         if (i_q >= evl) begin
           ck_d = CkDone;
+        end else if (row_mode) begin
+          if (row_hit) begin
+            ck_d        = CkDone;
+            res_d.elem  = i_q + row_k;
+            res_d.field = '0;
+            res_d.tval  = row_addr;
+            res_d.cause = row_mis ? (store ? 6'd6 : 6'd4) : (store ? 6'd7 : 6'd5);
+            res_d.fault = 1'b1;
+          end else begin
+            i_d = i_q + row_left;
+          end
         end else if (!active) begin
           i_d = i_q + 32'd1;
         end else if (misal || outside) begin
