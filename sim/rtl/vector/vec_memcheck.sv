@@ -16,8 +16,9 @@
 // (masked or not) whose whole address range [first, last] lies in one region with
 // base and stride aligned to EEW cannot fault. Everything else (indexed, region
 // crossings, misalignment) holds the handshake (hold_o) and walks the elements
-// one (element, field) per cycle; masked and indexed accesses first wait until
-// the unit is idle, so v0 and the index register are final.
+// one (element, field) per cycle, indexed accesses without segments one index row
+// per cycle; masked and indexed accesses first wait until the unit is idle, so v0
+// and the index register are final.
 module vec_memcheck
   import cosim_pkg::*;
   import vec_pkg::*;
