@@ -131,9 +131,7 @@ class FaultGenerator:
         label = f".Lvf_idx{len(self.tables)}"
         directive = {8: ".byte", 16: ".half", 32: ".word"}[ieew]
         self.tables += ["  .balign 4", f"{label}:"]
-        self.tables += [
-            f"  {directive} {', '.join(str(v & mask) for v in vals[i : i + 16])}" for i in range(0, n, 16)
-        ]
+        self.tables += [f"  {directive} {', '.join(str(v & mask) for v in vals[i : i + 16])}" for i in range(0, n, 16)]
         return label, max(vals)
 
     # ---- items ----------------------------------------------------------------
@@ -174,10 +172,16 @@ class FaultGenerator:
             evl = (vl + 7) // 8
             addr, mis = self._place(1, evl, edge, 1)
             op = "vsm.v" if store else "vlm.v"
-            out += self._vset(vt, vl) + [f"li {ADDR}, {addr}", *self._vstart(evl), f"{op} v{self._group(1, set())}, ({ADDR})"]
+            out += self._vset(vt, vl) + [
+                f"li {ADDR}, {addr}",
+                *self._vstart(evl),
+                f"{op} v{self._group(1, set())}, ({ADDR})",
+            ]
         else:
             nf = self.rng.randint(2, 8) if kind == "seg" or (kind == "ff" and self.rng.random() < 0.3) else 1
-            mode = "unit" if kind == "ff" else self.rng.choice(["unit", "strided", "indexed"]) if kind == "seg" else kind
+            mode = (
+                "unit" if kind == "ff" else self.rng.choice(["unit", "strided", "indexed"]) if kind == "seg" else kind
+            )
             seg = f"seg{nf}" if nf > 1 else ""
             lmuls = [
                 m
@@ -263,7 +267,11 @@ class FaultGenerator:
             "  vsetvli x6, x0, e8, m8, tu, mu",
         ]
         for g in range(4):  # every vector register from the data buffer
-            out += [f"  li {ADDR}, {g * 8 * self.vlenb}", f"  add {ADDR}, {ADDR}, {BASE}", f"  vle8.v v{8 * g}, ({ADDR})"]
+            out += [
+                f"  li {ADDR}, {g * 8 * self.vlenb}",
+                f"  add {ADDR}, {ADDR}, {BASE}",
+                f"  vle8.v v{8 * g}, ({ADDR})",
+            ]
         for _ in range(self.length):
             lines = self._new_mask() if self.rng.random() < 0.1 else self.item()
             out += [f"  {ln}" for ln in lines]
@@ -328,4 +336,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
