@@ -148,7 +148,7 @@ def tb_sources(soc: SocConfig | None = None) -> list[Path]:
     return [TB_DIR / "tb_mem_port.sv", *vtrace, TB_DIR / "tb_top.sv", TB_DIR / "tb_dpi.cpp"]
 
 
-def soc_parameters(soc: SocConfig) -> dict[str, int]:
+def soc_parameters(soc: SocConfig) -> dict[str, int | str]:
     """tb_top parameters for one SoC config (checked here, so errors name the config)."""
     width = soc.memory.width_bits
     if width < soc.xlen or width > 512 or width & (width - 1):
@@ -173,7 +173,33 @@ def soc_parameters(soc: SocConfig) -> dict[str, int]:
         "DLEN": dlen,
         "MemLatency": soc.memory.latency,
         "MemOutstanding": soc.memory.outstanding,
+        **memory_map_parameters(soc),
     }
+
+
+def memory_map_parameters(soc: SocConfig) -> dict[str, str]:
+    """The config's memory map as tb_top parameters (core and vector unit both use
+    them: non-blocking scalar accesses, vector access faults). Every region must lie
+    below 4 GiB (the ports carry 32-bit addresses). Values are sized Verilog literals:
+    Verilator reads a bare -G number in [2^31, 2^32) as a negative 32-bit integer,
+    which a 33-bit size parameter would sign-extend."""
+    mm = soc.memory_map
+    regions = {
+        "Mmio": (mm.mmio_base, mm.mmio_size, "mmio_base/mmio_size"),
+        "Mem0": (mm.scalar_base, mm.scalar_size, "scalar_base/scalar_size"),
+        "Mem1": (mm.ddr_base, mm.ddr_size, "ddr_base/ddr_size"),
+        "Mem2": (mm.sram_base, mm.sram_size, "sram_base/sram_size"),
+    }
+    out: dict[str, str] = {}
+    for name, (base, size, keys) in regions.items():
+        if size <= 0 or base < 0 or base + size > 1 << 32:
+            raise SimError(
+                f"{soc.path}: memory_map.{keys} = 0x{base:x}/0x{size:x} does not fit below 4 GiB; "
+                "the RTL's ports carry 32-bit addresses"
+            )
+        out[f"{name}Base"] = f"32'h{base:x}"
+        out[f"{name}Size"] = f"{32 if name == 'Mmio' else 33}'h{size:x}"
+    return out
 
 
 def verilator_flags(soc: SocConfig) -> list[str]:
@@ -204,7 +230,7 @@ class Build:
     executable: Path
     key: str
     rtl_hash: str
-    parameters: dict[str, int] = field(default_factory=dict)
+    parameters: dict[str, int | str] = field(default_factory=dict)
     build_seconds: float = 0.0  # how long the build took (recorded when it came from the cache)
     cached: bool = True
 

@@ -42,6 +42,25 @@ package cosim_pkg;
     logic [63:0]     exc_tval;
   } cop_cmp_t;
 
+  // ---------------------------------------------------------------------------
+  // Memory-fault answer of the issue handshake (accelerator -> core), valid when
+  // valid && ready && !illegal (all zero: no fault). Vector memory instructions
+  // are checked before they are accepted, so their exceptions stay precise:
+  //   fault: the accelerator executes the elements before `elem` (and fields <
+  //          `field` of segment `elem`), completes the instruction, and the core
+  //          then traps at it with cause/tval and vstart = elem; the core retires
+  //          no younger instruction before that trap;
+  //   trim:  fault-only-first load: vl becomes `elem` at once (no trap).
+  // ---------------------------------------------------------------------------
+  typedef struct packed {
+    logic        fault;
+    logic        trim;
+    logic [31:0] elem;
+    logic [2:0]  field;
+    logic [5:0]  cause;
+    logic [31:0] tval;
+  } cop_ack_t;
+
   // Memory ports (core instruction/data, accelerator) are plain valid/ready
   // request and in-order valid-only response signals on each module's port list;
   // addresses are 32 bits (every region of the memory map is below 4 GiB) and the

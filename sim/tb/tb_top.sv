@@ -18,7 +18,16 @@ module tb_top #(
   parameter int unsigned VLEN           = 128,
   parameter int unsigned DLEN           = 64,
   parameter int unsigned MemLatency     = 4,
-  parameter int unsigned MemOutstanding = 4
+  parameter int unsigned MemOutstanding = 4,
+  // Memory map (config memory_map, sim/verilator_build.memory_map_parameters)
+  parameter logic [31:0] MmioBase       = 32'h1000_0000,
+  parameter logic [31:0] MmioSize       = 32'h0000_1000,
+  parameter logic [31:0] Mem0Base       = 32'h2000_0000,
+  parameter logic [32:0] Mem0Size       = 33'h0_2000_0000,
+  parameter logic [31:0] Mem1Base       = 32'h4000_0000,
+  parameter logic [32:0] Mem1Size       = 33'h0_8000_0000,
+  parameter logic [31:0] Mem2Base       = 32'hC000_0000,
+  parameter logic [32:0] Mem2Size       = 33'h0_0100_0000
 ) ();
   import core_pkg::*;
 
@@ -115,7 +124,9 @@ module tb_top #(
   longint unsigned       imem_busy, dmem_busy, amem_busy;
 
   cosim_soc #(
-    .XLEN(XLEN), .DataW(DataW), .AccDataW(AccDataW), .Accel(Accel), .VLEN(VLEN), .DLEN(DLEN)
+    .XLEN(XLEN), .DataW(DataW), .AccDataW(AccDataW), .Accel(Accel), .VLEN(VLEN), .DLEN(DLEN),
+    .MmioBase(MmioBase), .MmioSize(MmioSize), .Mem0Base(Mem0Base), .Mem0Size(Mem0Size),
+    .Mem1Base(Mem1Base), .Mem1Size(Mem1Size), .Mem2Base(Mem2Base), .Mem2Size(Mem2Size)
   ) u_soc (
     .clk_i             (clk),
     .rst_ni            (rst_n),

@@ -39,6 +39,7 @@ SOURCES = [
     VEC / "vec_fp_lane.sv",
     VEC / "vec_seq.sv",
     VEC / "vec_lsu.sv",
+    VEC / "vec_memcheck.sv",
     VEC / "vec_unit.sv",
     TB / "vec_tb_top.sv",
 ]

@@ -41,6 +41,8 @@ module core_csr
   input  logic            vstart_clr_i,  // a vector instruction was accepted: vstart resets (RVV 1.0 3.7)
   input  logic [XLEN-1:0] vset_vl_i,
   input  logic [XLEN-1:0] vset_vtype_i,
+  input  logic            vstart_we_i,   // a precise vector memory fault: vstart = the element
+  input  logic [31:0]     vstart_i,
   input  logic            vl_we_i,       // coprocessor trims vl (fault-only-first)
   input  logic [31:0]     vl_i,
 
@@ -217,6 +219,7 @@ module core_csr
         end
         if (vl_we_i) vl_q <= XLEN'(vl_i);
         if (vstart_clr_i) vstart_q <= '0;
+        if (vstart_we_i) vstart_q <= XLEN'(vstart_i);
       end
 
       if (trap_i) begin

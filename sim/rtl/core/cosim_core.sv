@@ -55,6 +55,7 @@ module cosim_core
   input  logic               cop_req_ready_i,
   output cop_req_t           cop_req_o,
   input  logic               cop_illegal_i,
+  input  cop_ack_t           cop_ack_i,      // memory fault / ff trim, with the handshake
   input  logic               cop_cmp_valid_i,
   input  cop_cmp_t           cop_cmp_i,
   output logic               cop_busy_o,     // accepted instructions not yet completed
@@ -92,6 +93,8 @@ module cosim_core
   logic [5:0]      cop_exc_cause_q, cop_exc_cause_d;
   logic [XLEN-1:0] cop_exc_tval_q, cop_exc_tval_d;
   logic [XLEN-1:0] cop_exc_pc_q, cop_exc_pc_d;
+  logic            cop_exc_vs_q, cop_exc_vs_d;            // the trap sets vstart (memory fault)
+  logic [31:0]     cop_exc_vstart_q, cop_exc_vstart_d;
   logic [XLEN-1:0] cop_pc_q [CopMax];
   // Memory kind of every coprocessor instruction in flight (by seq): bit 0 it
   // reads memory, bit 1 it writes memory (custom opcodes: both).
@@ -369,8 +372,10 @@ module cosim_core
     .vstart_clr_i  (cop_issue),
     .vset_vl_i     (vset_vl),
     .vset_vtype_i  (vset_vtype),
-    .vl_we_i       (cop_cmp_valid_i && cop_cmp_i.vl_we),
-    .vl_i          (cop_cmp_i.vl),
+    .vstart_we_i   (trap && cop_exc_q && cop_exc_vs_q),
+    .vstart_i      (cop_exc_vstart_q),
+    .vl_we_i       ((cop_cmp_valid_i && cop_cmp_i.vl_we) || (cop_issue && cop_ack_i.trim)),
+    .vl_i          ((cop_issue && cop_ack_i.trim) ? cop_ack_i.elem : cop_cmp_i.vl),
     .fs_o          (fs),
     .vs_o          (vs),
     .frm_o         (frm),
@@ -618,6 +623,8 @@ module cosim_core
     cop_exc_cause_d = cop_exc_cause_q;
     cop_exc_tval_d  = cop_exc_tval_q;
     cop_exc_pc_d    = cop_exc_pc_q;
+    cop_exc_vs_d    = cop_exc_vs_q;
+    cop_exc_vstart_d = cop_exc_vstart_q;
 
     if_consume       = 1'b0;
     nb_issue         = 1'b0;
@@ -655,6 +662,7 @@ module cosim_core
             trap_epc   = cop_exc_pc_q;
             trap_tval  = cop_exc_tval_q;
             cop_exc_d  = 1'b0;
+            cop_exc_vs_d = 1'b0;
           end
         end else if (!pc_ok) begin
           trap       = drained;
@@ -809,6 +817,19 @@ module cosim_core
                     if (cop_writes_x || cop_writes_f) begin
                       wait_seq_d = seq_q;
                       state_d    = StCopWait;
+                    end
+                    if (cop_ack_i.fault) begin
+                      // A precise memory fault: the unit executes the elements
+                      // before it; wait for that, then trap here (StRun, cop_exc_q)
+                      // before any younger instruction.
+                      wait_seq_d       = seq_q;
+                      state_d          = StCopWait;
+                      cop_exc_d        = 1'b1;
+                      cop_exc_cause_d  = cop_ack_i.cause;
+                      cop_exc_tval_d   = XLEN'(cop_ack_i.tval);
+                      cop_exc_pc_d     = pc_q;
+                      cop_exc_vs_d     = 1'b1;
+                      cop_exc_vstart_d = cop_ack_i.elem;
                     end
                   end
                 end
@@ -976,6 +997,8 @@ module cosim_core
       cop_exc_cause_q <= '0;
       cop_exc_tval_q  <= '0;
       cop_exc_pc_q    <= '0;
+      cop_exc_vs_q    <= 1'b0;
+      cop_exc_vstart_q <= '0;
     end else begin
       state_q         <= state_d;
       pc_q            <= pc_d;
@@ -991,6 +1014,8 @@ module cosim_core
       cop_exc_cause_q <= cop_exc_cause_d;
       cop_exc_tval_q  <= cop_exc_tval_d;
       cop_exc_pc_q    <= cop_exc_pc_d;
+      cop_exc_vs_q    <= cop_exc_vs_d;
+      cop_exc_vstart_q <= cop_exc_vstart_d;
     end
   end
 
@@ -1079,7 +1104,7 @@ module cosim_core
   // Bits that are legitimately unused in some configurations.
   logic unused;
   assign unused = ^{mul_p[2*XLEN+1:2*XLEN], fpu_result[63:32], mtvec[1:0], ld_val[63:32], unused_x_c,
-                    vstart, vl, ld_beat};
+                    vstart, vl, ld_beat, cop_ack_i.field};  // field: the unit's own business
 
   // ---------------------------------------------------------------------------
   // Monitors

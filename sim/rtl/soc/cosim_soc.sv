@@ -2,7 +2,7 @@
 // ports the test bench serves. Accel selects the unit behind the coprocessor
 // port: 0 = none (cosim_noacc), 1 = t1-style vector unit (vec_unit). A Gemmini
 // unit plugs in as another branch of the generate below, using the acc memory
-// port (amem_*). Vector memory access faults are not reported (amem err unused).
+// port (amem_*). Vector memory faults are decided at the issue handshake (cop_ack).
 module cosim_soc
   import cosim_pkg::*;
   import core_pkg::*;
@@ -12,7 +12,16 @@ module cosim_soc
   parameter int unsigned AccDataW = 64,   // accelerator memory port
   parameter int unsigned Accel    = 0,    // 0 none, 1 vector, 2 gemmini
   parameter int unsigned VLEN     = 128,
-  parameter int unsigned DLEN     = 64
+  parameter int unsigned DLEN     = 64,
+  // Memory map (config memory_map): the MMIO page and the three memory regions
+  parameter logic [31:0] MmioBase = 32'h1000_0000,
+  parameter logic [31:0] MmioSize = 32'h0000_1000,
+  parameter logic [31:0] Mem0Base = 32'h2000_0000,
+  parameter logic [32:0] Mem0Size = 33'h0_2000_0000,
+  parameter logic [31:0] Mem1Base = 32'h4000_0000,
+  parameter logic [32:0] Mem1Size = 33'h0_8000_0000,
+  parameter logic [31:0] Mem2Base = 32'hC000_0000,
+  parameter logic [32:0] Mem2Size = 33'h0_0100_0000
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -59,13 +68,22 @@ module cosim_soc
   logic     cop_req_valid, cop_req_ready, cop_illegal, cop_cmp_valid, cop_busy;
   cop_req_t cop_req;
   cop_cmp_t cop_cmp;
+  cop_ack_t cop_ack;
   logic     acc_progress;
 
   cosim_core #(
     .XLEN       (XLEN),
     .DataW      (DataW),
     .VecPresent (Accel == 1),
-    .VLEN       (VLEN)
+    .VLEN       (VLEN),
+    .MmioBase   (MmioBase),
+    .MmioSize   (MmioSize),
+    .Mem0Base   (Mem0Base),
+    .Mem0Size   (Mem0Size),
+    .Mem1Base   (Mem1Base),
+    .Mem1Size   (Mem1Size),
+    .Mem2Base   (Mem2Base),
+    .Mem2Size   (Mem2Size)
   ) u_core (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
@@ -89,6 +107,7 @@ module cosim_soc
     .cop_req_ready_i   (cop_req_ready),
     .cop_req_o         (cop_req),
     .cop_illegal_i     (cop_illegal),
+    .cop_ack_i         (cop_ack),
     .cop_cmp_valid_i   (cop_cmp_valid),
     .cop_cmp_i         (cop_cmp),
     .cop_busy_o        (cop_busy),
@@ -113,6 +132,7 @@ module cosim_soc
       .cmp_o       (cop_cmp),
       .progress_o  (acc_progress)
     );
+    assign cop_ack          = '0;
     assign amem_req_valid_o = 1'b0;
     assign amem_req_addr_o  = '0;
     assign amem_req_we_o    = 1'b0;
@@ -129,7 +149,13 @@ module cosim_soc
     vec_unit #(
       .VLEN (VLEN),
       .DLEN (DLEN),
-      .MemW (AccDataW)
+      .MemW     (AccDataW),
+      .Mem0Base (Mem0Base),
+      .Mem0Size (Mem0Size),
+      .Mem1Base (Mem1Base),
+      .Mem1Size (Mem1Size),
+      .Mem2Base (Mem2Base),
+      .Mem2Size (Mem2Size)
     ) u_acc (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
@@ -137,6 +163,7 @@ module cosim_soc
       .cop_req_ready_o (cop_req_ready),
       .cop_req_i       (cop_req),
       .cop_illegal_o   (cop_illegal),
+      .cop_ack_o       (cop_ack),
       .cop_cmp_valid_o (cop_cmp_valid),
       .cop_cmp_o       (cop_cmp),
       .mem_req_valid_o (amem_req_valid_o),
@@ -165,6 +192,7 @@ module cosim_soc
     // Elaboration error: the requested unit is not in this RTL yet.
     $error("cosim_soc: Accel=%0d has no unit in sim/rtl yet (0 = none)", Accel);
     assign vec_perf_o = '0;
+    assign cop_ack    = '0;
   end
 
   assign acc_progress_o = acc_progress;

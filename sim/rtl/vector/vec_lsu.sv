@@ -1,5 +1,5 @@
 // Vector load/store unit: unit-stride (incl. whole-register, vlm/vsm and
-// fault-only-first without faults), strided and indexed accesses.
+// fault-only-first), strided and indexed accesses.
 //
 // The request side walks the elements of the instruction. Unit-stride accesses
 // are packed: one memory beat carries every element of the current VRF row that
@@ -8,8 +8,9 @@
 // (target row, byte shift, byte enables) waits in a FIFO for the in-order
 // responses, which are written into the VRF with per-byte enables, so masked-off,
 // prestart and tail elements stay undisturbed. Every request (store too) gets one
-// response. Elements must be naturally aligned (misaligned accesses are not
-// detected yet).
+// response. Faults are found before the instruction is accepted (vec_memcheck):
+// an instruction that faults, or a fault-only-first load that trims vl, arrives
+// with `stop` and executes only the elements (segment fields) before the fault.
 //
 // The instruction is latched at start_i. Once it has issued its last request it
 // moves to a drain slot, where it waits for its responses, and the next
@@ -100,10 +101,19 @@ module vec_lsu
 
   logic [31:0] evl_start;   // of the instruction presented at start_i
   always_comb begin
+    logic [31:0] stop_evl;
     if (ins_i.uop.whole)       evl_start = (32'(ins_i.uop.nregs) * VLEN) >> (3 + ins_i.uop.eew);
     else if (ins_i.uop.maskls) evl_start = (ins_i.vl + 32'd7) >> 3;
     else                       evl_start = ins_i.vl;
+    // a fault (or ff trim) at element stop_i: the elements before it, and the
+    // fields < stop_f of segment stop_i
+    stop_evl = ins_i.stop_i + ((ins_i.stop_f != '0) ? 32'd1 : 32'd0);
+    if (ins_i.stop && stop_evl < evl_start) evl_start = stop_evl;
   end
+
+  // last field of element i_q (fewer in the segment a fault stops in)
+  logic [2:0] last_f;
+  assign last_f = (ins_q.stop && i_q == ins_q.stop_i) ? ins_q.stop_f - 3'd1 : u.nf;
 
   // element address
   logic [31:0] idx_val;
@@ -152,6 +162,9 @@ module vec_lsu
       nel = n_left;
       if (n_beat < nel) nel = n_beat;
       if (n_row < nel) nel = n_row;
+      // a misaligned base (every element misaligned): only masked-off elements
+      // before the fault get here, one at a time
+      if (nel == '0) nel = 32'd1;
     end
   end
 
@@ -226,7 +239,7 @@ module vec_lsu
         i_adv = i_q + nel;        // masked-off element: every field skipped
         f_adv = '0;
       end else if (push) begin
-        if (f_q == u.nf) begin
+        if (f_q == last_f) begin
           i_adv = i_q + nel;
           f_adv = '0;
         end else begin
@@ -367,6 +380,6 @@ module vec_lsu
   end
 
   logic unused;
-  assign unused = ^{sd, own_head, ins_i, ins_q.vl, ins_q.vstart, ins_q.frs1, ins_q.frm, ins_q.vxrm, ins_q.seq, ins_q.sew, ins_q.lmul, u};
+  assign unused = ^{sd, own_head, ins_i, ins_q.vl, ins_q.stop_f, ins_q.vstart, ins_q.frs1, ins_q.frm, ins_q.vxrm, ins_q.seq, ins_q.sew, ins_q.lmul, u};
 
 endmodule

@@ -140,6 +140,11 @@ package vec_pkg;
     logic [2:0]  frm;
     logic [1:0]  vxrm;
     logic [7:0]  seq;
+    // memory: stop before element stop_i, field stop_f (a precise fault or a
+    // fault-only-first trim found by vec_memcheck at the issue handshake)
+    logic        stop;
+    logic [31:0] stop_i;
+    logic [2:0]  stop_f;
   } vinsn_t;
 
   // Performance events, one sample per cycle (vec_unit.perf_o). The test bench

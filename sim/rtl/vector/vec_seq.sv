@@ -834,6 +834,6 @@ module vec_seq
   end
 
   logic unused;
-  assign unused = ^{ins_q.seq, ins_q.rs2, ins_q.vl, u, ui, ins_i};
+  assign unused = ^{ins_q.seq, ins_q.rs2, ins_q.vl, ins_q.stop, ins_q.stop_i, ins_q.stop_f, u, ui, ins_i};
 
 endmodule

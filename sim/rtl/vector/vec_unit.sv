@@ -23,6 +23,13 @@ module vec_unit
   parameter int unsigned Outstanding = 8,     // memory requests in flight (power of 2)
   parameter int unsigned RobDepth    = 4,     // instructions in flight (power of 2)
   parameter bit          Chain       = 1'b1,  // 0: a consumer waits for its producer to finish
+  // Memory regions (config memory_map): element accesses outside them fault
+  parameter logic [31:0] Mem0Base    = 32'h2000_0000,
+  parameter logic [32:0] Mem0Size    = 33'h0_2000_0000,
+  parameter logic [31:0] Mem1Base    = 32'h4000_0000,
+  parameter logic [32:0] Mem1Size    = 33'h0_8000_0000,
+  parameter logic [31:0] Mem2Base    = 32'hC000_0000,
+  parameter logic [32:0] Mem2Size    = 33'h0_0100_0000,
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows),
   localparam int unsigned MB   = MemW / 8
@@ -34,6 +41,7 @@ module vec_unit
   output logic            cop_req_ready_o,
   input  cop_req_t        cop_req_i,
   output logic            cop_illegal_o,
+  output cop_ack_t        cop_ack_o,     // memory fault / ff trim (vec_memcheck)
   // coprocessor completion
   output logic            cop_cmp_valid_o,
   output cop_cmp_t        cop_cmp_o,
@@ -96,9 +104,37 @@ module vec_unit
     new_ins.frm    = cop_req_i.frm;
     new_ins.vxrm   = cop_req_i.vxrm;
     new_ins.seq    = cop_req_i.seq;
+    new_ins.stop   = cop_ack_o.fault || cop_ack_o.trim;
+    new_ins.stop_i = cop_ack_o.elem;
+    new_ins.stop_f = cop_ack_o.field;
   end
 
-  assign cop_req_ready_o = (iq_cnt_q != (PW + 1)'(IqDepth));
+  // Memory instructions are checked for faults before they are accepted
+  logic            mc_hold, mc_walking;
+  logic [RowW-1:0] mc_raddr;
+  logic [VLEN-1:0] v0;
+  logic [DLEN-1:0] rd_e;
+  logic            idle;
+  vec_memcheck #(
+    .VLEN(VLEN), .DLEN(DLEN),
+    .Mem0Base(Mem0Base), .Mem0Size(Mem0Size), .Mem1Base(Mem1Base), .Mem1Size(Mem1Size),
+    .Mem2Base(Mem2Base), .Mem2Size(Mem2Size)
+  ) u_mc (
+    .clk_i, .rst_ni,
+    .check_i   (cop_req_valid_i && legal && (dec_uop.cls == VC_LOAD || dec_uop.cls == VC_STORE)),
+    .fire_i    (iq_push),
+    .req_i     (cop_req_i),
+    .uop_i     (dec_uop),
+    .idle_i    (idle),
+    .v0_i      (v0),
+    .raddr_o   (mc_raddr),
+    .rdata_i   (rd_e),
+    .walking_o (mc_walking),
+    .hold_o    (mc_hold),
+    .ack_o     (cop_ack_o)
+  );
+
+  assign cop_req_ready_o = (iq_cnt_q != (PW + 1)'(IqDepth)) && !mc_hold;
   assign cop_illegal_o   = !legal;
   assign iq_push         = cop_req_valid_i && cop_req_ready_o && legal;
 
@@ -214,8 +250,7 @@ module vec_unit
   logic [RowW-1:0] s_ra, s_rb, s_rc, s_wa, l_ra, l_rb, l_wa, ld_addr;
   logic [DLEN-1:0] s_wd, s_wbe, l_wd, l_wbe, l_wd_m, l_wbe_m;
   logic            s_we, l_we, l_we_m;
-  logic [DLEN-1:0] rd_a, rd_b, rd_c, rd_d, rd_e;
-  logic [VLEN-1:0] v0;
+  logic [DLEN-1:0] rd_a, rd_b, rd_c, rd_d;
 
   vec_seq #(.VLEN(VLEN), .DLEN(DLEN)) u_seq (
     .clk_i, .rst_ni,
@@ -489,7 +524,6 @@ module vec_unit
   // Register file: sequencer on ports a/b/c and write port 0, LSU on d/e and
   // write port 1; the debug port uses the LSU's ports while the unit is idle
   // ---------------------------------------------------------------------------
-  logic idle;
   assign idle    = (rob_cnt_q == '0) && !iq_nonempty;
   assign ld_addr = idle ? dbg_addr_i : l_ra;
   always_comb begin
@@ -514,7 +548,7 @@ module vec_unit
     .rdata_c_o (rd_c),
     .raddr_d_i (ld_addr),
     .rdata_d_o (rd_d),
-    .raddr_e_i (l_rb),
+    .raddr_e_i ((mc_walking && idle) ? mc_raddr : l_rb),   // indices: the checker reads them while idle
     .rdata_e_o (rd_e),
     .v0_o      (v0),
     .we0_i     (s_we),

@@ -96,12 +96,19 @@ module vec_tb_top
     assign dbg_rdata_o[k]     = drdata[32*k +: 32];
   end
 
+  // Memory faults (vec_memcheck) are checked in the SoC against Spike (tests/
+  // test_vector_faults.py); the scripts here use aligned in-region addresses only.
+  cosim_pkg::cop_ack_t ack;
+  logic unused_ack;
+  assign unused_ack = ^ack;
+
   vec_unit #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Chain(Chain)) u_vec (
     .clk_i, .rst_ni,
     .cop_req_valid_i (req_valid_i),
     .cop_req_ready_o (req_ready_o),
     .cop_req_i       (req),
     .cop_illegal_o   (req_illegal_o),
+    .cop_ack_o       (ack),
     .cop_cmp_valid_o (cmp_valid_o),
     .cop_cmp_o       (cmp),
     .mem_req_valid_o,
