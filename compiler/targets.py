@@ -161,7 +161,10 @@ def column_tile(n: int, vt: VectorTarget) -> int:
     group of 32 slots, 12 an LMUL-2 group of 16: fuller groups leave room for
     more jammed rows), else the fullest; shorter tiles by being a multiple of the datapath width
     (``lanes``: 12 elements on 8 lanes cost as much as 16), then width, never
-    narrower than ``max(lanes, MIN_TILE)``. Anything else (fewer than 8 columns,
+    narrower than ``max(2 * lanes, MIN_TILE)`` (a vfmacc.vf of one
+    datapath row takes one cycle, so the core, issuing the flw and the B loads too, would
+    become the bottleneck: measured on t1-blastoise's RTL, mm 16x32x24 in 3 tiles of 8
+    took 32% more cycles than one vector of 24). Anything else (fewer than 8 columns,
     a prime) stays one vector (compiler.flatmm takes those where it can)."""
     cap = min(vt.vlmax(4), n // 2)
     divisors = [w for w in range(2, cap + 1) if n % w == 0]
@@ -174,7 +177,7 @@ def column_tile(n: int, vt: VectorTarget) -> int:
         return max(full) if full else max(whole, key=lambda w: (fill[w], w))
     # shorter than a register: at least one datapath row and 4 elements (tiles of 2
     # would turn each k step into many tiny vfmacc), multiples of the lanes first
-    short = [w for w in divisors if w >= max(lanes(vt), MIN_TILE)]
+    short = [w for w in divisors if w >= max(2 * lanes(vt), MIN_TILE)]
     if short:
         return max(short, key=lambda w: (w % lanes(vt) == 0, w))
     return fit(n, vt.vlmax(4))

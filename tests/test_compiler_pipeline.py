@@ -58,7 +58,8 @@ def test_column_tiles():
     assert column_tile(24, small) == 12  # two LMUL-2 groups, 3/4 full
     assert column_tile(36, small) == 12  # an LMUL-2 group 3/4 full beats 18 in a 32-slot LMUL-4 group
     assert column_tile(120, small) == 30 and column_tile(896, small) == 32
-    assert column_tile(24, big) == 8  # shorter than a register: a multiple of the 8 lanes
+    # shorter than a register: at least two datapath rows (16 on 8 lanes), multiples of the lanes first
+    assert column_tile(24, big) == 24 and column_tile(96, big) == 48 and column_tile(64, big) == 32
     assert column_tile(128, big) == 64  # two whole registers
     assert column_tile(10, small) == 5 and column_tile(10, big) == 10  # no tiles under 4 elements or 8 lanes
     for n in (1, 2, 3, 4, 6, 17):  # nothing worth splitting: one vector (flatmm takes these)
@@ -66,7 +67,8 @@ def test_column_tiles():
     for n in (24, 36, 96, 144):
         for vt in (small, big, VectorTarget(512, 128)):
             w = column_tile(n, vt)
-            assert n % w == 0 and n // w >= 2 and w <= vt.vlmax(4)
+            assert w == n or (n % w == 0 and n // w >= 2 and w <= vt.vlmax(4) and w >= 2 * vt.dlen // 32)
+        assert column_tile(n, small) < n
 
 
 @pytest.fixture(scope="module")
