@@ -119,6 +119,25 @@ def test_cycle_limit_ends_the_comparison_cleanly(soc, tmp_path, capsys):
     assert "no divergence" in captured.out and "RTL: timeout" in captured.err
 
 
+def test_an_unfinished_run_is_not_a_clean_difftest(soc, tmp_path, capsys):
+    """A run stopped by the config's own cycle limit (or the watchdog), not by a limit the
+    user asked for, fails the difftest: the comparator stops where the RTL trace ends,
+    so "no divergence" alone would hide a hang."""
+    from configs import CONFIG_DIR
+
+    text = (CONFIG_DIR / f"{soc}.toml").read_text()
+    text = re.sub(r"(?m)^max_cycles = .*$", "max_cycles = 20_000", text)
+    cfg = tmp_path / f"{soc}.toml"
+    cfg.write_text(text)
+    (tmp_path / "spin.c").write_text("int main(void) { volatile int x = 0; for (;;) x++; return 0; }\n")
+    elf = build_elf([tmp_path / "spin.c"], soc, tmp_path / "spin.elf")
+    report = run_difftest(elf, cfg)
+    assert report.rtl.ending == "timeout" and report.result.ok
+    assert not report.ok and "cycle limit" in report.unfinished
+    rc = cosim(["difftest", str(elf), "--soc", str(cfg)])
+    assert rc == 1 and "did not finish" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(100, 116))
 def test_long_random_program_has_no_divergence(soc, seed, tmp_path):

@@ -36,10 +36,23 @@ class DifftestReport:
     rtl: RunOutcome | None  # None when an existing trace was compared
     spike: RunOutcome | None
     trace: Path
+    cycle_limit_asked: bool = False  # the user set max_cycles: a run cut there is a clean prefix
+
+    @property
+    def unfinished(self) -> str | None:
+        """Why the RTL run did not finish, when that makes the comparison incomplete:
+        a hang (watchdog) or the config's own cycle limit. The comparator stops where
+        the RTL trace ends, so "no divergence" alone would hide a hang."""
+        rtl = self.rtl
+        if rtl is None or rtl.ending != "timeout":
+            return None
+        if self.cycle_limit_asked and "cycle limit" in (rtl.message or ""):
+            return None
+        return rtl.message or "the RTL run timed out"
 
     @property
     def ok(self) -> bool:
-        return self.result.ok
+        return self.result.ok and self.unfinished is None
 
 
 def _run_rtl(elf: Path, soc: SocConfig, trace: Path, max_cycles: int | None, corrupt_pc: int | None) -> RunOutcome:
@@ -101,7 +114,7 @@ def run_difftest(
                 result = comparator.run(spike, rtl_lines)
             except LogFormatError as e:
                 raise CosimError(f"malformed commit trace or log ({trace} / Spike): {e}") from None
-        return DifftestReport(result, rtl_outcome, spike.outcome, trace)
+        return DifftestReport(result, rtl_outcome, spike.outcome, trace, max_cycles is not None)
 
 
 def _comparator(soc: SocConfig, context_lines: int) -> Comparator:
@@ -137,7 +150,7 @@ def _run_streaming(
     if rtl.error is not None and (result.ok or not isinstance(rtl.error, SimError)):
         # A simulator we stopped at a divergence may fail; one that failed on its own is an error.
         raise rtl.error
-    return DifftestReport(result, rtl.result, spike.outcome, Path("<fifo>"))
+    return DifftestReport(result, rtl.result, spike.outcome, Path("<fifo>"), max_cycles is not None)
 
 
 def _stop_simulator(trace_fifo: Path) -> None:
@@ -185,6 +198,8 @@ def _cmd(args) -> int:
         cycles = f", {rtl.cycles_total} cycles" if rtl.cycles_total is not None else ""
         print(f"RTL: {rtl.ending} ({how}){cycles}", file=sys.stderr)
     print(report.result.summary())
+    if report.unfinished:
+        print(f"the RTL run did not finish, so the comparison is incomplete: {report.unfinished}")
     return 0 if report.ok else 1
 
 
