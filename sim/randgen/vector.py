@@ -19,7 +19,8 @@ every OP-V instruction then, RVV 1.0 section 3.7 permits it, and the RTL does th
 same: tests/test_vector_vstart.py), after which vstart is read and cleared. A few
 items on purpose set an illegal vtype (vill) before a vector instruction or use an
 invalid frm, and expect both sides to trap the same way. Memory operands stay inside the program's data buffer,
-naturally aligned (misaligned vector accesses are not in the RTL). Same seed, same
+naturally aligned (faulting and misaligned vector accesses are
+sim/randgen/vector_faults.py's job). Same seed, same
 text.
 """
 
