@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import walk_ops
+from compiler.irwalk import static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 
@@ -35,17 +35,6 @@ class FlatTile:
     split: int  # loops before this index are outer loops; ``split - 1`` steps by ``rows``
     rows: int
     width: int  # W
-
-
-def _layout(ir, value) -> tuple[list[int], int] | None:
-    try:
-        strides, offset = ir.MemRefType(value.type).get_strides_and_offset()
-    except Exception:
-        return None
-    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
-    if offset == dyn or any(s == dyn for s in strides):
-        return None
-    return list(strides), offset
 
 
 def _map_dims(ir, amap) -> list[int | None] | None:
@@ -91,7 +80,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     shape = tuple(ir.ShapedType(out_val.type).shape)
     if out_map != list(range(len(iters))) or any(d <= 0 for d in shape):
         return None
-    layouts = [_layout(ir, v) for v in op.operands]
+    layouts = [static_layout(ir, v.type) for v in op.operands]
     if any(lay is None or (lay[0] and lay[0][-1] != 1) for lay in layouts):
         return None  # loads and gathers index the innermost dim linearly
     strides = layouts[-1][0]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import walk_ops
+from compiler.irwalk import static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 
@@ -37,17 +37,6 @@ class FlatPlan:
     n: int
     k: int
     rows: int  # R: output rows per vector
-
-
-def _strides(ir, value) -> tuple[list[int], int] | None:
-    try:
-        strides, offset = ir.MemRefType(value.type).get_strides_and_offset()
-    except Exception:
-        return None
-    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
-    if offset == dyn or any(s == dyn for s in strides):
-        return None
-    return list(strides), offset
 
 
 def _dims(ir, amap) -> list[int] | None:
@@ -97,7 +86,7 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
         return None
     m, kk = shapes[0][-2], shapes[0][-1]
     n = shapes[1][-1]
-    layouts = [_strides(ir, v) for v in op.operands]
+    layouts = [static_layout(ir, v.type) for v in op.operands]
     if any(lay is None for lay in layouts):
         return None
     if any(lay[0][-1] != 1 for lay in layouts):
@@ -127,7 +116,7 @@ def _flat_view(ir, memref, arith, value):
     the memref's own first element and applied to its innermost index (``_at``).
     No reinterpret_cast: a view aliasing a buffer stops MLIR from hoisting the
     other contractions' accumulators out of their k loops."""
-    strides, _offset = _strides(ir, value)
+    strides, _offset = static_layout(ir, value.type)
     return value, strides, 0
 
 

@@ -18,3 +18,15 @@ def walk_ops(op) -> Iterator:
     for child in child_ops(op):
         yield child
         yield from walk_ops(child)
+
+
+def static_layout(ir, mtype) -> tuple[list[int], int] | None:
+    """(strides, offset) of a memref type when all are static, else None."""
+    try:
+        strides, offset = ir.MemRefType(mtype).get_strides_and_offset()
+    except Exception:
+        return None
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    if offset == dyn or any(s == dyn for s in strides):
+        return None
+    return list(strides), offset

@@ -14,18 +14,7 @@ with a fully static strided layout are rewritten; anything else is left alone.
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, walk_ops
-
-
-def _static_layout(ir, mtype) -> tuple[list[int], int] | None:
-    try:
-        strides, offset = ir.MemRefType(mtype).get_strides_and_offset()
-    except Exception:
-        return None
-    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
-    if offset == dyn or any(s == dyn for s in strides):
-        return None
-    return list(strides), offset
+from compiler.irwalk import child_ops, static_layout, walk_ops
 
 
 def _candidate(ir, op):
@@ -45,7 +34,7 @@ def _candidate(ir, op):
         return None
     if len(op.operands) != 1 + mtype.rank + 1:  # source, indices, padding: no mask
         return None
-    layout = _static_layout(ir, mtype)
+    layout = static_layout(ir, mtype)
     if layout is None or layout[0][-1] in (0, 1):
         return None
     return mtype, layout[0], layout[1], vtype.shape[0]
