@@ -30,4 +30,6 @@ def test_case_on_blastoise_rtl(name, tmp_path):
     assert all(o["mismatches"] == 0 for o in r["outputs"].values())
     lanes = load_soc(SOC).accelerator.lanes
     assert c["vec_fma_ops"] <= lanes * c["cycles"]
-    assert c["vec_arith_busy_cycles"] + c["vec_mem_busy_cycles"] <= c["cycles"]
+    # the two engines run at the same time (PIPELINE.md), so each is bounded, not their sum
+    assert max(c["vec_arith_busy_cycles"], c["vec_mem_busy_cycles"]) <= c["cycles"]
+    assert c["vec_arith_busy_cycles"] > 0 and c["vec_mem_busy_cycles"] > 0
