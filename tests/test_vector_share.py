@@ -100,6 +100,9 @@ KNOWN_BELOW_HALF = {
     # 12 columns on 4+ lanes: column tiles would be shorter than two datapath rows, which
     # costs cycles (targets.column_tile), so the row stays one vfmacc.vf per A scalar
     "bmm_3x6x10x12",
+    # the same on t1-blastoise's 8 lanes (tiles would be under 16 columns): below half there
+    "bmm_3x6x10x16",
+    "linear_6x40x24",
 }
 
 
