@@ -7,8 +7,11 @@ operands, before vectorization (so the expansions vectorize with the op around t
 
 - exp: Cody-Waite range reduction x = k*ln2 + r (|r| <= ln2/2), a degree-7
   Taylor polynomial of e^r (relative error < 1e-8 on that interval), then
-  scaling by 2^k built in the exponent bits. Inputs are clamped to
-  [-87.33, 88.37] so 2^k stays a normal float.
+  scaling by 2^k built in the exponent bits as two normal factors 2^(k>>1) and
+  2^(k-(k>>1)), so results that overflow become inf and those in the subnormal
+  range round once, as in eager PyTorch. Inputs are clamped to [-104, 89]
+  (beyond them exp is 0 or inf in f32; -inf and +inf land there too) and a NaN
+  input gives NaN.
 - erf: Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7 in exact arithmetic,
   4.1e-7 measured in f32 over [-6, 6]) on |x|, sign copied back.
 """
@@ -24,7 +27,7 @@ EXPANDED_HERE = {"math.exp", "math.erf"}
 LOG2E = 1.4426950408889634
 LN2_HI = 0.693359375
 LN2_LO = -2.12194440e-4
-EXP_LO, EXP_HI = -87.33654, 88.37626
+EXP_LO, EXP_HI = -104.0, 89.0  # exp(-104) rounds to 0 and exp(89) to inf in f32
 ERF_P = 0.3275911
 ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 
@@ -81,15 +84,23 @@ class _Builder:
     def fma(self, a, b, c):
         return self.add(self.mul(a, b), c)
 
-    def olt(self, a, b):
-        pred = self.ir.IntegerAttr.get(self.ir.IntegerType.get_signless(64), 4)  # olt
+    def cmpf(self, predicate: int, a, b):
+        pred = self.ir.IntegerAttr.get(self.ir.IntegerType.get_signless(64), predicate)
         return self._op("arith.cmpf", [a, b], self.i1, {"predicate": pred})
+
+    def olt(self, a, b):
+        return self.cmpf(4, a, b)
+
+    def isnan(self, a):
+        return self.cmpf(14, a, a)  # uno: unordered
 
     def select(self, c, a, b):
         return self._op("arith.select", [c, a, b], self.t)
 
 
 def _exp(b: _Builder, x):
+    nan = b.isnan(x)
+    x_in = x
     x = b.bin("maxnumf", x, b.const(EXP_LO))
     x = b.bin("minnumf", x, b.const(EXP_HI))
     t = b.mul(x, b.const(LOG2E))
@@ -101,9 +112,15 @@ def _exp(b: _Builder, x):
     p = b.const(1.0 / 5040)
     for c in (1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0):
         p = b.fma(p, r, b.const(c))
-    bits = b._op("arith.shli", [b._op("arith.addi", [k, b.iconst(127)], b.it), b.iconst(23)], b.it)
-    scale = b._op("arith.bitcast", [bits], b.t)
-    return b.mul(p, scale)
+    # 2^k as two normal factors (k in [-150, 128]): each half in [-75, 64]
+    k1 = b._op("arith.shrsi", [k, b.iconst(1)], b.it)
+    k2 = b._op("arith.subi", [k, k1], b.it)
+
+    def pow2(e):
+        bits = b._op("arith.shli", [b._op("arith.addi", [e, b.iconst(127)], b.it), b.iconst(23)], b.it)
+        return b._op("arith.bitcast", [bits], b.t)
+
+    return b.select(nan, x_in, b.mul(b.mul(p, pow2(k1)), pow2(k2)))
 
 
 def _erf(b: _Builder, x):

@@ -28,6 +28,34 @@ def test_exp_accuracy():
     assert got[0] > 0 and np.isfinite(got).all()
 
 
+def test_exp_special_values_and_range_ends_match_pytorch():
+    """NaN stays NaN, +-inf and the overflow edge give inf / 0, and results in the
+    subnormal range round like PyTorch's (the clamp must not turn them into numbers)."""
+    x = np.array(
+        [np.nan, np.inf, -np.inf, 88.5, 88.72, 88.73, 89.5, 200.0, -87.5, -90.0, -100.0, -103.9, -104.5, -1e6, 0.0],
+        dtype=np.float32,
+    )
+    got = host(torch.exp, x)
+    ref = torch.exp(torch.from_numpy(x)).numpy()
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    assert np.array_equal(np.isinf(got), np.isinf(ref)) and np.array_equal(got == 0, ref == 0)
+    finite = np.isfinite(ref) & (ref > 0)
+    normal = finite & (ref >= np.finfo(np.float32).tiny)
+    assert np.all(np.abs(got[normal] - ref[normal]) <= 4e-7 * ref[normal])
+    ulp = np.float32(2.0**-149)  # subnormals: within a few of the smallest steps
+    assert np.all(np.abs(got[finite & ~normal] - ref[finite & ~normal]) <= 4 * ulp)
+
+
+def test_softmax_row_with_nan_or_inf_matches_pytorch():
+    x = np.random.default_rng(3).standard_normal((3, 9)).astype(np.float32)
+    x[1, 4], x[2, 0] = np.nan, np.inf
+    got = host(lambda t: torch.softmax(t, dim=-1), x)
+    ref = torch.softmax(torch.from_numpy(x), dim=-1).numpy()
+    assert np.array_equal(np.isnan(got), np.isnan(ref)) and np.isnan(ref[1]).all()
+    ok = ~np.isnan(ref)
+    assert np.allclose(got[ok], ref[ok], rtol=1e-6, atol=1e-7)
+
+
 def test_erf_accuracy():
     x = np.linspace(-6.0, 6.0, 4001, dtype=np.float32)
     got = host(torch.erf, x)
