@@ -120,26 +120,10 @@ module vec_lsu
   logic [31:0] ibytes;
   assign ibytes    = i_q * ieb;
   assign raddr_b_o = rowaddr(u.vs2, ibytes >> RBLg);
-  always_comb begin
-    logic [31:0] raw;
-    raw = 32'(rdata_b_i >> (8 * (ibytes & (RB - 1))));
-    unique case (u.ieew)
-      2'd0:    idx_val = {24'b0, raw[7:0]};
-      2'd1:    idx_val = {16'b0, raw[15:0]};
-      default: idx_val = raw;
-    endcase
-  end
+  assign idx_val = index_value(32'(rdata_b_i >> (8 * (ibytes & (RB - 1)))), u.ieew);
 
   logic [31:0] addr;
-  // field f of a segment sits f*EEW bytes after field 0; unit-stride segments
-  // are packed, element i at (i*nf + f)*EEW
-  always_comb begin
-    unique case (u.lsmode)
-      LS_STRIDED: addr = ins_q.rs1 + i_q * ins_q.rs2 + 32'(f_q) * eb;
-      LS_INDEXED: addr = ins_q.rs1 + idx_val + 32'(f_q) * eb;
-      default:    addr = ins_q.rs1 + (i_q * (32'(u.nf) + 32'd1) + 32'(f_q)) * eb;
-    endcase
-  end
+  assign addr = elem_addr(u.lsmode, ins_q.rs1, ins_q.rs2, idx_val, i_q, f_q, u.nf, eb);
 
   // register of field f_q: vd + f*seg_regs
   logic [4:0] freg;

@@ -121,23 +121,9 @@ module vec_memcheck
   assign ieb     = 32'd1 << uop_i.ieew;
   assign ibytes  = i_q * ieb;
   assign raddr_o = RowW'((32'(uop_i.vs2) << RprLg) + (ibytes >> RBLg));
-  always_comb begin
-    logic [31:0] raw;
-    raw = 32'(rdata_i >> (8 * (ibytes & (RB - 1))));
-    unique case (uop_i.ieew)
-      2'd0:    idx = {24'b0, raw[7:0]};
-      2'd1:    idx = {16'b0, raw[15:0]};
-      default: idx = raw;
-    endcase
-  end
-  // the address as the LSU computes it (32 bits)
-  always_comb begin
-    unique case (uop_i.lsmode)
-      LS_STRIDED: addr = req_i.rs1[31:0] + i_q * req_i.rs2[31:0] + 32'(f_q) * eb;
-      LS_INDEXED: addr = req_i.rs1[31:0] + idx + 32'(f_q) * eb;
-      default:    addr = req_i.rs1[31:0] + (i_q * nfl + 32'(f_q)) * eb;
-    endcase
-  end
+  assign idx  = index_value(32'(rdata_i >> (8 * (ibytes & (RB - 1)))), uop_i.ieew);
+  // the address as the LSU computes it (the same function)
+  assign addr = elem_addr(uop_i.lsmode, req_i.rs1[31:0], req_i.rs2[31:0], idx, i_q, f_q, uop_i.nf, eb);
 
   logic active, misal, outside;
   assign active  = !masked || ((i_q < VLEN) && v0_i[i_q[$clog2(VLEN)-1:0]]);

@@ -209,4 +209,28 @@ package vec_pkg;
     return (d < s) && (s_end == d_end);
   endfunction
 
+  // Address of field f of element i of a vector memory access (32 bits), shared by
+  // the LSU and the fault checker so both always name the same bytes. Field f sits
+  // f*EEW bytes after field 0; unit-stride segments are packed (element i at
+  // (i*nf + f)*EEW), strided ones start every `stride` bytes, indexed ones at
+  // base + index.
+  function automatic logic [31:0] elem_addr(vlsmode_e mode, logic [31:0] base, logic [31:0] stride,
+                                            logic [31:0] idx, logic [31:0] i, logic [2:0] f,
+                                            logic [2:0] nf, logic [31:0] eb);
+    unique case (mode)
+      LS_STRIDED: return base + i * stride + 32'(f) * eb;
+      LS_INDEXED: return base + idx + 32'(f) * eb;
+      default:    return base + (i * (32'(nf) + 32'd1) + 32'(f)) * eb;
+    endcase
+  endfunction
+
+  // An index element of EEW 2^ieew bytes from the low bytes of `raw`, zero-extended.
+  function automatic logic [31:0] index_value(logic [31:0] raw, logic [1:0] ieew);
+    unique case (ieew)
+      2'd0:    return {24'b0, raw[7:0]};
+      2'd1:    return {16'b0, raw[15:0]};
+      default: return raw;
+    endcase
+  endfunction
+
 endpackage
