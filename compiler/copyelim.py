@@ -11,17 +11,9 @@ the temporary's shape): the copy, the stack space and its frame set-up vanish.
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, walk_ops
+from compiler.irwalk import child_ops, identity_layout, walk_ops
 
 _VIEWS = ("memref.collapse_shape", "memref.expand_shape")
-
-
-def _identity(ir, t) -> bool:
-    layout = ir.MemRefType(t).layout
-    if not isinstance(layout, ir.AffineMapAttr):
-        return False
-    amap = ir.AffineMapAttr(layout).value
-    return amap == ir.AffineMap.get_identity(amap.n_dims)
 
 
 def _elements(ir, t) -> int:
@@ -46,7 +38,7 @@ def _candidate(ir, copy):
         return None
     if not isinstance(dst.owner, ir.Block):  # the output must be a function argument
         return None
-    if not all(_identity(ir, v.type) for v in chain) or not _identity(ir, dst.type):
+    if not all(identity_layout(ir, v.type) for v in chain) or not identity_layout(ir, dst.type):
         return None
     if any(d < 0 for d in ir.MemRefType(dst.type).shape):
         return None

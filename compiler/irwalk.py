@@ -1,4 +1,5 @@
-"""Walking nested MLIR operations (the Python bindings have no generic walker)."""
+"""Walking nested MLIR operations (the Python bindings have no generic walker), and the
+memref layout queries the rewrites share."""
 
 from __future__ import annotations
 
@@ -30,3 +31,12 @@ def static_layout(ir, mtype) -> tuple[list[int], int] | None:
     if offset == dyn or any(s == dyn for s in strides):
         return None
     return list(strides), offset
+
+
+def identity_layout(ir, mtype) -> bool:
+    """Is a memref type's layout the identity map (contiguous, row-major, offset 0)?"""
+    layout = ir.MemRefType(mtype).layout
+    if not isinstance(layout, ir.AffineMapAttr):
+        return False
+    amap = ir.AffineMapAttr(layout).value
+    return amap == ir.AffineMap.get_identity(amap.n_dims)

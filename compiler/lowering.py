@@ -33,7 +33,7 @@ from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
-from compiler.irwalk import child_ops, walk_ops
+from compiler.irwalk import child_ops, identity_layout, walk_ops
 from compiler.mathexpand import expand_math
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
@@ -90,14 +90,6 @@ def _mark_noalias(module) -> None:
                 op.attributes["arg_attrs"] = ir.ArrayAttr.get([attrs] * n)
 
 
-def _identity_layout(ir, t) -> bool:
-    layout = ir.MemRefType(t).layout
-    if not isinstance(layout, ir.AffineMapAttr):
-        return False
-    amap = ir.AffineMapAttr(layout).value
-    return amap == ir.AffineMap.get_identity(amap.n_dims)
-
-
 def _copies_to_linalg(module) -> int:
     """memref.copy between strided views (e.g. into the interior of a padded
     buffer) lowers to a call of MLIR's C runner ``memrefCopy``, which bare-metal
@@ -109,7 +101,7 @@ def _copies_to_linalg(module) -> int:
         copies = [o for o in walk_ops(module.operation) if o.name == "memref.copy"]
         for op in copies:
             src, dst = op.operands[0], op.operands[1]
-            if all(_identity_layout(ir, v.type) for v in (src, dst)):
+            if all(identity_layout(ir, v.type) for v in (src, dst)):
                 continue  # contiguous: becomes llvm.memcpy
             with ir.InsertionPoint(op), op.location:
                 linalg.copy(src, outs=[dst])
