@@ -128,7 +128,8 @@ module vec_seq
     ig_end = (ievl - 32'd1) >> lg;
     if (ui.cls == VC_MVXS || ui.cls == VC_MVSX || ievl == 32'd0 || ins_i.vstart >= ievl) begin
       istate = S_FIN;
-    end else if (ui.cls == VC_PERM) begin
+    end else if (ui.cls == VC_PERM && !(ui.op == VA_GATHER && ui.src != SRC_V)) begin
+      // element-serial; a gather with a scalar index (a splat) runs row by row in S_RUN
       ig     = ins_i.vstart;
       ig_end = ievl - 32'd1;
       istate = S_PERM;
@@ -538,6 +539,10 @@ module vec_seq
       end
     endcase
   end
+  // vrgather.vx/.vi: every element takes vs2[x[rs1] or imm], so the sequencer
+  // reads that one source row and writes a whole destination row per cycle
+  logic splat;
+  assign splat = (u.op == VA_GATHER) && (u.src != SRC_V);
   logic [31:0] p_val;
   logic [31:0] p_sbytes;
   logic [31:0] p_dbytes;
@@ -573,7 +578,7 @@ module vec_seq
   always_comb begin
     raddr_a_o = rowaddr(u.vs2, g_q >> u.a_frac);
     if (state_q == S_PERM && mser && u.op != VA_COMPRESS) raddr_a_o = rowaddr(u.vs2, pi >> DlenLg);
-    else if (state_q == S_PERM) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
+    else if (state_q == S_PERM || (state_q == S_RUN && splat)) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
     else if (state_q == S_FIN) raddr_a_o = rowaddr(u.vs2, 32'd0);
   end
 
@@ -638,6 +643,11 @@ module vec_seq
             wdata_o = mres;
             wbe_o   = bact;
           end
+          VC_PERM: begin   // splat gather
+            we_o    = 1'b1;
+            wdata_o = {Lanes{replicate(p_val, eew)}};
+            wbe_o   = ebe;
+          end
           VC_RED: begin
             acc_d   = red_acc;
             found_d = 1'b1;   // vs1[0] consumed
@@ -657,7 +667,7 @@ module vec_seq
         g_d = g_q + 32'd1;
         if (g_q == g_end_q) begin
           // element-wise classes have nothing left for S_FIN: finish with the last row
-          if (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_MASK) begin
+          if (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_MASK || u.cls == VC_PERM) begin
             state_d = S_IDLE;
             done_o  = 1'b1;
           end else begin
@@ -713,7 +723,10 @@ module vec_seq
             waddr_o = rowaddr(u.vd, 32'd0);
             wdata_o = DLEN'(acc_q);
             if (u.op == VF_RUSUM && !any_q && acc_q[30:23] == 8'hff && acc_q[22:0] != '0) begin
+              // no active element: the NaN scalar is still added once (Spike), so it
+              // comes out canonical and a signaling one raises NV
               wdata_o = DLEN'(fpu_pkg::CanonicalNaN);
+              if (!acc_q[22] && evl_q != 32'd0) flags_d = flags_q | 5'b10000;
             end
             wbe_o   = u.wred ? DLEN'((eew == 2'd0) ? 32'h0000_ffff : 32'hffff_ffff) : DLEN'(emask);
           end
@@ -753,7 +766,7 @@ module vec_seq
     unique case (state_q)
       S_RUN: begin
         rd_used_o[0] = 1'b1;
-        rd_used_o[1] = !((u.cls == VC_ALU || u.cls == VC_CMP) && (u.src != SRC_V || u.vid));
+        rd_used_o[1] = !((u.cls == VC_ALU || u.cls == VC_CMP) && (u.src != SRC_V || u.vid)) && !splat;
         rd_used_o[2] = mac_op;
       end
       S_PERM:  rd_used_o = 3'b011;
@@ -767,7 +780,9 @@ module vec_seq
   always_comb begin
     logic [31:0] r;
     r = 32'(u.vd) << RprLg;
-    if (state_q == S_RUN && (u.cls == VC_ALU || u.cls == VC_MASK)) r = r + (u.narrow ? g_q >> 1 : g_q);
+    if (state_q == S_RUN && (u.cls == VC_ALU || u.cls == VC_MASK || u.cls == VC_PERM)) begin
+      r = r + (u.narrow ? g_q >> 1 : g_q);
+    end
     wfront_o = (RowW + 1)'(r);
   end
 
