@@ -115,6 +115,11 @@ def compile_kernel(
             shutil.copy(tmp / "kernel.ll", Path(dump_dir) / "07-llvm22.ll")
         (tmp / "kernel.json").write_text(json.dumps({"schedule": lowered.report.ops, "soc": target.soc}, indent=1))
         seconds["codegen"] = time.perf_counter() - t0
+        if not use_cache and entry.exists():
+            # a forced rebuild replaces the entry (else the old object would be returned)
+            stale = Path(tempfile.mkdtemp(dir=entry.parent, prefix=f".{key}.stale."))
+            os.replace(entry, stale / "entry")
+            shutil.rmtree(stale, ignore_errors=True)
         try:
             os.replace(tmp, entry)  # atomic publish; a concurrent builder may have won
         except OSError:

@@ -35,6 +35,7 @@ from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
 from compiler.irwalk import child_ops, identity_layout, walk_ops
 from compiler.mathexpand import expand_math
+from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
@@ -641,6 +642,8 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     for factor in _mark_row_loops(module):
         _run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
     _passes("canonicalize,cse")(module)
+    if broadcasts_to_lane_splats(module, target.vector.dlen):
+        _passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:
         left = {

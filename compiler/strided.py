@@ -43,39 +43,47 @@ def _candidate(ir, op):
 def strided_reads_to_gathers(module) -> int:
     """Rewrite every qualifying strided ``vector.transfer_read``; returns how many."""
     from torch_mlir import ir
-    from torch_mlir.dialects import arith, memref, vector
+    from torch_mlir.dialects import vector
 
     done = 0
     with module.context:
         reads = [o for o in walk_ops(module.operation) if o.name == "vector.transfer_read"]
-        index = ir.IndexType.get()
         for op in reads:
             cand = _candidate(ir, op)
             if cand is None:
                 continue
             mtype, strides, offset, n = cand
-            src, idx, pad = op.operands[0], list(op.operands[1:-1]), op.operands[-1]
-            elem = mtype.element_type
-            # One past the last element the memref can address, from its buffer's start.
-            extent = offset + sum((d - 1) * s for d, s in zip(mtype.shape, strides, strict=True)) + 1
             with ir.InsertionPoint(op), op.location:
-                meta = memref.ExtractStridedMetadataOp(src)
-                flat_t = ir.MemRefType.get([extent], elem)
-                flat = memref.ReinterpretCastOp(flat_t, meta.results[0], [], [], [], [0], [extent], [1]).result
-                lin = arith.ConstantOp(index, offset).result
-                for i, s in zip(idx, strides, strict=True):
-                    term = arith.MulIOp(i, arith.ConstantOp(index, s).result).result if s != 1 else i
-                    lin = arith.AddIOp(lin, term).result
-                ivt = ir.VectorType.get([n], ir.IntegerType.get_signless(32))
-                iv = arith.ConstantOp(ivt, _dense_i32(ir, ivt, [k * strides[-1] for k in range(n)])).result
-                mt = ir.VectorType.get([n], ir.IntegerType.get_signless(1))
-                mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
-                passthru = vector.BroadcastOp(op.results[0].type, pad).result
-                g = vector.GatherOp(op.results[0].type, flat, [lin], iv, mask, passthru).result
+                passthru = vector.BroadcastOp(op.results[0].type, op.operands[-1]).result
+                g = strided_gather(op.operands[0], mtype, strides, offset, list(op.operands[1:-1]), strides[-1], n, passthru)
             op.results[0].replace_all_uses_with(g)
             op.erase()
             done += 1
     return done
+
+
+def strided_gather(src, mtype, strides, offset, indices, step: int, n: int, passthru):
+    """``n`` elements of ``src`` from ``indices``, ``step`` buffer elements apart, as one
+    ``vector.gather`` from the flat buffer (LLVM's RISC-V backend emits ``vlse``). Builds
+    at the current insertion point; ``strides``/``offset`` are the memref's static layout."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import arith, memref, vector
+
+    index = ir.IndexType.get()
+    # One past the last element the memref can address, from its buffer's start.
+    extent = offset + sum((d - 1) * s for d, s in zip(mtype.shape, strides, strict=True)) + 1
+    meta = memref.ExtractStridedMetadataOp(src)
+    flat_t = ir.MemRefType.get([extent], mtype.element_type)
+    flat = memref.ReinterpretCastOp(flat_t, meta.results[0], [], [], [], [0], [extent], [1]).result
+    lin = arith.ConstantOp(index, offset).result
+    for i, s in zip(indices, strides, strict=True):
+        term = arith.MulIOp(i, arith.ConstantOp(index, s).result).result if s != 1 else i
+        lin = arith.AddIOp(lin, term).result
+    ivt = ir.VectorType.get([n], ir.IntegerType.get_signless(32))
+    iv = arith.ConstantOp(ivt, _dense_i32(ir, ivt, [k * step for k in range(n)])).result
+    mt = ir.VectorType.get([n], ir.IntegerType.get_signless(1))
+    mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
+    return vector.GatherOp(passthru.type, flat, [lin], iv, mask, passthru).result
 
 
 def _dense_i32(ir, vtype, values: list[int]):

@@ -19,7 +19,7 @@ module vec_unit
   parameter int unsigned VLEN        = 256,
   parameter int unsigned DLEN        = 64,
   parameter int unsigned MemW        = 64,
-  parameter int unsigned IqDepth     = 4,
+  parameter int unsigned IqDepth     = 8,
   parameter int unsigned Outstanding = 8,     // memory requests in flight (power of 2)
   parameter int unsigned RobDepth    = 4,     // instructions in flight (power of 2)
   parameter bit          Chain       = 1'b1,  // 0: a consumer waits for its producer to finish

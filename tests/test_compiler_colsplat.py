@@ -1,0 +1,100 @@
+"""compiler.colsplat: broadcast scalar loads become one strided load + lane splats,
+only where that is safe and where each scalar feeds a single vector op."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch_mlir")
+
+from compiler.colsplat import SPLAT_MAX_ROWS, broadcasts_to_lane_splats  # noqa: E402
+
+
+def _module(body: str, width: int = 8):
+    """A k step of a 4-row jammed matmul: A[r, k] for r in rows, broadcast, fma into acc."""
+    from torch_mlir import ir
+
+    ctx = ir.Context()
+    text = f"""
+func.func @f(%a: memref<4x16xf32>, %b: memref<16x{width}xf32>, %o: memref<4x{width}xf32>, %k: index) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %z = arith.constant 0.0 : f32
+  %brow = vector.load %b[%k, %c0] : memref<16x{width}xf32>, vector<{width}xf32>
+  %acc = vector.broadcast %z : f32 to vector<{width}xf32>
+{body}
+  return
+}}"""
+    with ctx:
+        return ir.Module.parse(text)
+
+
+def _jammed(rows=("0", "1", "2", "3"), width: int = 8, stores_last: bool = True) -> str:
+    loads = "".join(
+        f"  %s{r} = memref.load %a[%c{r}, %k] : memref<4x16xf32>\n"
+        f"  %v{r} = vector.broadcast %s{r} : f32 to vector<{width}xf32>\n"
+        f"  %f{r} = vector.fma %v{r}, %brow, %acc : vector<{width}xf32>\n"
+        for r in rows
+    )
+    stores = "".join(f"  vector.store %f{r}, %o[%c{r}, %c0] : memref<4x{width}xf32>, vector<{width}xf32>\n" for r in rows)
+    return loads + stores if stores_last else stores + loads
+
+
+def _ops(module) -> list[str]:
+    from compiler.irwalk import walk_ops
+
+    return [o.name for o in walk_ops(module.operation)]
+
+
+def test_jammed_rows_become_one_strided_gather_and_lane_splats():
+    m = _module(_jammed())
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 4
+        m.operation.verify()
+    names = _ops(m)
+    assert names.count("vector.gather") == 1 and names.count("vector.shuffle") == 4
+    assert "memref.load" not in names and names.count("vector.broadcast") == 2  # acc, passthru
+    text = str(m)
+    # stride 16 (a row of A), the lanes 0..3 splatted in order
+    assert "dense<[0, 16, 32, 48]>" in text
+    for lane in range(4):
+        assert f"[{', '.join([str(lane)] * 8)}]" in text
+
+
+def test_loads_never_move_above_a_store():
+    # A store of row 0 sits between the loads of rows 0 and 1 (it might alias A).
+    body = (
+        "  %s0 = memref.load %a[%c0, %k] : memref<4x16xf32>\n"
+        "  %v0 = vector.broadcast %s0 : f32 to vector<8xf32>\n"
+        "  %f0 = vector.fma %v0, %brow, %acc : vector<8xf32>\n"
+        "  vector.store %f0, %o[%c0, %c0] : memref<4x8xf32>, vector<8xf32>\n"
+        "  %s1 = memref.load %a[%c1, %k] : memref<4x16xf32>\n"
+        "  %v1 = vector.broadcast %s1 : f32 to vector<8xf32>\n"
+        "  %f1 = vector.fma %v1, %brow, %acc : vector<8xf32>\n"
+        "  vector.store %f1, %o[%c1, %c0] : memref<4x8xf32>, vector<8xf32>\n"
+    )
+    m = _module(body)
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 0
+    assert _ops(m).count("memref.load") == 2
+
+
+def test_unequal_steps_and_shared_scalars_keep_scalar_loads():
+    m = _module(_jammed(rows=("0", "1", "3")))  # steps 1 and 2: no constant stride
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 0
+    # a scalar feeding two vector ops (two column tiles) is cheap already
+    body = _jammed(rows=("0", "1")) + "  %g = vector.fma %v0, %brow, %f1 : vector<8xf32>\n"
+    m = _module(body)
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 0
+
+
+def test_splats_longer_than_the_limit_keep_scalar_loads():
+    width = SPLAT_MAX_ROWS * 64 // 32 + 1  # one fp32 element more than SPLAT_MAX_ROWS rows of DLEN 64
+    m = _module(_jammed(width=width), width=width)
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=64) == 0
+        assert broadcasts_to_lane_splats(m, dlen=64 * 4) == 4
