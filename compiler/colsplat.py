@@ -12,14 +12,16 @@ steps, and each scalar feeds exactly one vector op, this pass reads them with
 one strided vector load (``vlse``) and makes each broadcast a lane splat of it
 (``vector.shuffle`` with a constant mask, which LLVM emits as ``vrgather.vi``).
 A scalar shared by several column tiles (t1-small) stays a scalar load: it is
-already amortized. The vector unit writes a splat one datapath row per cycle in
-its arithmetic sequencer, which then does twice the rows of the ``.vf`` form,
-so splats are limited to ``SPLAT_MAX_ROWS`` rows.
+already amortized. The vector unit writes a splat one datapath row per cycle on
+whichever engine is free (the LSU while the sequencer runs the FMAs), so splats
+are limited to ``SPLAT_MAX_ROWS`` rows.
 
-Measured on t1-blastoise's RTL (``cycles_forward``, before -> after; compiler/README.md):
-the vector share of the small matmuls rises from 46-48% to 57-85%, and they take
-12-83% more cycles (the sequencer does the splats; the column load's latency is
-exposed). ``SPLAT_MAX_ROWS = 0`` restores the cycle-optimal scalar operands.
+Measured on t1-blastoise's RTL (``cycles_forward``; compiler/README.md): the
+vector share of the small matmuls rises from 46-48% to 57-85%; mm is as fast
+as with scalar operands, bmm and addmm take 10% more cycles, the MLP 29% and
+linear 88% (their column loads' latency is exposed: LLVM schedules each
+``vlse`` just before its splats). ``SPLAT_MAX_ROWS = 0`` restores the scalar
+operands.
 """
 
 from __future__ import annotations
@@ -117,30 +119,53 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
 
     done = 0
 
+    def defined_before(value, ops, limit: int) -> bool:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return True
+        try:
+            return ops.index(owner.operation) < limit
+        except ValueError:  # defined outside this block: dominates all of it
+            return True
+
     def visit(op) -> None:
         nonlocal done
         for region in op.regions:
             for block in region.blocks:
-                for d, step, chunk in _groups(ir, [o.operation for o in block.operations], dlen):
-                    ops = [o.operation for o in block.operations]  # earlier groups erased some
+                ops = [o.operation for o in block.operations]
+                groups = sorted(_groups(ir, ops, dlen), key=lambda g: min(ops.index(m[1]) for m in g[2]))
+                # Every column load goes to the top (before the first group's first load)
+                # when nothing in between writes memory: the LSU then fetches the next
+                # columns while the splats of the first one run.
+                top = min((ops.index(m[1]) for g in groups for m in g[2]), default=0)
+                placed = []
+                for d, step, chunk in groups:
+                    first_load = chunk[0][1]
                     pos = sorted(ops.index(m[1]) for m in chunk)
-                    if any(_writes(o) for o in ops[pos[0] : pos[-1]]):
+                    at = top
+                    if any(_writes(o) for o in ops[at : pos[-1]]) or not all(
+                        defined_before(v, ops, at) for v in first_load.operands
+                    ):
+                        at = pos[0]
+                    if any(_writes(o) for o in ops[at : pos[-1]]):
                         continue  # the loads cannot move above a store
-                    first = ops[pos[0]]
-                    src = first.operands[0]
+                    src = first_load.operands[0]
                     mtype = ir.MemRefType(src.type)
                     layout = static_layout(ir, mtype)
                     if layout is None:
                         continue
                     strides, offset = layout
-                    n = len(chunk)
-                    vt = ir.VectorType.get([n], mtype.element_type)
-                    with ir.InsertionPoint(first), first.location:
-                        base = list(chunk[0][1].operands[1:])
+                    vt = ir.VectorType.get([len(chunk)], mtype.element_type)
+                    anchor = ops[at]
+                    with ir.InsertionPoint(anchor), anchor.location:
+                        base = list(first_load.operands[1:])
                         base[d] = arith.ConstantOp(ir.IndexType.get(), chunk[0][0]).result
                         zero = arith.ConstantOp(mtype.element_type, 0.0).result
                         passthru = vector.BroadcastOp(vt, zero).result
-                        col = strided_gather(src, mtype, strides, offset, base, step * strides[d], n, passthru)
+                        col = strided_gather(src, mtype, strides, offset, base, step * strides[d], len(chunk), passthru)
+                    placed.append((col, chunk))
+                # only now erase: the loads above anchor the later groups' insertion points
+                for col, chunk in placed:
                     for lane, (_c, load, users) in enumerate(chunk):
                         for b in users:
                             width = ir.VectorType(b.results[0].type).shape[0]

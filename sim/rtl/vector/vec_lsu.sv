@@ -20,6 +20,11 @@
 // data or index row of this cycle's request is not final yet) holds the request
 // side; wfront_o tells the scoreboard which destination rows are final (rows of
 // a unit-stride load are written in order, so loads chain into arithmetic).
+//
+// Splats (vrgather.vx/.vi, vec_pkg::is_splat_op) also run here, without memory: the
+// source element's row is read through the store-data port and the destination
+// is written one row per cycle through the load write port, in cycles when no
+// load response needs it. They chain into arithmetic like unit-stride loads.
 module vec_lsu
   import vec_pkg::*;
 #(
@@ -142,7 +147,7 @@ module vec_lsu
     n_row  = (RB - rowoff) >> u.eew;
     n_left = evl_q - i_q;
     nel    = 32'd1;
-    if (u.lsmode == LS_UNIT && u.nf == 3'd0) begin
+    if ((u.lsmode == LS_UNIT && u.nf == 3'd0) || sp) begin   // a splat: the rest of the row
       nel = n_left;
       if (n_beat < nel) nel = n_beat;
       if (n_row < nel) nel = n_row;
@@ -169,6 +174,27 @@ module vec_lsu
     end
   end
 
+  // splat: the source element vs2[idx] (0 past VLMAX), replicated over a row
+  logic            sp;
+  logic [31:0]     sp_idx, sp_sbytes, sp_val, vlmax;
+  logic [DLEN-1:0] sp_row;
+  assign sp        = is_splat_op(u.cls, u.op, u.src);
+  assign sp_idx    = (u.src == SRC_X) ? ins_q.rs1 : 32'(u.imm);
+  assign sp_sbytes = sp_idx * eb;
+  always_comb begin
+    logic signed [31:0] lg;
+    lg    = 32'($clog2(VLEN)) - 32'd3 - 32'(ins_q.sew) + 32'($signed(ins_q.lmul));
+    vlmax = 32'd1 << lg;
+  end
+  assign sp_val = (sp_idx < vlmax) ? 32'(rdata_a_i >> (8 * (sp_sbytes & (RB - 1)))) : '0;
+  always_comb begin
+    unique case (u.eew)
+      2'd0:    sp_row = {(DLEN / 8){sp_val[7:0]}};
+      2'd1:    sp_row = {(DLEN / 16){sp_val[15:0]}};
+      default: sp_row = {(DLEN / 32){sp_val}};
+    endcase
+  end
+
   // FIFO of in-flight beats
   typedef struct packed {
     logic            load;
@@ -190,14 +216,14 @@ module vec_lsu
   logic any_act;
   assign any_act = |act_bytes;
 
-  assign raddr_a_o = rowaddr(freg, dbytes >> RBLg);
+  assign raddr_a_o = sp ? rowaddr(u.vs2, sp_sbytes >> RBLg) : rowaddr(freg, dbytes >> RBLg);
 
   logic [DLEN-1:0] sd;   // store data, element i in the low bytes
   assign sd = rdata_a_i >> (8 * rowoff);
   always_comb begin
     logic [RB-1:0]   rbe;
     rbe = RB'(act_bytes << rowoff);
-    mem_req_valid_o = run_q && (i_q < evl_q) && any_act && !fifo_full && !stall_i;
+    mem_req_valid_o = run_q && !sp && (i_q < evl_q) && any_act && !fifo_full && !stall_i;
     mem_req_addr_o  = addr & ~32'(MB - 1);
     mem_req_we_o    = (u.cls == VC_STORE);
     mem_req_be_o    = MB'(act_bytes) << off;
@@ -212,6 +238,10 @@ module vec_lsu
   assign push = mem_req_valid_o && mem_req_ready_i;
   assign pop  = mem_rsp_valid_i;
 
+  // a splat row is written when no load response takes the write port
+  logic sp_we;
+  assign sp_we = run_q && sp && (i_q < evl_q) && any_act && !stall_i && !(pop && fifo_q[rp_q].load);
+
   // progress of the issuing instruction this cycle
   logic [31:0] i_adv;
   logic [2:0]  f_adv;
@@ -222,7 +252,7 @@ module vec_lsu
       if (!any_act) begin
         i_adv = i_q + nel;        // masked-off element: every field skipped
         f_adv = '0;
-      end else if (push) begin
+      end else if (push || sp_we) begin
         if (f_q == last_f) begin
           i_adv = i_q + nel;
           f_adv = '0;
@@ -254,11 +284,13 @@ module vec_lsu
   assign own_head = fifo_q[PW'(rp_q + PW'(dr_v_q ? dr_cnt_q : '0))];
   always_comb begin
     logic [DLEN-1:0] d;
+    logic [RB-1:0] sbe;
     d       = DLEN'(mem_rsp_rdata_i >> (8 * head.off));
-    we_o    = pop && head.load;
-    waddr_o = head.row;
-    wdata_o = d << (8 * head.rowoff);
-    for (int unsigned b = 0; b < DLEN; b++) wbe_o[b] = head.be[b / 8];
+    sbe     = RB'(act_bytes << rowoff);
+    we_o    = (pop && head.load) || sp_we;
+    waddr_o = sp_we ? rowaddr(u.vd, dbytes >> RBLg) : head.row;
+    wdata_o = sp_we ? sp_row : d << (8 * head.rowoff);
+    for (int unsigned b = 0; b < DLEN; b++) wbe_o[b] = sp_we ? sbe[b / 8] : head.be[b / 8];
   end
 
   // drain slot: the previous instruction, every request issued, responses due
@@ -291,8 +323,8 @@ module vec_lsu
   assign take          = start_i && ready_o;
 
   // store data is read in request cycles; indices too (indexed accesses)
-  assign rd_used_o = {run_q && (i_q < evl_q) && (u.lsmode == LS_INDEXED),
-                      run_q && (i_q < evl_q) && (u.cls == VC_STORE)};
+  assign rd_used_o = {run_q && !sp && (i_q < evl_q) && (u.lsmode == LS_INDEXED),
+                      run_q && (i_q < evl_q) && (u.cls == VC_STORE || sp)};
 
   // A unit-stride, non-segment load writes its rows in order: rows below the
   // oldest outstanding beat's row (or, none outstanding, the next request's)
@@ -300,7 +332,10 @@ module vec_lsu
   always_comb begin
     logic [RowW:0] r;
     r = (RowW + 1)'(32'(u.vd) << RprLg);
-    if (u.cls == VC_LOAD && u.lsmode == LS_UNIT && u.nf == 3'd0) begin
+    if (sp) begin
+      if (i_q < evl_q) r = {1'b0, rowaddr(u.vd, dbytes >> RBLg)};
+      else             r = '1;
+    end else if (u.cls == VC_LOAD && u.lsmode == LS_UNIT && u.nf == 3'd0) begin
       if (own_cnt != '0)    r = {1'b0, own_head.row};
       else if (i_q < evl_q) r = {1'b0, rowaddr(freg, dbytes >> RBLg)};
       else                  r = '1;   // all written (finishing this cycle)

@@ -233,4 +233,11 @@ package vec_pkg;
     endcase
   endfunction
 
+  // vrgather.vx/.vi: every element is vs2[x[rs1] or uimm5] (0 past VLMAX). The LSU
+  // executes these splats (one row per cycle through its write port) so that they
+  // run beside the sequencer's arithmetic instead of in front of it.
+  function automatic logic is_splat_op(vclass_e cls, valu_e op, vsrc_e src);
+    return (cls == VC_PERM) && (op == VA_GATHER) && (src != SRC_V);
+  endfunction
+
 endpackage

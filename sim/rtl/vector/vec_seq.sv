@@ -128,7 +128,7 @@ module vec_seq
     ig_end = (ievl - 32'd1) >> lg;
     if (ui.cls == VC_MVXS || ui.cls == VC_MVSX || ievl == 32'd0 || ins_i.vstart >= ievl) begin
       istate = S_FIN;
-    end else if (ui.cls == VC_PERM && !(ui.op == VA_GATHER && ui.src != SRC_V)) begin
+    end else if (ui.cls == VC_PERM && !is_splat_op(ui.cls, ui.op, ui.src)) begin
       // element-serial; a gather with a scalar index (a splat) runs row by row in S_RUN
       ig     = ins_i.vstart;
       ig_end = ievl - 32'd1;
@@ -540,9 +540,10 @@ module vec_seq
     endcase
   end
   // vrgather.vx/.vi: every element takes vs2[x[rs1] or imm], so the sequencer
-  // reads that one source row and writes a whole destination row per cycle
+  // reads that one source row and writes a whole destination row per cycle (the
+  // LSU takes splats too, when it is free and the sequencer is not)
   logic splat;
-  assign splat = (u.op == VA_GATHER) && (u.src != SRC_V);
+  assign splat = is_splat_op(u.cls, u.op, u.src);
   logic [31:0] p_val;
   logic [31:0] p_sbytes;
   logic [31:0] p_dbytes;

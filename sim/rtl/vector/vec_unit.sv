@@ -209,7 +209,9 @@ module vec_unit
     sp  = ins_span(x);
     mem = (u.cls == VC_LOAD) || (u.cls == VC_STORE);
     r   = 1'b0;
-    if (!mem && (u.src == SRC_V || u.cls inside {VC_RED, VC_MASK, VC_PERM})) r = r | ovl(6'(u.vs1), sp, lo, hi);
+    if (!mem && !is_splat_op(u.cls, u.op, u.src) && (u.src == SRC_V || u.cls inside {VC_RED, VC_MASK, VC_PERM})) begin
+      r = r | ovl(6'(u.vs1), sp, lo, hi);
+    end
     if (!mem || u.lsmode == LS_INDEXED) r = r | ovl(6'(u.vs2), sp, lo, hi);
     if (u.cls == VC_STORE || is_mac(u.op)) r = r | ovl(6'(u.vd), sp, lo, hi);
     if (uses_v0(x)) r = r | ovl(6'd0, 6'd1, lo, hi);
@@ -225,7 +227,7 @@ module vec_unit
   // Engines and their instructions
   // ---------------------------------------------------------------------------
   vinsn_t   head;
-  logic     head_mem;
+  logic     head_mem, head_lsu;
   assign head     = iq_q[iq_rp_q];
   assign head_mem = (head.uop.cls == VC_LOAD) || (head.uop.cls == VC_STORE);
 
@@ -239,6 +241,9 @@ module vec_unit
 
   logic   seq_ready, seq_busy, seq_done, seq_stall;
   logic   lsu_ready, lsu_busy, lsu_done, lsu_stall;
+  // Splats run on either engine: the sequencer when it can take one, else the LSU
+  // (in a matmul the sequencer is busy with the FMAs the splats feed).
+  assign head_lsu = head_mem || (is_splat_op(head.uop.cls, head.uop.op, head.uop.src) && lsu_ready && (!lsu_busy || !seq_ready));
   logic [31:0] seq_xres;
   logic   seq_vxsat;
   logic [4:0] seq_fflags;
@@ -254,7 +259,7 @@ module vec_unit
 
   vec_seq #(.VLEN(VLEN), .DLEN(DLEN)) u_seq (
     .clk_i, .rst_ni,
-    .start_i       (disp && !head_mem),
+    .start_i       (disp && !head_lsu),
     .ins_i         (head),
     .ready_o       (seq_ready),
     .stall_i       (seq_stall),
@@ -284,7 +289,7 @@ module vec_unit
   logic lsu_pending;
   vec_lsu #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Outstanding(Outstanding)) u_lsu (
     .clk_i, .rst_ni,
-    .start_i         (disp && head_mem),
+    .start_i         (disp && head_lsu),
     .ins_i           (head),
     .ready_o         (lsu_ready),
     .stall_i         (lsu_stall),
@@ -363,7 +368,7 @@ module vec_unit
   endfunction
 
   logic eng_ok, rob_ok, waw, war, raw;
-  assign eng_ok = head_mem ? lsu_ready : seq_ready;
+  assign eng_ok = head_lsu ? lsu_ready : seq_ready;
   assign rob_ok = (rob_cnt_q != (RW + 1)'(RobDepth)) || cmp_fire;
   always_comb begin
     // WAW: an older destination not completed yet (the commit trace reads a
@@ -377,7 +382,7 @@ module vec_unit
     end
     // WAR: the other engine still reads a register the head writes (the head's
     // own engine is free or finishing: its reads are over)
-    war = h_dst && (head_mem ? (s_act && ins_reads(s_cur_q, h_d0, h_d1))
+    war = h_dst && (head_lsu ? (s_act && ins_reads(s_cur_q, h_d0, h_d1))
                              : (r_act && ins_reads(l_cur_q, h_d0, h_d1)));
     raw = raw_on(s_act, s_cur_q, head) || raw_on(r_act, l_cur_q, head) || raw_on(d_act, l_dcur_q, head);
   end
@@ -508,7 +513,7 @@ module vec_unit
         rob_xres_q[rob_tp_q]   <= '0;
         rob_fflags_q[rob_tp_q] <= '0;
         rob_tp_q               <= rob_tp_q + 1'b1;
-        if (head_mem) begin
+        if (head_lsu) begin
           l_cur_q <= head;
           l_tag_q <= rob_tp_q;
         end else begin
