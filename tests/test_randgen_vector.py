@@ -267,6 +267,35 @@ REGRESSIONS = {
   frflags a3
   vse32.v v8, (a0)
 """,
+    # Not a divergence: splats (vrgather.vx/.vi) on both engines. With the sequencer busy
+    # (vfdiv) a splat goes to the LSU, waits for a draining strided load's rows, shares
+    # the write port with its responses and chains into a vfadd; masked, past-VLMAX
+    # and SEW-8 splats too; with the sequencer idle it takes them.
+    "splat_engines": """
+  li t0, 16
+  vsetvli t1, t0, e32, m2, ta, mu
+  vle32.v v4, (a0)
+  li t4, 0x5a5a
+  vmv.s.x v0, t4
+  li t2, 12
+  vlse32.v v6, (a0), t2
+  vfdiv.vv v20, v4, v4
+  vrgather.vi v8, v6, 3
+  li t3, 5
+  vrgather.vx v10, v6, t3, v0.t
+  vle32.v v24, (a0)
+  li t3, 100
+  vrgather.vx v12, v4, t3
+  vfadd.vv v14, v8, v10
+  vse32.v v14, (a0)
+  addi a1, a0, 64
+  vse32.v v12, (a1)
+  vsetvli t1, t0, e8, m1, ta, mu
+  vrgather.vi v16, v24, 7
+  vrgather.vi v17, v16, 31
+  addi a1, a0, 128
+  vse8.v v17, (a1)
+""",
 }
 
 
