@@ -7,9 +7,9 @@ each becomes a scalar ``flw`` feeding one ``vfmacc.vf``: when a row is a single
 column tile (wide datapaths, short rows: t1-blastoise's 8 lanes), half of the
 loop's instructions run on the scalar core, one per vector FMA.
 
-When those loads differ only by constant indices along one dimension, in equal
-steps, and each scalar feeds exactly one vector op, this pass reads them with
-one strided vector load (``vlse``) and makes each broadcast a lane splat of it
+When those loads differ only by constant offsets along one dimension (``c``
+or ``i + c``), in equal steps, and each scalar feeds exactly one vector op,
+this pass reads them with one strided vector load (``vlse``) and makes each broadcast a lane splat of it
 (``vector.shuffle`` with a constant mask, which LLVM emits as ``vrgather.vi``).
 A scalar shared by several column tiles (t1-small) stays a scalar load: it is
 already amortized. The vector unit writes a splat one datapath row per cycle on
@@ -47,15 +47,41 @@ def _const_index(value) -> int | None:
     return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
 
 
-def _writes(op) -> bool:
-    """May ``op`` write memory (or call something that does)?"""
-    return op.name in _WRITES or bool(op.regions)
-
-
-_WRITES = {
-    "memref.store", "vector.store", "vector.transfer_write", "vector.scatter", "vector.maskedstore",
-    "memref.copy", "func.call", "linalg.generic", "linalg.fill", "linalg.copy",
+# Stores: the operand index of the memref they write.
+_STORES = {"memref.store": 1, "vector.store": 1, "vector.transfer_write": 1, "vector.scatter": 0, "vector.maskedstore": 0}
+# Ops that give another view of the same buffer (operand 0).
+_VIEWS = {
+    "memref.subview", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape",
+    "memref.cast", "memref.transpose",
 }
+
+
+def _root(value):
+    """The buffer a memref value views: a block argument (forward's arguments, which
+    never alias: lowering marks them noalias) or an allocation; None if unknown."""
+    from torch_mlir import ir
+
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return value
+        name = owner.name
+        if name in ("memref.alloc", "memref.alloca"):
+            return value
+        if name not in _VIEWS:
+            return None
+        value = owner.operands[0]
+
+
+def _may_write(op, root) -> bool:
+    """May ``op`` write the buffer ``root`` (or call something that does)?"""
+    if op.name in _STORES:
+        other = _root(op.operands[_STORES[op.name]])
+        return root is None or other is None or other == root
+    return op.name in _OTHER_WRITES or bool(op.regions)
+
+
+_OTHER_WRITES = {"memref.copy", "func.call", "linalg.generic", "linalg.fill", "linalg.copy"}
 
 
 def _splat_users(ir, load, dlen: int) -> list | None:
@@ -73,9 +99,25 @@ def _splat_users(ir, load, dlen: int) -> list | None:
     return users
 
 
-def _groups(ir, block_ops, dlen: int) -> list[list[tuple[int, object, list]]]:
-    """Loads of one block that differ in a single constant index, as lists of
-    (constant, load op, broadcast users), each sorted by the constant."""
+def _split_index(value) -> tuple[object, int]:
+    """(base, constant) with value = base + constant; base None for a constant."""
+    c = _const_index(value)
+    if c is not None:
+        return None, c
+    owner = value.owner
+    if not hasattr(owner, "name") or owner.name != "arith.addi":
+        return value, 0
+    for a, b in ((0, 1), (1, 0)):
+        c = _const_index(owner.operands[b])
+        if c is not None:
+            return owner.operands[a], c
+    return value, 0
+
+
+def _groups(ir, block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, object, list]]]]:
+    """Loads of one block whose indices differ only in a constant offset along one
+    dimension d (``c`` or ``i + c``), as (d, step, [(offset, load, broadcast users)])
+    with the offsets in equal steps, sorted."""
     by_key: dict = defaultdict(list)
     for op in block_ops:
         if op.name != "memref.load":
@@ -86,16 +128,13 @@ def _groups(ir, block_ops, dlen: int) -> list[list[tuple[int, object, list]]]:
         users = _splat_users(ir, op, dlen)
         if users is None:
             continue
-        idx = list(op.operands[1:])
-        for d, v in enumerate(idx):
-            c = _const_index(v)
-            if c is None:
-                continue
-            others = tuple(("c", _const_index(x)) if _const_index(x) is not None else x for i, x in enumerate(idx) if i != d)
-            by_key[(op.operands[0], d, others)].append((c, op, users))
+        idx = [_split_index(v) for v in op.operands[1:]]
+        for d, (base, c) in enumerate(idx):
+            others = tuple(x if b is None else (b, x) for i, (b, x) in enumerate(idx) if i != d)
+            by_key[(op.operands[0], d, base, others)].append((c, op, users))
     groups, taken = [], set()
     # prefer the largest groups; a load belongs to one group only
-    for (_src, d, _o), members in sorted(by_key.items(), key=lambda kv: -len(kv[1])):
+    for (_src, d, _base, _o), members in sorted(by_key.items(), key=lambda kv: -len(kv[1])):
         members = [m for m in members if id(m[1]) not in taken]
         consts = sorted({m[0] for m in members})
         if len(consts) < 2 or len(consts) != len(members):
@@ -141,32 +180,48 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                 placed = []
                 for d, step, chunk in groups:
                     first_load = chunk[0][1]
+                    root = _root(first_load.operands[0])
+                    dim_base, _c0 = _split_index(first_load.operands[1 + d])
+                    shared = [v for i, v in enumerate(first_load.operands) if i != 1 + d]
+                    if dim_base is not None:
+                        shared.append(dim_base)
                     pos = sorted(ops.index(m[1]) for m in chunk)
                     at = top
-                    if any(_writes(o) for o in ops[at : pos[-1]]) or not all(
-                        defined_before(v, ops, at) for v in first_load.operands
+                    if any(_may_write(o, root) for o in ops[at : pos[-1]]) or not all(
+                        defined_before(v, ops, at) for v in shared
                     ):
                         at = pos[0]
-                    if any(_writes(o) for o in ops[at : pos[-1]]):
-                        continue  # the loads cannot move above a store
+                    if any(_may_write(o, root) for o in ops[at : pos[-1]]):
+                        continue  # the loads cannot move above a store to their buffer
                     src = first_load.operands[0]
                     mtype = ir.MemRefType(src.type)
                     layout = static_layout(ir, mtype)
                     if layout is None:
                         continue
                     strides, offset = layout
+                    elem_step = step * strides[d]
+                    # LLVM turns a lane splat of a contiguous vector load back into a scalar
+                    # load + .vf operand; read a contiguous column backwards (vlse, stride -1
+                    # element) and splat the lanes in reverse
+                    lanes = list(range(len(chunk)))
+                    start = chunk[0][0]
+                    if elem_step == 1:
+                        elem_step, start, lanes = -1, chunk[-1][0], lanes[::-1]
                     vt = ir.VectorType.get([len(chunk)], mtype.element_type)
                     anchor = ops[at]
                     with ir.InsertionPoint(anchor), anchor.location:
+                        index_t = ir.IndexType.get()
                         base = list(first_load.operands[1:])
-                        base[d] = arith.ConstantOp(ir.IndexType.get(), chunk[0][0]).result
+                        base[d] = arith.ConstantOp(index_t, start).result
+                        if dim_base is not None:
+                            base[d] = arith.AddIOp(dim_base, base[d]).result
                         zero = arith.ConstantOp(mtype.element_type, 0.0).result
                         passthru = vector.BroadcastOp(vt, zero).result
-                        col = strided_gather(src, mtype, strides, offset, base, step * strides[d], len(chunk), passthru)
-                    placed.append((col, chunk))
+                        col = strided_gather(src, mtype, strides, offset, base, elem_step, len(chunk), passthru)
+                    placed.append((col, [(lane, m) for lane, m in zip(lanes, chunk)]))
                 # only now erase: the loads above anchor the later groups' insertion points
-                for col, chunk in placed:
-                    for lane, (_c, load, users) in enumerate(chunk):
+                for col, members in placed:
+                    for lane, (_c, load, users) in members:
                         for b in users:
                             width = ir.VectorType(b.results[0].type).shape[0]
                             with ir.InsertionPoint(b), b.location:
