@@ -47,6 +47,10 @@ def _const_index(value) -> int | None:
     return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
 
 
+# Consumers a splat may feed: vector ops the lanes do at one row per cycle, like the
+# .vf form they replace (a scalar operand of anything else may be computed on once).
+_ONE_ROW_PER_CYCLE = {"vector.fma", "arith.addf", "arith.subf", "arith.mulf"}
+
 # Stores: the operand index of the memref they write.
 _STORES = {"memref.store": 1, "vector.store": 1, "vector.transfer_write": 1, "vector.scatter": 0, "vector.maskedstore": 0}
 # Ops that give another view of the same buffer (operand 0).
@@ -85,17 +89,23 @@ _OTHER_WRITES = {"memref.copy", "func.call", "linalg.generic", "linalg.fill", "l
 
 
 def _splat_users(ir, load, dlen: int) -> list | None:
-    """The ``vector.broadcast`` users of a scalar load, if all its users are
-    broadcasts to 1-D vectors of at most SPLAT_MAX_ROWS datapath rows."""
+    """The ``vector.broadcast`` user of a scalar load, if that is its only user, it
+    has one user itself (an FMA, add, sub or mul), and its 1-D vector (at least 2
+    elements) spans at most SPLAT_MAX_ROWS datapath rows."""
     users = [u.owner for u in load.results[0].uses]
     if len(users) != 1 or users[0].name != "vector.broadcast":
         return None
-    if len(list(users[0].results[0].uses)) != 1:
+    consumers = [u.owner for u in users[0].results[0].uses]
+    if len(consumers) != 1:
         return None  # a scalar feeding several vector ops (column tiles) is already cheap
+    if consumers[0].name not in _ONE_ROW_PER_CYCLE:
+        return None  # e.g. a divf: LLVM divides the scalar once, a splat would divide every element
     for u in users:
         vt = ir.VectorType(u.results[0].type)
         if vt.rank != 1 or vt.scalable or vt.shape[0] * vt.element_type.width > SPLAT_MAX_ROWS * dlen:
             return None
+        if vt.shape[0] < 2:
+            return None  # a one-element "broadcast" is a scalar moved into a register: no splat
     return users
 
 

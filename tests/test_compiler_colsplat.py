@@ -116,3 +116,17 @@ def test_splats_longer_than_the_limit_keep_scalar_loads():
     with m.context:
         assert broadcasts_to_lane_splats(m, dlen=64) == 0
         assert broadcasts_to_lane_splats(m, dlen=64 * 4) == 4
+
+
+def test_a_scalar_divided_once_stays_scalar():
+    # x / n broadcast: LLVM divides the scalar once; a splat would divide every element
+    body = "".join(
+        f"  %s{r} = memref.load %a[%c{r}, %k] : memref<4x16xf32>\n"
+        f"  %v{r} = vector.broadcast %s{r} : f32 to vector<8xf32>\n"
+        f"  %f{r} = arith.divf %v{r}, %brow : vector<8xf32>\n"
+        f"  vector.store %f{r}, %o[%c{r}, %c0] : memref<4x8xf32>, vector<8xf32>\n"
+        for r in "0123"
+    )
+    m = _module(body)
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 0
