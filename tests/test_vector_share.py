@@ -91,13 +91,14 @@ DEFAULT_BLASTOISE = ("bmm_3x6x10x12", "linear_6x40x24", "mlp_3x32x48x12")
 # prologue, a prime N with an M without a small divisor keeps the flw-per-FMA form.
 KNOWN_BELOW_HALF = {
     "add_bcast_3x5x40_40",  # 41 instructions on blastoise: the call set-up is a third
-    "mm_33x65x17",  # 46%: N = 17 (prime) and M = 33 leave no jammed rows to group
+    "mm_33x65x17",  # 46% on t1-small and VLEN 512: N = 17 (prime), two column tiles per row
     "mm_1x48x40",  # 49.6% on blastoise: one row, one scalar per column tile
     "mul_bcast_2x6x24_6x1",
     "sub_bcast_3x1x20_4x1",
     "permute_3x4x10",
     "transpose_12x20",
     "gelu_5x36",  # 49.9% on t1-small since exp handles NaN/inf exactly
+    # sub_bcast: 56% on t1-blastoise with lane splats, 42% where a row is over 4 datapath rows
 }
 
 
