@@ -27,8 +27,9 @@ operands.
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import pairwise
 
-from compiler.irwalk import child_ops, static_layout
+from compiler.irwalk import constant_int, static_layout
 from compiler.strided import strided_gather
 
 # Longest splat, in DLEN-bit datapath rows (24 fp32 columns on t1-blastoise's 256-bit rows = 3).
@@ -40,11 +41,7 @@ MAX_GROUP = 32
 def _const_index(value) -> int | None:
     from torch_mlir import ir
 
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return None
-    attr = owner.attributes["value"]
-    return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
+    return constant_int(ir, value)
 
 
 # Consumers a splat may feed: vector ops the lanes do at one row per cycle, like the
@@ -52,11 +49,21 @@ def _const_index(value) -> int | None:
 _ONE_ROW_PER_CYCLE = {"vector.fma", "arith.addf", "arith.subf", "arith.mulf"}
 
 # Stores: the operand index of the memref they write.
-_STORES = {"memref.store": 1, "vector.store": 1, "vector.transfer_write": 1, "vector.scatter": 0, "vector.maskedstore": 0}
+_STORES = {
+    "memref.store": 1,
+    "vector.store": 1,
+    "vector.transfer_write": 1,
+    "vector.scatter": 0,
+    "vector.maskedstore": 0,
+}
 # Ops that give another view of the same buffer (operand 0).
 _VIEWS = {
-    "memref.subview", "memref.reinterpret_cast", "memref.expand_shape", "memref.collapse_shape",
-    "memref.cast", "memref.transpose",
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.cast",
+    "memref.transpose",
 }
 
 
@@ -150,7 +157,7 @@ def _groups(ir, block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, ob
         if len(consts) < 2 or len(consts) != len(members):
             continue
         step = consts[1] - consts[0]
-        if any(b - a != step for a, b in zip(consts, consts[1:])):
+        if any(b - a != step for a, b in pairwise(consts)):
             continue
         members.sort(key=lambda m: m[0])
         for i in range(0, len(members), MAX_GROUP):
@@ -228,7 +235,7 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                         zero = arith.ConstantOp(mtype.element_type, 0.0).result
                         passthru = vector.BroadcastOp(vt, zero).result
                         col = strided_gather(src, mtype, strides, offset, base, elem_step, len(chunk), passthru)
-                    placed.append((col, [(lane, m) for lane, m in zip(lanes, chunk)]))
+                    placed.append((col, [(lane, m) for lane, m in zip(lanes, chunk, strict=True)]))
                 # only now erase: the loads above anchor the later groups' insertion points
                 for col, members in placed:
                     for lane, (_c, load, users) in members:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import static_layout, walk_ops
+from compiler.irwalk import dense_i32, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 
@@ -161,7 +161,7 @@ def emit_flat(op, tile: FlatTile) -> None:
     from torch_mlir import ir
     from torch_mlir.dialects import arith, memref, scf, vector
 
-    from compiler.flatmm import _at, _dense_i32, _flat_view, _linear
+    from compiler.flatmm import _at, _flat_view, _linear
 
     maps = [_map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
     block = op.regions[0].blocks[0]
@@ -180,7 +180,7 @@ def emit_flat(op, tile: FlatTile) -> None:
             if pat == list(range(tile.width)):
                 patterns.append(None)  # unit stride
             else:
-                patterns.append(arith.ConstantOp(ivt, _dense_i32(ir, ivt, pat)).result)
+                patterns.append(arith.ConstantOp(ivt, dense_i32(ir, ivt, pat)).result)
         c0 = arith.ConstantOp(index, 0).result
         # Gathered operands the outer loops do not move (a broadcast row) are read once,
         # here: memory reads are not hoisted out of the loops by LICM.

@@ -40,3 +40,19 @@ def identity_layout(ir, mtype) -> bool:
         return False
     amap = ir.AffineMapAttr(layout).value
     return amap == ir.AffineMap.get_identity(amap.n_dims)
+
+
+def constant_int(ir, value) -> int | None:
+    """The value of an integer ``arith.constant`` (index or iN), or None."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    attr = owner.attributes["value"]
+    return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
+
+
+def dense_i32(ir, vtype, values: list[int]):
+    """A dense i32 vector attribute (constant index vectors of gathers)."""
+    import numpy as np
+
+    return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)

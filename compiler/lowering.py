@@ -28,14 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.copyelim import eliminate_output_copies
 from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
-from compiler.irwalk import child_ops, identity_layout, walk_ops
+from compiler.irwalk import child_ops, constant_int, identity_layout, walk_ops
 from compiler.mathexpand import expand_math
-from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
@@ -374,13 +374,9 @@ JAM_ATTR = "cosim_jam"
 
 
 def _trip_count(ir, loop) -> int | None:
-    vals = []
-    for v in loop.operands[:3]:
-        owner = v.owner
-        if not isinstance(owner, ir.Block) and owner.name == "arith.constant":
-            vals.append(ir.IntegerAttr(owner.attributes["value"]).value)
-        else:
-            return None
+    vals = [constant_int(ir, v) for v in loop.operands[:3]]
+    if None in vals:
+        return None
     lb, ub, step = vals
     return (ub - lb) // step if step > 0 else None
 

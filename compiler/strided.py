@@ -14,7 +14,7 @@ with a fully static strided layout are rewritten; anything else is left alone.
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, static_layout, walk_ops
+from compiler.irwalk import child_ops, dense_i32, static_layout, walk_ops
 
 
 def _candidate(ir, op):
@@ -55,7 +55,9 @@ def strided_reads_to_gathers(module) -> int:
             mtype, strides, offset, n = cand
             with ir.InsertionPoint(op), op.location:
                 passthru = vector.BroadcastOp(op.results[0].type, op.operands[-1]).result
-                g = strided_gather(op.operands[0], mtype, strides, offset, list(op.operands[1:-1]), strides[-1], n, passthru)
+                g = strided_gather(
+                    op.operands[0], mtype, strides, offset, list(op.operands[1:-1]), strides[-1], n, passthru
+                )
             op.results[0].replace_all_uses_with(g)
             op.erase()
             done += 1
@@ -80,16 +82,10 @@ def strided_gather(src, mtype, strides, offset, indices, step: int, n: int, pass
         term = arith.MulIOp(i, arith.ConstantOp(index, s).result).result if s != 1 else i
         lin = arith.AddIOp(lin, term).result
     ivt = ir.VectorType.get([n], ir.IntegerType.get_signless(32))
-    iv = arith.ConstantOp(ivt, _dense_i32(ir, ivt, [k * step for k in range(n)])).result
+    iv = arith.ConstantOp(ivt, dense_i32(ir, ivt, [k * step for k in range(n)])).result
     mt = ir.VectorType.get([n], ir.IntegerType.get_signless(1))
     mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
     return vector.GatherOp(passthru.type, flat, [lin], iv, mask, passthru).result
-
-
-def _dense_i32(ir, vtype, values: list[int]):
-    import numpy as np
-
-    return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
 
 
 def unit_broadcasts_to_splats(module) -> int:

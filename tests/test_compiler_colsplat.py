@@ -38,7 +38,9 @@ def _jammed(rows=("0", "1", "2", "3"), width: int = 8, stores_last: bool = True)
         f"  %f{r} = vector.fma %v{r}, %brow, %acc : vector<{width}xf32>\n"
         for r in rows
     )
-    stores = "".join(f"  vector.store %f{r}, %o[%c{r}, %c0] : memref<4x{width}xf32>, vector<{width}xf32>\n" for r in rows)
+    stores = "".join(
+        f"  vector.store %f{r}, %o[%c{r}, %c0] : memref<4x{width}xf32>, vector<{width}xf32>\n" for r in rows
+    )
     return loads + stores if stores_last else stores + loads
 
 

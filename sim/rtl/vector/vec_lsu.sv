@@ -181,19 +181,9 @@ module vec_lsu
   assign sp        = is_splat_op(u.cls, u.op, u.src);
   assign sp_idx    = (u.src == SRC_X) ? ins_q.rs1 : 32'(u.imm);
   assign sp_sbytes = sp_idx * eb;
-  always_comb begin
-    logic signed [31:0] lg;
-    lg    = 32'($clog2(VLEN)) - 32'd3 - 32'(ins_q.sew) + 32'($signed(ins_q.lmul));
-    vlmax = 32'd1 << lg;
-  end
+  assign vlmax  = vlmax_of($clog2(VLEN), ins_q.sew, ins_q.lmul);
   assign sp_val = (sp_idx < vlmax) ? 32'(rdata_a_i >> (8 * (sp_sbytes & (RB - 1)))) : '0;
-  always_comb begin
-    unique case (u.eew)
-      2'd0:    sp_row = {(DLEN / 8){sp_val[7:0]}};
-      2'd1:    sp_row = {(DLEN / 16){sp_val[15:0]}};
-      default: sp_row = {(DLEN / 32){sp_val}};
-    endcase
-  end
+  assign sp_row = {(DLEN / 32){replicate(sp_val, u.eew)}};
 
   // FIFO of in-flight beats
   typedef struct packed {
@@ -215,14 +205,14 @@ module vec_lsu
 
   logic any_act;
   assign any_act = |act_bytes;
+  logic [RB-1:0] row_be;   // the active bytes at their place in the VRF row
+  assign row_be = RB'(act_bytes << rowoff);
 
   assign raddr_a_o = sp ? rowaddr(u.vs2, sp_sbytes >> RBLg) : rowaddr(freg, dbytes >> RBLg);
 
   logic [DLEN-1:0] sd;   // store data, element i in the low bytes
   assign sd = rdata_a_i >> (8 * rowoff);
   always_comb begin
-    logic [RB-1:0]   rbe;
-    rbe = RB'(act_bytes << rowoff);
     mem_req_valid_o = run_q && !sp && (i_q < evl_q) && any_act && !fifo_full && !stall_i;
     mem_req_addr_o  = addr & ~32'(MB - 1);
     mem_req_we_o    = (u.cls == VC_STORE);
@@ -232,7 +222,7 @@ module vec_lsu
     push_meta.row    = rowaddr(freg, dbytes >> RBLg);
     push_meta.rowoff = (RBLg + 1)'(rowoff);
     push_meta.off    = (MBLg + 1)'(off);
-    push_meta.be     = rbe;
+    push_meta.be     = row_be;
   end
 
   assign push = mem_req_valid_o && mem_req_ready_i;
@@ -284,13 +274,11 @@ module vec_lsu
   assign own_head = fifo_q[PW'(rp_q + PW'(dr_v_q ? dr_cnt_q : '0))];
   always_comb begin
     logic [DLEN-1:0] d;
-    logic [RB-1:0] sbe;
     d       = DLEN'(mem_rsp_rdata_i >> (8 * head.off));
-    sbe     = RB'(act_bytes << rowoff);
     we_o    = (pop && head.load) || sp_we;
     waddr_o = sp_we ? rowaddr(u.vd, dbytes >> RBLg) : head.row;
     wdata_o = sp_we ? sp_row : d << (8 * head.rowoff);
-    for (int unsigned b = 0; b < DLEN; b++) wbe_o[b] = sp_we ? sbe[b / 8] : head.be[b / 8];
+    for (int unsigned b = 0; b < DLEN; b++) wbe_o[b] = sp_we ? row_be[b / 8] : head.be[b / 8];
   end
 
   // drain slot: the previous instruction, every request issued, responses due

@@ -233,6 +233,22 @@ package vec_pkg;
     endcase
   endfunction
 
+  // VLMAX = LMUL*VLEN/SEW for vtype's sew (log2 bytes) and lmul (signed log2)
+  function automatic logic [31:0] vlmax_of(int unsigned vlen_lg, logic [1:0] sew, logic [2:0] lmul);
+    logic signed [31:0] lg;
+    lg = 32'(vlen_lg) - 32'd3 - 32'(sew) + 32'($signed(lmul));
+    return 32'd1 << lg;
+  endfunction
+
+  // an element of width 8 << w bytes repeated over 32 bits
+  function automatic logic [31:0] replicate(logic [31:0] x, logic [1:0] w);
+    unique case (w)
+      2'd0:    return {4{x[7:0]}};
+      2'd1:    return {2{x[15:0]}};
+      default: return x;
+    endcase
+  endfunction
+
   // vrgather.vx/.vi: every element is vs2[x[rs1] or uimm5] (0 past VLMAX). The LSU
   // executes these splats (one row per cycle through its write port) so that they
   // run beside the sequencer's arithmetic instead of in front of it.

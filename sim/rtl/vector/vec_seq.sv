@@ -104,11 +104,7 @@ module vec_seq
 
   // VLMAX = LMUL*VLEN/SEW, for slides and gathers
   logic [31:0] vlmax;
-  always_comb begin
-    logic signed [31:0] lg;
-    lg    = 32'($clog2(VLEN)) - 32'd3 - 32'(ins_q.sew) + 32'($signed(ins_q.lmul));
-    vlmax = 32'd1 << lg;
-  end
+  assign vlmax = vlmax_of($clog2(VLEN), ins_q.sew, ins_q.lmul);
 
   // Initial state of an instruction presented at start_i (from ins_i, since the
   // current one may still be finishing in ins_q)
@@ -140,14 +136,6 @@ module vec_seq
 
   function automatic logic [RowW-1:0] rowaddr(logic [4:0] vreg, logic [31:0] rel_row);
     return RowW'((32'(vreg) << RprLg) + rel_row);
-  endfunction
-
-  function automatic logic [31:0] replicate(logic [31:0] x, logic [1:0] w);
-    unique case (w)
-      2'd0:    return {4{x[7:0]}};
-      2'd1:    return {2{x[15:0]}};
-      default: return x;
-    endcase
   endfunction
 
   function automatic logic [31:0] sext_elem(logic [31:0] x, logic [1:0] w);
