@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import pairwise
 
-from compiler.irwalk import constant_int, static_layout
+from compiler.irwalk import buffer_root, constant_int, static_layout
 from compiler.strided import strided_gather
 
 # Longest splat, in DLEN-bit datapath rows (24 fp32 columns on t1-blastoise's 256-bit rows = 3).
@@ -56,38 +56,12 @@ _STORES = {
     "vector.scatter": 0,
     "vector.maskedstore": 0,
 }
-# Ops that give another view of the same buffer (operand 0).
-_VIEWS = {
-    "memref.subview",
-    "memref.reinterpret_cast",
-    "memref.expand_shape",
-    "memref.collapse_shape",
-    "memref.cast",
-    "memref.transpose",
-}
-
-
-def _root(value):
-    """The buffer a memref value views: a block argument (forward's arguments, which
-    never alias: lowering marks them noalias) or an allocation; None if unknown."""
-    from torch_mlir import ir
-
-    while True:
-        owner = value.owner
-        if isinstance(owner, ir.Block):
-            return value
-        name = owner.name
-        if name in ("memref.alloc", "memref.alloca"):
-            return value
-        if name not in _VIEWS:
-            return None
-        value = owner.operands[0]
 
 
 def _may_write(op, root) -> bool:
     """May ``op`` write the buffer ``root`` (or call something that does)?"""
     if op.name in _STORES:
-        other = _root(op.operands[_STORES[op.name]])
+        other = buffer_root(op.operands[_STORES[op.name]])
         return root is None or other is None or other == root
     return op.name in _OTHER_WRITES or bool(op.regions)
 
@@ -197,7 +171,7 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                 placed = []
                 for d, step, chunk in groups:
                     first_load = chunk[0][1]
-                    root = _root(first_load.operands[0])
+                    root = buffer_root(first_load.operands[0])
                     dim_base, _c0 = _split_index(first_load.operands[1 + d])
                     shared = [v for i, v in enumerate(first_load.operands) if i != 1 + d]
                     if dim_base is not None:

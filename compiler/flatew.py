@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import dense_i32, static_layout, walk_ops
+from compiler.irwalk import VIEW_OPS, buffer_root, dense_i32, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 
@@ -251,10 +251,32 @@ def emit_flat(op, tile: FlatTile) -> None:
         # rebuild each row from the wide value element by element with slides (two
         # users of one 12x20 transpose on t1-blastoise: 291 instructions, 196 with
         # this). A compiler-only barrier (an empty asm clobbering memory) keeps the
-        # row loads. After every op instead, it cost 0-2% elsewhere (re-computed
-        # addresses), so only here.
-        llvm.InlineAsmOp(None, [], "", "~{memory}", has_side_effects=True)
+        # row loads. Only where a later op reads the output: after every op, or
+        # after addmm's final bias add, it cost 0-2% (re-computed addresses).
+        if _read_later(op):
+            llvm.InlineAsmOp(None, [], "", "~{memory}", has_side_effects=True)
     op.erase()
+
+
+def _read_later(op) -> bool:
+    """Whether an op after ``op`` in its block uses ``op``'s output buffer (or a view of it)."""
+    root = buffer_root(op.operands[-1])
+    if root is None:
+        return True
+    seen = False
+    for other in op.parent.regions[0].blocks[0].operations:
+        other = other.operation
+        if other == op:
+            seen = True
+        elif seen and other.name not in VIEW_OPS and any(buffer_root(v) == root for v in _memrefs(other)):
+            return True
+    return False
+
+
+def _memrefs(op):
+    from torch_mlir import ir
+
+    return [v for v in op.operands if isinstance(v.type, ir.MemRefType)]
 
 
 def flatten_elementwise(module, vt: VectorTarget) -> list[dict]:

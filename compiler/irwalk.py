@@ -56,3 +56,33 @@ def dense_i32(ir, vtype, values: list[int]):
     import numpy as np
 
     return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
+
+
+# Ops that give another view of the same buffer (operand 0).
+VIEW_OPS = frozenset(
+    {
+        "memref.subview",
+        "memref.reinterpret_cast",
+        "memref.expand_shape",
+        "memref.collapse_shape",
+        "memref.cast",
+        "memref.transpose",
+    }
+)
+
+
+def buffer_root(value):
+    """The buffer a memref value views: a block argument (forward's arguments, which
+    never alias: lowering marks them noalias) or an allocation; None if unknown."""
+    from torch_mlir import ir
+
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return value
+        name = owner.name
+        if name in ("memref.alloc", "memref.alloca"):
+            return value
+        if name not in VIEW_OPS:
+            return None
+        value = owner.operands[0]

@@ -277,7 +277,32 @@ def op_shape(op) -> OpShape:
         and any(n in body for n in ("arith.mulf", "arith.muli"))
         and any(n in body for n in ("arith.addf", "arith.addi"))
     )
-    return OpShape("linalg.generic", tuple(ranges), iters, projected, contraction, transposed and not contraction)
+    return OpShape(
+        "linalg.generic",
+        tuple(ranges),
+        iters,
+        projected,
+        contraction,
+        transposed and not contraction,
+        _most_live(op.regions[0].blocks[0]),
+    )
+
+
+def _most_live(block) -> int:
+    """Most values of ``block`` (its arguments and results of its ops, not values
+    defined outside: those stay scalars) live at once, in program order."""
+    ops = [o.operation for o in block.operations]
+    last_use: dict = {}
+    for i, o in enumerate(ops):
+        for v in o.operands:
+            last_use[v] = i
+    live = {a for a in block.arguments if a in last_use}
+    most = len(live)
+    for i, o in enumerate(ops):
+        live = {v for v in live if last_use[v] > i}
+        live |= {r for r in o.results if r in last_use}
+        most = max(most, len(live))
+    return max(1, most)
 
 
 def _tile_script(tile_id: int, plan: TilePlan) -> str:

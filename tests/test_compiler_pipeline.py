@@ -8,7 +8,16 @@ import pytest
 from compiler import compile_kernel
 from compiler.errors import CompileError
 from compiler.lowering import lower, stage_names
-from compiler.targets import OpShape, VectorTarget, column_tile, fit, plan_rvv, target_for
+from compiler.targets import (
+    LIVE_BUDGET,
+    OpShape,
+    VectorTarget,
+    column_tile,
+    elementwise_lmul,
+    fit,
+    plan_rvv,
+    target_for,
+)
 from configs import CONFIG_DIR
 
 torch = pytest.importorskip("torch")
@@ -51,6 +60,28 @@ def test_tile_sizes_follow_vlen():
     assert not plan_rvv(conv, VectorTarget(256, 64)).vectorize
     # an extent that fits is one vector (any length); else the largest divisor that fits
     assert fit(24, 64) == 24 and fit(7, 64) == 7 and fit(128, 64) == 64 and fit(140, 32) == 28 and fit(127, 64) == 1
+
+
+def test_elementwise_lmul_follows_live_values():
+    """A body with many live values (a polynomial) gets narrower register groups, so
+    LLVM does not spill whole LMUL-8 groups (gelu on t1-small did: 35 vl8r)."""
+    vt = VectorTarget(256, 64)
+    for live, lmul in ((1, 8), (3, 8), (4, 4), (6, 4), (7, 2), (12, 2), (13, 1)):
+        assert elementwise_lmul(live) == lmul
+        shape = OpShape("linalg.generic", (5, 1024), ("parallel", "parallel"), True, False, live_values=live)
+        assert plan_rvv(shape, vt).tile_sizes == (1, vt.vlmax(lmul))
+        assert elementwise_lmul(live) * live <= LIVE_BUDGET or lmul == 1
+
+
+def test_gelu_body_is_planned_without_spills(tmp_path):
+    imported = import_torch(lambda x: torch.nn.functional.gelu(x), (torch.randn(5, 36),), name="gelu", source="g")
+    kernel = compile_kernel(imported, "t1-small", use_cache=False, dump_dir=tmp_path)
+    (entry,) = [e for e in kernel.schedule if e["op"] == 0]
+    live = int(re.search(r"(\d+) live values", entry["reason"]).group(1))
+    assert live >= 7 and "LMUL<=2" in entry["reason"], entry
+    # the 36-element row is cut into LMUL-2 pieces (12 elements on VLEN 256)
+    ll = (tmp_path / "07-llvm22.ll").read_text()
+    assert "<36 x float>" not in ll and "<12 x float>" in ll
 
 
 def test_column_tiles():
