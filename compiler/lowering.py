@@ -9,8 +9,8 @@ Stages (``stage_names(target)``):
 - ``preprocess``: fuse elementwise ops, ``math-expand-ops`` (tanh, rsqrt, ...),
   then our exp/erf polynomials (:mod:`compiler.mathexpand`).
 - ``bufferize``: one-shot bufferization; results become out-parameters of
-  ``forward`` (``modify-public-functions``), temporaries move to the stack or heap
-  and are freed.
+  ``forward`` (``modify-public-functions``), temporaries up to 1 KiB move to the
+  stack, larger ones become static buffers (:mod:`compiler.staticbufs`).
 - ``schedule``: the target strategy. Scalar: nothing. RVV: named ops generalized,
   each linalg op tiled and vectorized with sizes from VLEN
   (:func:`compiler.targets.plan_rvv`) by the transform dialect, then
@@ -36,6 +36,7 @@ from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
 from compiler.irwalk import child_ops, constant_int, identity_layout, walk_ops
 from compiler.mathexpand import expand_math
+from compiler.staticbufs import allocations_to_globals, place_buffers
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv
 
@@ -114,6 +115,7 @@ def _bufferize(module) -> None:
     _passes(BUFFERIZE)(module)
     eliminate_output_copies(module)
     _copies_to_linalg(module)
+    allocations_to_globals(module)
     _mark_noalias(module)
 
 
@@ -179,6 +181,7 @@ module attributes {{transform.with_named_sequence}} {{
         if "vector." in str(module):
             _run_transform(module, vector_script)
         rest(module)
+        place_buffers(module)
 
     return run
 

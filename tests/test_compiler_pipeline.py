@@ -197,3 +197,18 @@ def test_unsupported_op_is_named():
 def test_non_tensor_input_rejected():
     with pytest.raises(CompileError, match="torch.Tensor"):
         import_torch(lambda x: x, (3,), name="bad")
+
+
+def test_large_temporaries_are_static_buffers(tmp_path):
+    """conv2d's padded input and im2col rows (over promote-buffers-to-stack's 1 KiB)
+    become private globals in .ddrbss: no malloc/free inside forward."""
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
+    imported = import_torch(conv, (torch.randn(1, 3, 16, 16),), name="conv", source="c")
+    compile_kernel(imported, "t1-small", use_cache=False, dump_dir=tmp_path)
+    buffered = (tmp_path / "02-bufferize.mlir").read_text()
+    assert "memref.alloc(" not in buffered and "memref.dealloc" not in buffered
+    assert buffered.count('memref.global "private" @__cosim_tmp') >= 2
+    ll = (tmp_path / "07-llvm22.ll").read_text()
+    assert "@malloc" not in ll and "@free" not in ll
+    assert re.search(r'@__cosim_tmp\d+ = private global .* section "\.ddrbss", align 64', ll), ll[:2000]
