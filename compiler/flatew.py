@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import VIEW_OPS, buffer_root, dense_i32, static_layout, walk_ops
-from compiler.targets import VectorTarget
+from compiler.irwalk import VIEW_OPS, buffer_root, dense_i32, most_live_values, static_layout, walk_ops
+from compiler.targets import VectorTarget, elementwise_lmul
 
 
 @dataclass(frozen=True)
@@ -91,11 +91,14 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     if not contiguous:
         return None
     inputs = maps[:-1]
-    if shape[-1] * 2 > vt.vlmax(8):
+    # as wide as the body's live values allow without spills (targets.elementwise_lmul)
+    lmul = elementwise_lmul(most_live_values(op.regions[0].blocks[0]))
+    if shape[-1] * 2 > vt.vlmax(lmul):
         return None  # long rows: the row-wise schedule's unit-stride loads serve them
     # A transposing read (an input's dims out of loop order) is gathered either way.
     transposed = any([d for d in m if d is not None] != sorted(d for d in m if d is not None) for m in inputs if m)
-    for cap in (vt.vlmax(8), vt.vlmax(4)):
+    small = vt.vlmax(max(1, lmul // 2))
+    for cap in (vt.vlmax(lmul), small):
         tile = _tile(shape, cap)
         if tile.width < 2 * max(1, vt.dlen // 32):
             return None
@@ -108,7 +111,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
         # a broadcast operand whose tile pattern does not move with the outer loops is
         # gathered once (hoisted): then whole-row-multiple tiles of unit-stride loads win
         invariant = all(all(d is None or d >= tile.split for d in m) for m in gathered)
-        if transposed and cap == vt.vlmax(4):
+        if transposed and cap == small:
             return tile  # gathers every tile: keep the index vectors small
         tiles = 1
         for d in shape:

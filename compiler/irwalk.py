@@ -86,3 +86,20 @@ def buffer_root(value):
         if name not in VIEW_OPS:
             return None
         value = owner.operands[0]
+
+
+def most_live_values(block) -> int:
+    """Most values of ``block`` (its arguments and results of its ops, not values
+    defined outside: those stay scalars) live at once, in program order."""
+    ops = [o.operation for o in block.operations]
+    last_use: dict = {}
+    for i, o in enumerate(ops):
+        for v in o.operands:
+            last_use[v] = i
+    live = {a for a in block.arguments if a in last_use}
+    most = len(live)
+    for i, o in enumerate(ops):
+        live = {v for v in live if last_use[v] > i}
+        live |= {r for r in o.results if r in last_use}
+        most = max(most, len(live))
+    return max(1, most)

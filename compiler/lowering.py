@@ -34,7 +34,7 @@ from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
-from compiler.irwalk import child_ops, constant_int, identity_layout, walk_ops
+from compiler.irwalk import child_ops, constant_int, identity_layout, most_live_values, walk_ops
 from compiler.mathexpand import expand_math
 from compiler.staticbufs import allocations_to_globals, place_buffers
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
@@ -287,25 +287,8 @@ def op_shape(op) -> OpShape:
         projected,
         contraction,
         transposed and not contraction,
-        _most_live(op.regions[0].blocks[0]),
+        most_live_values(op.regions[0].blocks[0]),
     )
-
-
-def _most_live(block) -> int:
-    """Most values of ``block`` (its arguments and results of its ops, not values
-    defined outside: those stay scalars) live at once, in program order."""
-    ops = [o.operation for o in block.operations]
-    last_use: dict = {}
-    for i, o in enumerate(ops):
-        for v in o.operands:
-            last_use[v] = i
-    live = {a for a in block.arguments if a in last_use}
-    most = len(live)
-    for i, o in enumerate(ops):
-        live = {v for v in live if last_use[v] > i}
-        live |= {r for r in o.results if r in last_use}
-        most = max(most, len(live))
-    return max(1, most)
 
 
 def _tile_script(tile_id: int, plan: TilePlan) -> str:
