@@ -124,20 +124,33 @@ def _groups(ir, block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, ob
             others = tuple(x if b is None else (b, x) for i, (b, x) in enumerate(idx) if i != d)
             by_key[(op.operands[0], d, base, others)].append((c, op, users))
     groups, taken = [], set()
-    # prefer the largest groups; a load belongs to one group only
-    for (_src, d, _base, _o), members in sorted(by_key.items(), key=lambda kv: -len(kv[1])):
-        members = [m for m in members if id(m[1]) not in taken]
-        consts = sorted({m[0] for m in members})
-        if len(consts) < 2 or len(consts) != len(members):
-            continue
+
+    def usable(members):
+        """The members not yet taken, sorted, if their offsets are in equal steps."""
+        members = sorted((m for m in members if id(m[1]) not in taken), key=lambda m: m[0])
+        consts = [m[0] for m in members]
+        if len(consts) < 2 or len(set(consts)) != len(consts):
+            return None
         step = consts[1] - consts[0]
-        if any(b - a != step for a, b in pairwise(consts)):
-            continue
-        members.sort(key=lambda m: m[0])
+        return (step, members) if all(b - a == step for a, b in pairwise(consts)) else None
+
+    # Largest group first, re-ranked after every pick (a load belongs to one group
+    # only): the unrolled k copies of R jammed rows form R-row and k-long groups
+    # alike, and ranking once mixed them (one 4-row column, then 3-long k runs:
+    # LLVM reads 3 lanes with a masked or indexed load).
+    pending = dict(by_key)
+    while pending:
+        ranked = {key: usable(members) for key, members in pending.items()}
+        ranked = {key: u for key, u in ranked.items() if u is not None}
+        if not ranked:
+            break
+        key = max(ranked, key=lambda k: len(ranked[k][1]))
+        step, members = ranked.pop(key)
+        del pending[key]
         for i in range(0, len(members), MAX_GROUP):
             chunk = members[i : i + MAX_GROUP]
             if len(chunk) >= 2:
-                groups.append((d, step, chunk))
+                groups.append((key[1], step, chunk))
                 taken.update(id(m[1]) for m in chunk)
     return groups
 

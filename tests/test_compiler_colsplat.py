@@ -132,3 +132,33 @@ def test_a_scalar_divided_once_stays_scalar():
     m = _module(body)
     with m.context:
         assert broadcasts_to_lane_splats(m, dlen=256) == 0
+
+
+def test_unrolled_k_steps_of_jammed_rows_form_groups_of_one_orientation():
+    """4 rows x 4 unrolled k steps: A[r, k + u] groups as 4 columns or 4 row runs,
+    never one column and then 3-long runs (3 lanes: a masked or indexed load)."""
+    body = ""
+    for u in range(4):
+        kidx = "%k" if u == 0 else f"%k{u}"
+        if u:
+            body += f"  %k{u} = arith.addi %k, %c{u} : index\n"
+        for r in range(4):
+            body += (
+                f"  %s{r}_{u} = memref.load %a[%c{r}, {kidx}] : memref<4x16xf32>\n"
+                f"  %v{r}_{u} = vector.broadcast %s{r}_{u} : f32 to vector<8xf32>\n"
+                f"  %f{r}_{u} = vector.fma %v{r}_{u}, %brow, %acc : vector<8xf32>\n"
+                f"  vector.store %f{r}_{u}, %o[%c{r}, %c0] : memref<4x8xf32>, vector<8xf32>\n"
+            )
+    m = _module(body)
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 16
+        m.operation.verify()
+    gathers = [o for o in _ops_objects(m) if o.name == "vector.gather"]
+    assert len(gathers) == 4
+    assert all(str(g.results[0].type) == "vector<4xf32>" for g in gathers), [str(g.results[0].type) for g in gathers]
+
+
+def _ops_objects(module) -> list:
+    from compiler.irwalk import walk_ops
+
+    return list(walk_ops(module.operation))
