@@ -271,8 +271,11 @@ def _read_later(op) -> bool:
         other = other.operation
         if other == op:
             seen = True
-        elif seen and other.name not in VIEW_OPS and any(buffer_root(v) == root for v in _memrefs(other)):
-            return True
+        elif seen and other.name not in VIEW_OPS:
+            for v in _memrefs(other):
+                r = buffer_root(v)
+                if r is None or r == root:  # unknown: may alias
+                    return True
     return False
 
 
