@@ -201,7 +201,7 @@ def test_non_tensor_input_rejected():
 
 def test_large_temporaries_are_static_buffers(tmp_path):
     """conv2d's padded input and im2col rows (over promote-buffers-to-stack's 1 KiB)
-    become private globals in .ddrbss: no malloc/free inside forward."""
+    become private globals in .ddrscratch: no malloc/free inside forward."""
     torch.manual_seed(0)
     conv = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
     imported = import_torch(conv, (torch.randn(1, 3, 16, 16),), name="conv", source="c")
@@ -211,7 +211,7 @@ def test_large_temporaries_are_static_buffers(tmp_path):
     assert buffered.count('memref.global "private" @__cosim_tmp') >= 2
     ll = (tmp_path / "07-llvm22.ll").read_text()
     assert "@malloc" not in ll and "@free" not in ll
-    assert re.search(r'@__cosim_tmp\d+ = private global .* section "\.ddrbss", align 64', ll), ll[:2000]
+    assert re.search(r'@__cosim_tmp\d+ = private global .* section "\.ddrscratch", align 64', ll), ll[:2000]
 
 
 def test_flat_tiles_respect_live_values(tmp_path):

@@ -178,6 +178,38 @@ def test_sbrk_and_malloc_out_of_memory(tmp_path, soc):
     assert v["blocks"] == (mm.ddr_base + mm.ddr_size - heap_start) // ((256 << 20) + 16)
 
 
+SCRATCH = """
+#include <stdint.h>
+#include <stdio.h>
+#include <cosim.h>
+static uint32_t cleared[4096] COSIM_DDRBSS;
+static uint32_t scratch[65536] COSIM_DDRSCRATCH;
+int main(void) {
+  uint64_t at_main = read_instret();
+  uint32_t any = 0;
+  for (int i = 0; i < 4096; i++) any |= cleared[i];
+  scratch[65535] = 7;
+  printf("at_main=%llu any=%u scratch=0x%lx cleared=0x%lx last=%u\\n", (unsigned long long)at_main, any,
+         (unsigned long)(uintptr_t)scratch, (unsigned long)(uintptr_t)cleared, scratch[65535]);
+  return 0;
+}
+"""
+
+
+def test_ddrscratch_is_not_cleared_and_lies_below_the_heap(tmp_path):
+    """The compiler's temporaries (.ddrscratch) are not zeroed by start-up (256 KiB here
+    would be 65,536 stores before main) and the heap starts after them."""
+    elf, outcome, result = run_c(tmp_path, "rv32", SCRATCH)
+    assert result["status"] == "pass", outcome.message
+    v = values(outcome.uart)
+    assert v["any"] == 0 and v["last"] == 7
+    assert v["at_main"] < 4096 * 4 + 2000  # .ddrbss (4096 words) is cleared, .ddrscratch is not
+    image = ElfImage(elf)
+    mm = load_soc("rv32").memory_map
+    assert mm.ddr_base <= v["cleared"] < v["scratch"]
+    assert v["scratch"] + 4 * 65536 <= image.symbol("__heap_start").addr
+
+
 # ---------------------------------------------------------------- profile stamps
 
 

@@ -60,6 +60,8 @@ void __cosim_trap_report(uintptr_t cause, uintptr_t epc, uintptr_t tval) __attri
 #define COSIM_VBSS __attribute__((section(".vbss"), aligned(64)))
 #define COSIM_DDR __attribute__((section(".ddr"), aligned(64)))
 #define COSIM_DDRBSS __attribute__((section(".ddrbss"), aligned(64)))
+/* DDR that start-up does not clear (contents undefined, like malloc's). */
+#define COSIM_DDRSCRATCH __attribute__((section(".ddrscratch"), aligned(64)))
 
 #ifdef __cplusplus
 }
