@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import VIEW_OPS, buffer_root, dense_i32, most_live_values, static_layout, walk_ops
+from compiler.irwalk import VIEW_OPS, buffer_root, index_vector, most_live_values, static_layout, walk_ops
 from compiler.targets import VectorTarget, elementwise_lmul
 
 
@@ -183,7 +183,7 @@ def emit_flat(op, tile: FlatTile) -> None:
             if pat == list(range(tile.width)):
                 patterns.append(None)  # unit stride
             else:
-                patterns.append(arith.ConstantOp(ivt, dense_i32(ir, ivt, pat)).result)
+                patterns.append(index_vector(ir, op, ivt, pat))
         c0 = arith.ConstantOp(index, 0).result
         # Gathered operands the outer loops do not move (a broadcast row) are read once,
         # here: memory reads are not hoisted out of the loops by LICM.

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import dense_i32, static_layout, walk_ops
+from compiler.irwalk import index_vector, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 
@@ -150,8 +150,8 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
         a_flat, a_st, a_off = _flat_view(ir, memref, arith, a_val)
         b_flat, b_st, b_off = _flat_view(ir, memref, arith, b_val)
         c_flat, c_st, c_off = _flat_view(ir, memref, arith, c_val)
-        idx_a = arith.ConstantOp(itype, dense_i32(ir, itype, [(p // plan.n) * a_st[-2] for p in range(width)])).result
-        idx_b = arith.ConstantOp(itype, dense_i32(ir, itype, [(p % plan.n) * b_st[-1] for p in range(width)])).result
+        idx_a = index_vector(ir, op, itype, [(p // plan.n) * a_st[-2] for p in range(width)])
+        idx_b = index_vector(ir, op, itype, [(p % plan.n) * b_st[-1] for p in range(width)])
         mask = arith.ConstantOp(mtype, ir.DenseElementsAttr.get_splat(mtype, ir.BoolAttr.get(True))).result
         zero = arith.ConstantOp(f32, ir.FloatAttr.get(f32, 0.0)).result
         passthru = vector.BroadcastOp(vtype, zero).result

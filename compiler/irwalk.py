@@ -58,6 +58,61 @@ def dense_i32(ir, vtype, values: list[int]):
     return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
 
 
+INDEX_PREFIX = "__cosim_idx"
+
+
+def index_vector(ir, anchor, vtype, values: list[int]):
+    """A constant i32 index vector for a gather, emitted before ``anchor``.
+
+    Left as an ``arith.constant``, LLVM materializes it well when it is an
+    arithmetic sequence (the gather becomes one strided load), a repeated one (a
+    row broadcast: from ``vid.v``) or all distinct (a load from the constant pool,
+    narrowed to i8/i16). With few distinct values repeated in runs (an operand
+    broadcast along inner dims, e.g. the built-in mul's ``(8, 1)`` operand) LLVM
+    instead merges a splat per value under built masks: on t1-blastoise 52
+    instructions, many of them ``vsetvli`` switches, for 256 indices. Those
+    patterns are loaded from a public, mutable global instead: one ``vle32``.
+    (A global LLVM may not assume unchanged is one it cannot fold back into a
+    constant.) Loading every pattern was measured too: the permutes' narrowed
+    constant-pool loads read 2-4x fewer bytes (built-in permute on t1-blastoise
+    284 -> 398 cycles as a table).
+    """
+    from torch_mlir.dialects import arith, memref, vector
+
+    if _llvm_builds_well(values):
+        return arith.ConstantOp(vtype, dense_i32(ir, vtype, values)).result
+    module = anchor
+    while module.name != "builtin.module":
+        module = module.parent
+    body = module.regions[0].blocks[0]
+    taken = {ir.StringAttr(o.attributes["sym_name"]).value for o in body.operations if "sym_name" in o.attributes}
+    name = next(f"{INDEX_PREFIX}{n}" for n in range(len(taken) + 1) if f"{INDEX_PREFIX}{n}" not in taken)
+    i32 = ir.IntegerType.get_signless(32)
+    mtype = ir.MemRefType.get([len(values)], i32)
+    init = dense_i32(ir, ir.RankedTensorType.get([len(values)], i32), values)
+    with ir.InsertionPoint.at_block_begin(body):
+        memref.GlobalOp(name, ir.TypeAttr.get(mtype), initial_value=init, alignment=64)
+    index = ir.IndexType.get()
+    table = memref.GetGlobalOp(mtype, name).result
+    return vector.LoadOp(vtype, table, [arith.ConstantOp(index, 0).result]).result
+
+
+def _arithmetic(values: list[int]) -> bool:
+    return all(values[i] - values[i - 1] == values[1] - values[0] for i in range(2, len(values)))
+
+
+def _llvm_builds_well(values: list[int]) -> bool:
+    """See :func:`index_vector`: arithmetic, periodic with an arithmetic period, or
+    all distinct."""
+    n = len(values)
+    if n < 3 or _arithmetic(values) or len(set(values)) == n:
+        return True
+    return any(
+        n % p == 0 and _arithmetic(values[:p]) and all(values[q] == values[q % p] for q in range(n))
+        for p in range(2, n // 2 + 1)
+    )
+
+
 # Ops that give another view of the same buffer (operand 0).
 VIEW_OPS = frozenset(
     {
