@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.colsplat import broadcasts_to_lane_splats
+from compiler.collapse import collapse_elementwise
 from compiler.copyelim import eliminate_output_copies
 from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
@@ -599,6 +600,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
 
     _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
     assert target.vector is not None
+    collapse_elementwise(module, target.vector)
     for n, entry in enumerate(flatten_narrow_matmuls(module, target.vector)):
         report.ops.append({"op": f"flat{n}", "iterators": [], **entry})
     for n, entry in enumerate(flatten_elementwise(module, target.vector)):

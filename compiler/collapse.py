@@ -1,0 +1,161 @@
+"""Merge the loop dims an elementwise op treats alike, so its rows get longer.
+
+The RVV schedule vectorizes an elementwise op along its innermost loop, one row
+at a time, with a scalar operand (``flw`` + ``.vf``) for each broadcast value.
+A per-channel scale or bias of an NCHW tensor (``x * w.view(C, 1, 1)``) then runs
+rows of W elements, a handful each, and every row pays its address arithmetic,
+scalar load and loop control. Yet no operand tells h from w: ``x`` and the output
+are contiguous over both, ``w`` is broadcast over both. Two adjacent loop dims
+can become one when every operand either reads both at adjacent, contiguous
+positions of its layout or reads neither; here the (H, W) loops become one of H*W.
+
+Operands that read the merged dims get a ``memref.collapse_shape`` view, their
+indexing maps are renumbered, and the op is rewritten in place (same body).
+Only all-parallel ops with static shapes and strided layouts, a read input and
+rows shorter than a vector are touched: long rows gain nothing, and fills (no
+input) feed matmul accumulators whose row loads must keep their shape.
+"""
+
+from __future__ import annotations
+
+from compiler.irwalk import identity_layout, static_layout, walk_ops
+from compiler.targets import VectorTarget, elementwise_lmul
+
+
+# Longest fixed vector LLVM legalizes as one register group here (measured).
+MAX_ROW = 256
+
+
+def _operand_dims(ir, amap) -> list[int | None] | None:
+    """Loop dim per result of ``amap`` (None for a constant 0), or None if other."""
+    out: list[int | None] = []
+    for e in amap.results:
+        if isinstance(e, ir.AffineDimExpr):
+            out.append(ir.AffineDimExpr(e).position)
+        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
+            out.append(None)
+        else:
+            return None
+    return out
+
+
+def _mergeable(d: int, dims: list[int | None], strides: list[int], sizes: list[int]) -> bool:
+    """Can loops d and d + 1 become one for an operand reading ``dims``?"""
+    if d not in dims and d + 1 not in dims:
+        return True
+    if d not in dims or d + 1 not in dims:
+        return False
+    j = dims.index(d)
+    return j + 1 < len(dims) and dims[j + 1] == d + 1 and strides[j] == strides[j + 1] * sizes[j + 1]
+
+
+def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
+    """Groups of adjacent loop dims to merge (None if nothing to merge)."""
+    from torch_mlir import ir
+
+    if op.name != "linalg.generic":
+        return None
+    iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    if len(iters) < 2 or any(t != "parallel" for t in iters):
+        return None
+    block = op.regions[0].blocks[0]
+    n_in = len(op.operands) - 1
+    if n_in < 1 or op.results or not any(list(block.arguments[i].uses) for i in range(n_in)):
+        return None  # fills and multi-result ops stay as they are
+    if list(block.arguments[n_in].uses):
+        return None  # reads its output: not elementwise
+    body = [o.operation for o in block.operations]
+    if len(body) == 1:
+        return None  # a copy: copyelim and flatew know the copies
+    maps = [_operand_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    if any(m is None for m in maps) or maps[-1] != list(range(len(iters))):
+        return None
+    layouts = [static_layout(ir, v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
+    if any(lay is None for lay in layouts):
+        return None
+    sizes = [list(ir.ShapedType(v.type).shape) for v in op.operands]
+    shape = sizes[-1]
+    vlmax = vt.vlmax(elementwise_lmul(_live(block)))
+    if shape[-1] * 2 > vlmax:
+        return None  # rows already fill half a register group
+    # The merged row must stay one vector LLVM keeps whole (up to 256 elements:
+    # relu on 7x50 as one row of 350 became six power-of-two pieces joined by
+    # slides, 22 vsetvli) or whole vectors of a power of two.
+    cap = min(vlmax, MAX_ROW)
+    piece = 1 << (cap.bit_length() - 1)
+    groups = [[d] for d in range(len(iters))]
+    for d in reversed(range(len(iters) - 1)):
+        if shape[d] == 1 or not all(
+            _mergeable(d, m, lay[0], sz) for m, lay, sz in zip(maps, layouts, sizes, strict=True)
+        ):
+            break  # only merges that lengthen the rows pay
+        row = _product(shape[e] for e in [d, *groups[d + 1]])
+        if row > cap and row % piece:
+            break
+        groups[d] += groups.pop(d + 1)
+    return groups if len(groups) < len(iters) else None
+
+
+def _live(block) -> int:
+    from compiler.irwalk import most_live_values
+
+    return most_live_values(block)
+
+
+def collapse_op(op, groups: list[list[int]]) -> None:
+    """Rewrite ``op`` over the merged loops of ``groups`` (see :func:`plan_groups`)."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import memref
+
+    new_dim = {g[0]: n for n, g in enumerate(groups)}
+    merged_away = {d for g in groups for d in g[1:]}
+    maps = [_operand_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    i64 = ir.IntegerType.get_signless(64)
+    new_maps = []
+    with ir.InsertionPoint(op), op.location:
+        for i, (value, dims) in enumerate(zip(list(op.operands), maps, strict=True)):
+            reassociation: list[list[int]] = []
+            exprs = []
+            for j, d in enumerate(dims):
+                if d is not None and d in merged_away:
+                    reassociation[-1].append(j)
+                    continue
+                reassociation.append([j])
+                exprs.append(ir.AffineConstantExpr.get(0) if d is None else ir.AffineDimExpr.get(new_dim[d]))
+            new_maps.append(ir.AffineMapAttr.get(ir.AffineMap.get(len(groups), 0, exprs)))
+            if len(reassociation) == len(dims):
+                continue
+            mtype = ir.MemRefType(value.type)
+            strides, offset = static_layout(ir, mtype)
+            shape = list(mtype.shape)
+            new_shape = [_product(shape[j] for j in g) for g in reassociation]
+            new_strides = [strides[g[-1]] for g in reassociation]
+            layout = None  # an identity source collapses to an identity view
+            if not identity_layout(ir, mtype):
+                layout = ir.StridedLayoutAttr.get(offset, new_strides)
+            rtype = ir.MemRefType.get(new_shape, mtype.element_type, layout, mtype.memory_space)
+            attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, j) for j in g]) for g in reassociation])
+            op.operands[i] = memref.CollapseShapeOp(rtype, value, attr).result
+    parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    op.attributes["indexing_maps"] = ir.ArrayAttr.get(new_maps)
+    op.attributes["iterator_types"] = ir.ArrayAttr.get([parallel] * len(groups))
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def collapse_elementwise(module, vt: VectorTarget) -> list[dict]:
+    """Merge the loops of every qualifying elementwise op; entries for the report."""
+    done = []
+    with module.context:
+        for op in [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]:
+            groups = plan_groups(op, vt)
+            if groups is None:
+                continue
+            collapse_op(op, groups)
+            done.append({"op": str(op.location), "groups": groups})
+    return done
