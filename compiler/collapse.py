@@ -18,9 +18,8 @@ input) feed matmul accumulators whose row loads must keep their shape.
 
 from __future__ import annotations
 
-from compiler.irwalk import identity_layout, static_layout, walk_ops
+from compiler.irwalk import identity_layout, most_live_values, static_layout, walk_ops
 from compiler.targets import VectorTarget, elementwise_lmul
-
 
 # Longest fixed vector LLVM legalizes as one register group here (measured).
 MAX_ROW = 256
@@ -75,7 +74,7 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
         return None
     sizes = [list(ir.ShapedType(v.type).shape) for v in op.operands]
     shape = sizes[-1]
-    vlmax = vt.vlmax(elementwise_lmul(_live(block)))
+    vlmax = vt.vlmax(elementwise_lmul(most_live_values(block)))
     if shape[-1] * 2 > vlmax:
         return None  # rows already fill half a register group
     # The merged row must stay one vector LLVM keeps whole (up to 256 elements:
@@ -94,12 +93,6 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
             break
         groups[d] += groups.pop(d + 1)
     return groups if len(groups) < len(iters) else None
-
-
-def _live(block) -> int:
-    from compiler.irwalk import most_live_values
-
-    return most_live_values(block)
 
 
 def collapse_op(op, groups: list[list[int]]) -> None:

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.collapse import collapse_elementwise
+from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.copyelim import eliminate_output_copies
 from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise

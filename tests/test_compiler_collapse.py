@@ -25,7 +25,9 @@ def test_channel_scale_runs_rows_of_h_times_w(tmp_path):
     """x * w.view(C, 1, 1) on 2x8x4x4: x and the output are contiguous over (H, W), w
     reads neither, so the rows are 16 long instead of 4 (t1-small: 358 -> 106
     instructions in forward, RTL 802 -> 411 cycles when measured)."""
-    case = Case("chan_scale", lambda: ((lambda x, w: x * w), (_rand(2, 8, 4, 4), _rand(8, 1, 1, seed=1))), "elementwise")
+    case = Case(
+        "chan_scale", lambda: ((lambda x, w: x * w), (_rand(2, 8, 4, 4), _rand(8, 1, 1, seed=1))), "elementwise"
+    )
     result = verify(case, "t1-small", on="iss", workdir=tmp_path)
     assert result["status"] == "pass", result
     assert [2, 8, 16] in [e["loops"] for e in result["compile"]["schedule"]]
