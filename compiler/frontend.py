@@ -270,6 +270,7 @@ def import_torch(
         )
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
+    _drop_zero_divisor_asserts(module)
     _check_lowerable(module, source)
     _narrow_scalar_compares(module)
     folded = _fold_weight_transposes(module, len(weights))
@@ -335,6 +336,30 @@ def _walk(op):
             for inner in block.operations:
                 yield inner.operation
                 yield from _walk(inner.operation)
+
+
+# torch-mlir's lowering of aten.reciprocal (``1.0 / x``, ``x.reciprocal()``) asserts
+# x != 0 at run time; eager PyTorch returns +-inf there, which is what the divide
+# that remains computes (IEEE 754).
+ZERO_DIVISOR_ASSERT = "unimplemented: tensor with zero element"
+
+
+def _drop_zero_divisor_asserts(module) -> int:
+    """Erase torch-mlir's ``cf.assert`` of a non-zero reciprocal operand (see
+    ZERO_DIVISOR_ASSERT); returns how many. Any other assert stays and is reported
+    as unsupported."""
+    from torch_mlir import ir
+
+    count = 0
+    with module.context:
+        for op in [o for o in _walk(module.operation) if o.name == "cf.assert"]:
+            if ir.StringAttr(op.attributes["msg"]).value == ZERO_DIVISOR_ASSERT:
+                cond = op.operands[0].owner
+                op.erase()
+                if cond.name == "arith.cmpf" and not list(cond.results[0].uses):
+                    cond.erase()
+                count += 1
+    return count
 
 
 def _narrow_scalar_compares(module) -> int:

@@ -244,3 +244,28 @@ def test_index_vectors_llvm_would_rebuild_are_loaded(tmp_path):
     assert re.search(r"@__cosim_idx0 = global \[256 x i32\]", ll), ll[:1500]
     # As a constant LLVM built the 256 indices from 52 merges and vsetvli switches (82 in all).
     assert result["instret_forward"] < 40
+
+
+@pytest.mark.parametrize("soc", ["rv32", "t1-small"])
+def test_reciprocal_of_zero_is_inf_as_in_pytorch(soc, tmp_path):
+    """torch-mlir asserts a reciprocal's operand is non-zero (a cf.assert the
+    targets cannot run); PyTorch returns +-inf. BatchNorm in eval mode divides too."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    x = torch.randn(4, 8, generator=torch.Generator().manual_seed(0))
+    x[0, :3] = torch.tensor([0.0, -0.0, 1e-30])
+    bn = torch.nn.BatchNorm2d(3).eval()
+    with torch.no_grad():
+        bn.running_var.copy_(torch.tensor([0.5, 1.0, 2.0]))
+        bn.running_mean.copy_(torch.tensor([0.1, -0.2, 0.3]))
+
+    def f(x, y):
+        return 1.0 / x + x.reciprocal(), bn(y)
+
+    y = torch.randn(2, 3, 4, 4, generator=torch.Generator().manual_seed(1))
+    # reduction class: eager BatchNorm folds the scale into one multiply-add (a few ULP apart)
+    result = verify(Case("recip", lambda: (f, (x, y)), "reduction"), soc, on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    expected = (1.0 / x + x.reciprocal())[0, :2]
+    assert torch.isinf(expected).all()  # the case really divides by zero
