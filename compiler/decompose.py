@@ -43,18 +43,20 @@ def _pair(v) -> tuple[int, int]:
 
 
 def conv2d_flat(x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
-    """``aten.convolution`` (2-D, groups 1, not transposed, equal strides) as one
-    matmul over slices of the row-flattened padded input (module docstring)."""
+    """``aten.convolution`` (2-D, not transposed, equal strides) over slices of the
+    row-flattened padded input (module docstring): one matmul per group; a
+    depthwise convolution (one input channel per group) as a multiply-add of each
+    window offset's slice by its per-channel weight column."""
     import torch
 
-    if transposed or groups != 1 or x.dim() != 4 or weight.dim() != 4 or x.dtype != torch.float32:
+    if transposed or x.dim() != 4 or weight.dim() != 4 or x.dtype != torch.float32:
         return NotImplemented
     (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
     n, c, h, w = (int(d) for d in x.shape)
-    oc, ic, kh, kw = (int(d) for d in weight.shape)
+    oc, icg, kh, kw = (int(d) for d in weight.shape)
     hp, wp = h + 2 * ph, w + 2 * pw
     oh, ow = (hp - dh * (kh - 1) - 1) // sh + 1, (wp - dw * (kw - 1) - 1) // sw + 1
-    if ic != c or oh <= 0 or ow <= 0 or sh != sw:
+    if groups < 1 or icg * groups != c or oc % groups or oh <= 0 or ow <= 0 or sh != sw:
         return NotImplemented
     s = sh
     wide = oh * wp  # output columns per channel, ow in [0, wp)
@@ -62,17 +64,27 @@ def conv2d_flat(x, weight, bias, stride, padding, dilation, transposed, output_p
     extra_rows = max(0, -(-(last + 1 - hp * wp) // wp))  # zero rows below so every slice is in bounds
     xp = torch.nn.functional.pad(x, (pw, pw, ph, ph + extra_rows))
     flat = xp.reshape(n, c, (hp + extra_rows) * wp)
-    w2 = weight.reshape(oc, ic * kh * kw)  # rows ordered (ic, kh, kw): a free reshape
+    offsets = [dh * ky * wp + dw * kx for ky in range(kh) for kx in range(kw)]
+
+    def window(b, channels, off):
+        return flat[b, channels, off : off + s * (wide - 1) + 1 : s]
+
     outs = []
     for b in range(n):
-        rows = []
-        for ci in range(ic):
-            for ky in range(kh):
-                for kx in range(kw):
-                    off = dh * ky * wp + dw * kx
-                    rows.append(flat[b, ci, off : off + s * (wide - 1) + 1 : s])
-        cols = torch.stack(rows, dim=0)  # (IC*KH*KW, OH*Wp)
-        y = torch.mm(w2, cols)
+        if groups == c and oc == c:  # depthwise: y[c] = sum_k w[c, k] * slice_k[c]
+            taps = weight.reshape(c, kh * kw)
+            y = None
+            for k, off in enumerate(offsets):
+                term = taps[:, k : k + 1] * window(b, slice(None), off)
+                y = term if y is None else y + term
+        else:
+            ocg, parts = oc // groups, []
+            for g in range(groups):
+                # rows ordered (ic, kh, kw) within the group: a free reshape of its filters
+                w2 = weight[g * ocg : (g + 1) * ocg].reshape(ocg, icg * kh * kw)
+                rows = [window(b, ci, off) for ci in range(g * icg, (g + 1) * icg) for off in offsets]
+                parts.append(torch.mm(w2, torch.stack(rows, dim=0)))  # (ocg, OH*Wp)
+            y = parts[0] if groups == 1 else torch.cat(parts, dim=0)
         if bias is not None:
             y = y + bias.reshape(oc, 1)
         outs.append(y.reshape(oc, oh, wp)[:, :, :ow])

@@ -165,12 +165,26 @@ def _pin_locations(ep, fn=None) -> None:
             node.meta["stack_trace"] = f'  File "{frame[0]}", line {frame[1]}, in {frame[2]}\n'
 
 
+def _draws_random(torch, node) -> bool:
+    """A seeded random op, except those that draw nothing here: dropout outside
+    training (``nn.Dropout`` in eval mode) and attention without dropout."""
+    tags = getattr(node.target, "tags", ()) if node.op == "call_function" else ()
+    if torch.Tag.nondeterministic_seeded not in tags:
+        return False
+    aten = torch.ops.aten
+    args, kwargs = node.args, node.kwargs
+    if node.target is aten.dropout.default:
+        return bool(kwargs.get("train", args[2] if len(args) > 2 else True))
+    if node.target is aten.scaled_dot_product_attention.default:
+        return float(kwargs.get("dropout_p", args[4] if len(args) > 4 else 0.0)) != 0.0
+    return True
+
+
 def _check_graph(ep, fn=None) -> None:
     """Reject what the targets cannot run, naming the op and its Python source line."""
     torch = _torch()
     for node in ep.graph.nodes:
-        tags = getattr(node.target, "tags", ()) if node.op == "call_function" else ()
-        if torch.Tag.nondeterministic_seeded in tags:
+        if _draws_random(torch, node):
             raise CompileError(
                 f"{node.target} at {_where(node, fn)} draws random numbers inside forward, which the compiled "
                 f"program cannot reproduce; create random tensors (and modules, whose constructors draw their "

@@ -322,6 +322,17 @@ module attributes {{transform.with_named_sequence}} {{
 }}"""
 
 
+def _to_loops_script(tile_id: int) -> str:
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %op = transform.structured.match attributes {{{TILE_ATTR} = {tile_id} : i64}} in %root : (!transform.any_op) -> !transform.any_op
+    %loops = transform.structured.convert_to_loops %op : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }}
+}}"""
+
+
 # After tiling: drop unit dimensions (a 1 x n tile becomes a rank-1 op, a k-by-1
 # matmul step becomes acc[j] += a * b[j]), vectorize every tiled op, clean up and
 # keep loop-invariant accumulators in registers across reduction loops.
@@ -629,6 +640,11 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
                 entry["vectorized"] = True
             except Exception as e:  # the op stays scalar: correct, just slower
                 entry["reason"] = f"tiling failed, scalar loops instead: {str(e).splitlines()[0][:200]}"
+        else:
+            # Loops now, so the function-wide vectorizer never sees it: a generic that
+            # looks like a convolution (a depthwise conv) passed its precondition and
+            # then failed the whole function.
+            _run_transform(module, _to_loops_script(i))
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
     strided_reads_to_gathers(module)

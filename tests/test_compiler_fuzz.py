@@ -96,6 +96,8 @@ DEFAULT = [
     "shapes:transpose_then_reshape",
     "shapes:permute_reshape_linear",  # a flat tile whose later reader views an unknown buffer
     "models:linear_gelu_layernorm_softmax",
+    "models:conv_bn_dropout_relu_eval",  # reciprocal's assert, dropout in eval mode
+    "models:depthwise_separable_block",  # grouped convolutions
 ]
 
 
@@ -141,6 +143,7 @@ def _marked_line(marker: str) -> int:
         ("data_dependent_shape", "dynamic", "dynamic shape"),
         ("sort_op", "sort", "sort"),
         ("random_in_forward", "rand", "aten.rand"),
+        ("dropout_in_training", "dropout", "aten.dropout"),
         ("log_needs_libm", "log", "math.log"),
     ],
 )

@@ -157,3 +157,39 @@ def causal_masked_attention():
         return torch.softmax(s.masked_fill(mask, float("-inf")), dim=-1) @ v
 
     return f, (_r(2, 6, 16, seed=138), _r(2, 6, 16, seed=139), _r(2, 6, 16, seed=140))
+
+
+def _bn_eval(c: int, seed: int) -> nn.BatchNorm2d:
+    bn = nn.BatchNorm2d(c)
+    with torch.no_grad():
+        bn.running_mean.copy_(_r(c, seed=seed))
+        bn.running_var.copy_(_r(c, seed=seed + 1).abs() + 0.5)
+        bn.weight.copy_(_r(c, seed=seed + 2))
+        bn.bias.copy_(_r(c, seed=seed + 3))
+    return bn.eval()
+
+
+def conv_bn_dropout_relu_eval():
+    """An inference block as exported from a training script: BatchNorm divides
+    by sqrt(var + eps) (a reciprocal), Dropout is the identity in eval mode."""
+    torch.manual_seed(132)
+    m = nn.Sequential(nn.Conv2d(3, 6, 3, padding=1), _bn_eval(6, 133), nn.Dropout(0.3), nn.ReLU()).eval()
+    return m, (_r(1, 3, 9, 9, seed=137),), "reduction"
+
+
+def depthwise_separable_block():
+    """MobileNet-style: a 3x3 depthwise conv (groups = channels), then a 1x1 conv."""
+    torch.manual_seed(138)
+    m = nn.Sequential(
+        nn.Conv2d(8, 8, 3, padding=1, groups=8), nn.ReLU(), nn.Conv2d(8, 12, 1), nn.Conv2d(12, 6, 3, groups=3)
+    )
+    return m, (_r(2, 8, 7, 7, seed=139),)
+
+
+def sdpa_attention():
+    """F.scaled_dot_product_attention (no dropout, causal)."""
+
+    def f(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    return f, (_r(1, 2, 5, 8, seed=140), _r(1, 2, 5, 8, seed=141), _r(1, 2, 5, 8, seed=142)), "transcendental"

@@ -2,6 +2,7 @@
 line (the line carrying the ``# <-`` marker). Not part of the corpus."""
 
 import torch
+import torch.nn.functional as F
 
 
 def _r(*shape, seed=0):
@@ -37,6 +38,13 @@ def sort_op():
 def random_in_forward():
     def f(x):
         return x + torch.rand(4, 5)  # <- rand
+
+    return f, (_r(4, 5),)
+
+
+def dropout_in_training():
+    def f(x):
+        return F.dropout(x, 0.5, training=True)  # <- dropout
 
     return f, (_r(4, 5),)
 
