@@ -27,6 +27,7 @@ math vectorizes badly. These decompositions rewrite the ops, during
   rule; they are dead code (and vanish) unless the program returns them.
 - ``relu`` as ``x < 0 ? 0 : x``: eager PyTorch keeps ``-0.0`` and NaN;
   torch-mlir's ``x > 0 ? x : 0`` turns ``-0.0`` into ``+0.0``.
+- ``gelu(approximate="tanh")`` with sqrt(2/pi) (torch-mlir's constant is 0.797724).
 
 Anything outside these shapes returns ``NotImplemented``: PyTorch's and
 torch-mlir's own lowering takes over (correct, but scalar loops).
@@ -163,13 +164,28 @@ def relu_keeps_signed_zero(x):
     return torch.where(x < 0, torch.zeros_like(x), x)
 
 
+def gelu_tanh_exact_constant(x, approximate="none"):
+    """``aten.gelu(approximate="tanh")`` as PyTorch's kernel computes it:
+    ``0.5 * x * (1 + tanh(b * (x + 0.044715 * x^3)))`` with ``b = sqrt(2 / pi)``.
+    torch-mlir's lowering uses ``b = 0.797724`` (sqrt(2 / pi) is 0.7978846): 5e-5
+    off near x = -1. The exact-erf gelu keeps torch-mlir's lowering."""
+    if approximate != "tanh":
+        return NotImplemented
+    import math
+
+    import torch
+
+    inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))
+    return 0.5 * x * (1.0 + torch.tanh(inner))
+
+
 # Window decompositions: the names in ``fired`` that make an import "window
 # decomposed" (scalar targets re-import without those not in SCALAR_TOO).
 WINDOW_OPS = ("conv2d_flat", "max_pool2d_slices")
 # Which decompositions pay off on scalar code (or are needed for correctness there):
-# pooling as maxima of slices is cheaper there too, relu must match PyTorch; the
-# convolution's copies and wide columns are not worth it.
-SCALAR_TOO = ("max_pool2d_slices", "relu_keeps_signed_zero")
+# pooling as maxima of slices is cheaper there too, relu and gelu must match
+# PyTorch; the convolution's copies and wide columns are not worth it.
+SCALAR_TOO = ("max_pool2d_slices", "relu_keeps_signed_zero", "gelu_tanh_exact_constant")
 
 
 def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
@@ -192,5 +208,6 @@ def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
         aten.convolution.default: conv2d_flat,
         aten.max_pool2d_with_indices.default: max_pool2d_slices,
         aten.relu.default: relu_keeps_signed_zero,
+        aten.gelu.default: gelu_tanh_exact_constant,
     }
     return {op: recording(fn) for op, fn in chosen.items() if not scalar or fn.__name__ in SCALAR_TOO}

@@ -70,6 +70,15 @@ def test_tanh_and_sigmoid_expand_through_exp():
     assert np.abs(host(torch.sigmoid, x) - 1 / (1 + np.exp(-x.astype(np.float64)))).max() < 1e-6
 
 
+def test_gelu_tanh_uses_sqrt_2_over_pi():
+    """torch-mlir lowers gelu(approximate="tanh") with 0.797724 for sqrt(2/pi): 5e-5
+    off near x = -1, hidden by the tolerance's absolute term for inputs over 3."""
+    x = np.linspace(-4.0, 4.0, 2001, dtype=np.float32)
+    got = host(lambda t: torch.nn.functional.gelu(t, approximate="tanh"), x)
+    ref = torch.nn.functional.gelu(torch.from_numpy(x), approximate="tanh").numpy()
+    assert np.abs(got - ref).max() < 1e-6, np.abs(got - ref).max()
+
+
 def test_unsupported_transcendental_is_an_error():
     with pytest.raises(CompileError, match="math.sin"):
         host(torch.sin, np.zeros(4, dtype=np.float32))
