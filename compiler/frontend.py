@@ -326,6 +326,14 @@ def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):
     return var, mean if keepdim else torch.squeeze(mean, dims)
 
 
+def _var_f32(x, dim=None, *, correction=None, keepdim=False):
+    return _var_mean_f32(x, dim, correction=correction, keepdim=keepdim)[0]
+
+
+def _std_f32(x, dim=None, *, correction=None, keepdim=False):
+    return _torch().sqrt(_var_f32(x, dim, correction=correction, keepdim=keepdim))
+
+
 def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     """torch-mlir's table, plus layer_norm through PyTorch's own decomposition and
     var_mean in f32, so no float64 (which has no hardware here) appears, plus the
@@ -338,6 +346,8 @@ def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     table = dict(get_decomposition_table())
     table.update(get_decompositions([aten.native_layer_norm]))
     table[aten.var_mean.correction] = _var_mean_f32
+    table[aten.var.correction] = _var_f32  # x.var(), x.std(): torch-mlir computes them in f64 too
+    table[aten.std.correction] = _std_f32
     # conv2d and max_pool2d as matmul / maxima over slices (vectorizable)
     table.update(window_decompositions(fired, scalar=scalar))
     return table

@@ -73,3 +73,12 @@ def layer_norm_long_rows():
 
 def mean_size1_dims():
     return (lambda x: x.mean(dim=-1)), (_r(1, 1, 1, seed=68),)
+
+
+def var_std_unbiased_and_not():
+    """x.var() / x.std() (torch-mlir computes them in f64, which the targets lack)."""
+
+    def f(x):
+        return x.var(dim=-1), x.std(), x.var(dim=(0, 2), unbiased=False, keepdim=True)
+
+    return f, (_r(3, 4, 5, seed=60, scale=2.0),), "reduction"
