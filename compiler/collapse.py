@@ -107,10 +107,15 @@ def collapse_op(op, groups: list[list[int]]) -> None:
     new_maps = []
     with ir.InsertionPoint(op), op.location:
         for i, (value, dims) in enumerate(zip(list(op.operands), maps, strict=True)):
+            mtype = ir.MemRefType(value.type)
+            shape = list(mtype.shape)
             reassociation: list[list[int]] = []
             exprs = []
             for j, d in enumerate(dims):
-                if d is not None and d in merged_away:
+                # a merged dim joins its predecessor; so does a broadcast (size-1) dim
+                # after another: the vectorizer declined (d0, 0, 0) over two loops
+                unit = d is None and j and dims[j - 1] is None and shape[j] == shape[j - 1] == 1
+                if (d is not None and d in merged_away) or unit:
                     reassociation[-1].append(j)
                     continue
                 reassociation.append([j])
@@ -118,9 +123,7 @@ def collapse_op(op, groups: list[list[int]]) -> None:
             new_maps.append(ir.AffineMapAttr.get(ir.AffineMap.get(len(groups), 0, exprs)))
             if len(reassociation) == len(dims):
                 continue
-            mtype = ir.MemRefType(value.type)
             strides, offset = static_layout(ir, mtype)
-            shape = list(mtype.shape)
             new_shape = [_product(shape[j] for j in g) for g in reassociation]
             new_strides = [strides[g[-1]] for g in reassociation]
             layout = None  # an identity source collapses to an identity view
