@@ -11,6 +11,8 @@ Every rewrite keeps the program's meaning:
 - flags LLVM 22 may not know are dropped; they only allow optimizations:
   ``getelementptr ... nuw``/``nusw``, ``nneg`` on casts, ``samesign`` on icmp.
 - ``captures(none)`` becomes ``nocapture``; other ``captures(...)`` are dropped.
+- ``inf``, ``+inf``, ``-inf``, ``nan``, ``+qnan``, ``-qnan`` become double-format
+  hex (LLVM 22 does not parse the new spelling: ``log``'s NaN for x < 0 failed).
 
 Strings, comments and identifiers are never touched.
 """
@@ -23,7 +25,7 @@ import struct
 _HEX_FLOAT = re.compile(r"\bf0x([0-9A-Fa-f]+)\b")
 # A decimal float token: digits with a point and/or an exponent, not part of a name.
 _DEC_FLOAT = re.compile(r"(?<![\w.%@$#!\-+])([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
-_SPECIAL = re.compile(r"(?<![\w%@$])([-+]?(?:inf|nan))\b")
+_SPECIAL = re.compile(r"(?<![\w%@$])([-+]?(?:inf|qnan|nan))(?![\w(])")  # NaN payloads: not seen, left as they are
 _FLOAT_TYPES = re.compile(r"\b(half|bfloat|float|double)\b")
 
 
@@ -46,6 +48,13 @@ def _hex_float(m: re.Match, ty: str | None) -> str:
     if len(digits) == 4:
         return "0xH" + digits.upper()
     return m.group(0)
+
+
+def _special(tok: str) -> str:
+    """``inf``, ``+inf``, ``-qnan``... (LLVM 24) as double-format hex (LLVM 22)."""
+    sign = tok.startswith("-")
+    frac = 0 if tok.lstrip("+-") == "inf" else 1 << 51  # the preferred quiet NaN
+    return "0x%016X" % ((sign << 63) | (0x7FF << 52) | frac)
 
 
 def _to_float_hex(text: str) -> str:
@@ -92,11 +101,8 @@ def _rewrite_floats(code: str) -> str:
                     pieces.append(_to_float_hex(tok))
                 else:
                     pieces.append(tok)
-            else:  # inf / nan
-                if ty in ("float", "double"):
-                    pieces.append(_double_hex(float(tok)))
-                else:
-                    pieces.append(tok)
+            else:  # inf / nan / qnan
+                pieces.append(_special(tok) if ty in ("float", "double") else tok)
             pos = m.end()
         pieces.append(part[pos:])
         out.append("".join(pieces))

@@ -14,6 +14,15 @@ operands, before vectorization (so the expansions vectorize with the op around t
   input gives NaN.
 - erf: Abramowitz & Stegun 7.1.26 (absolute error <= 1.5e-7 in exact arithmetic,
   4.1e-7 measured in f32 over [-6, 6]) on |x|, sign copied back.
+- log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)) from the exponent bits
+  (subnormals scaled by 2^23 first), then log(m) = f - f^2/2 + f^3 P(f) with
+  f = m - 1 and Cephes' degree-8 ``logf`` coefficients, plus e*ln2 in two
+  parts. 0 gives -inf, negatives and NaN give NaN, +inf stays +inf.
+- log1p: log(u) * x / (u - 1) with u = 1 + x (x itself where u rounds to 1),
+  which keeps log1p's accuracy for small x.
+- floor and ceil: truncation through an integer for |x| < 2^23
+  (larger floats are integers already), one down (floor) or up (ceil) where
+  truncation went the other way; the sign is copied back (-0.0, ceil(-0.5)).
 """
 
 from __future__ import annotations
@@ -22,7 +31,6 @@ from compiler.errors import CompileError, short_location
 
 # math ops left to LLVM after expansion: each is a single RISC-V F / RVV instruction.
 NATIVE_MATH = {"math.sqrt", "math.absf", "math.copysign", "math.fma"}
-EXPANDED_HERE = {"math.exp", "math.erf"}
 
 LOG2E = 1.4426950408889634
 LN2_HI = 0.693359375
@@ -30,6 +38,21 @@ LN2_LO = -2.12194440e-4
 EXP_LO, EXP_HI = -104.0, 89.0  # exp(-104) rounds to 0 and exp(89) to inf in f32
 ERF_P = 0.3275911
 ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+SQRT2 = 1.4142135623730951
+# Cephes logf: P(f), highest degree first
+LOG_P = (
+    7.0376836292e-2,
+    -1.1514610310e-1,
+    1.1676998740e-1,
+    -1.2420140846e-1,
+    1.4249322787e-1,
+    -1.6668057665e-1,
+    2.0000714765e-1,
+    -2.4999993993e-1,
+    3.3333331174e-1,
+)
+MIN_NORMAL = 1.1754943508222875e-38
+TWO_23 = 8388608.0
 
 
 class _Builder:
@@ -135,8 +158,72 @@ def _erf(b: _Builder, x):
     return b._op("math.copysign", [y, x], b.t)
 
 
+def _log(b: _Builder, x):
+    tiny = b.olt(x, b.const(MIN_NORMAL))  # subnormal (or <= 0: replaced below)
+    xs = b.select(tiny, b.mul(x, b.const(TWO_23)), x)
+    bits = b._op("arith.bitcast", [xs], b.it)
+    e = b._op("arith.subi", [b._op("arith.shrui", [bits, b.iconst(23)], b.it), b.iconst(127)], b.it)
+    mbits = b._op("arith.ori", [b._op("arith.andi", [bits, b.iconst(0x7FFFFF)], b.it), b.iconst(0x3F800000)], b.it)
+    m = b._op("arith.bitcast", [mbits], b.t)  # [1, 2)
+    ef = b.sub(b._op("arith.sitofp", [e], b.t), b.select(tiny, b.const(23.0), b.const(0.0)))
+    big = b.olt(b.const(SQRT2), m)
+    m = b.select(big, b.mul(m, b.const(0.5)), m)
+    ef = b.add(ef, b.select(big, b.const(1.0), b.const(0.0)))
+    f = b.sub(m, b.const(1.0))
+    z = b.mul(f, f)
+    p = b.const(LOG_P[0])
+    for c in LOG_P[1:]:
+        p = b.fma(p, f, b.const(c))
+    y = b.mul(b.mul(f, z), p)
+    y = b.fma(ef, b.const(LN2_LO), y)
+    y = b.fma(z, b.const(-0.5), y)
+    r = b.fma(ef, b.const(LN2_HI), b.add(f, y))
+    inf = b.const(float("inf"))
+    r = b.select(b.cmpf(1, x, inf), inf, r)  # oeq +inf
+    r = b.select(b.cmpf(1, x, b.const(0.0)), b.const(float("-inf")), r)  # +-0
+    return b.select(b.cmpf(11, x, b.const(0.0)), b.const(float("nan")), r)  # ult: < 0 or NaN
+
+
+def _log1p(b: _Builder, x):
+    u = b.add(b.const(1.0), x)
+    d = b.sub(u, b.const(1.0))
+    r = b.mul(_log(b, u), b.div(x, d))
+    r = b.select(b.cmpf(1, d, b.const(0.0)), x, r)  # u rounded to 1: log1p(x) = x
+    inf = b.const(float("inf"))
+    return b.select(b.cmpf(1, x, inf), inf, r)
+
+
+def _integral(b: _Builder, x, up: bool):
+    """floor (``up`` False) or ceil of x."""
+    small = b.olt(b._op("math.absf", [x], b.t), b.const(TWO_23))  # false for NaN and inf
+    t = b._op("arith.sitofp", [b._op("arith.fptosi", [b.select(small, x, b.const(0.0))], b.it)], b.t)
+    if up:
+        t = b.select(b.olt(t, x), b.add(t, b.const(1.0)), t)
+    else:
+        t = b.select(b.olt(x, t), b.sub(t, b.const(1.0)), t)
+    return b.select(small, b._op("math.copysign", [t, x], b.t), x)
+
+
+def _floor(b: _Builder, x):
+    return _integral(b, x, up=False)
+
+
+def _ceil(b: _Builder, x):
+    return _integral(b, x, up=True)
+
+
+EXPANSIONS = {
+    "math.exp": _exp,
+    "math.erf": _erf,
+    "math.log": _log,
+    "math.log1p": _log1p,
+    "math.floor": _floor,
+    "math.ceil": _ceil,
+}
+
+
 def expand_math(module) -> int:
-    """Rewrite every f32 ``math.exp``/``math.erf`` in ``module``; returns how many.
+    """Rewrite every f32 math op of EXPANSIONS in ``module``; returns how many.
 
     Raises CompileError for any other math op that has no RISC-V instruction and no
     expansion (it would otherwise become a libm call the runtime does not have)."""
@@ -160,10 +247,10 @@ def expand_math(module) -> int:
             name = op.name
             if name in NATIVE_MATH:
                 continue
-            if name not in EXPANDED_HERE:
+            if name not in EXPANSIONS:
                 raise CompileError(
-                    f"operation {name} at {short_location(op.location)} has no polynomial expansion (supported: exp, erf, tanh, "
-                    f"sigmoid, rsqrt, sqrt); it would need libm, which bare-metal programs do not have"
+                    f"operation {name} at {short_location(op.location)} has no polynomial expansion (supported: exp, erf, log, "
+                    f"log1p, floor, ceil, tanh, sigmoid, rsqrt, sqrt); it would need libm, which bare-metal programs do not have"
                 )
             x = op.operands[0]
             et = ir.VectorType(x.type).element_type if isinstance(x.type, ir.VectorType) else x.type
@@ -173,7 +260,7 @@ def expand_math(module) -> int:
                 )
             b = _Builder(ir, op, x)
             with op.location:
-                new = _exp(b, x) if name == "math.exp" else _erf(b, x)
+                new = EXPANSIONS[name](b, x)
             op.result.replace_all_uses_with(new)
             op.erase()
             count += 1

@@ -56,6 +56,21 @@ def test_flags(src, want):
     assert downlevel(src) == want
 
 
+@pytest.mark.parametrize(
+    "src, want",
+    [
+        ("float +qnan", "float 0x7FF8000000000000"),
+        ("float -qnan", "float 0xFFF8000000000000"),
+        ("float +inf", "float 0x7FF0000000000000"),
+        ("float -inf", "float 0xFFF0000000000000"),
+        ("float inf", "float 0x7FF0000000000000"),
+        ("double -inf", "double 0xFFF0000000000000"),
+    ],
+)
+def test_special_floats(src, want):
+    assert downlevel(f"  %r = select i1 %c, {src}, float %x") == f"  %r = select i1 %c, {want}, float %x"
+
+
 def test_strings_comments_and_names_untouched():
     src = '@s = constant [5 x i8] c"0.1 f\\00" ; float 0.1 nneg\n%float.1 = fadd float %x.0.5, %y'
     out = downlevel(src)
@@ -76,7 +91,9 @@ def test_output_compiles_with_zig(tmp_path):
             "  %c = icmp samesign ult i32 %i, 3\n"
             "  %w = fmul float %v, 1.41421354\n"
             "  %r = select i1 %c, float %w, float f0x3F800000\n"
-            "  ret float %r\n"
+            "  %q = select i1 %c, float %r, float +qnan\n"
+            "  %s = select i1 %c, float %q, float -inf\n"
+            "  ret float %s\n"
             "}\n"
         )
     )

@@ -79,6 +79,35 @@ def test_gelu_tanh_uses_sqrt_2_over_pi():
     assert np.abs(got - ref).max() < 1e-6, np.abs(got - ref).max()
 
 
+def _ulps(a, b):
+    def ordered(x):
+        i = np.asarray(x, dtype=np.float32).view(np.int32).astype(np.int64)
+        return np.where(i < 0, -(i & 0x7FFFFFFF), i)
+
+    return np.abs(ordered(a) - ordered(b))
+
+
+def test_log_and_log1p_accuracy_and_special_values():
+    x = np.concatenate([np.geomspace(1e-45, 3e38, 20000), np.linspace(0.5, 2.0, 5000)]).astype(np.float32)
+    assert _ulps(host(torch.log, x), torch.log(torch.from_numpy(x)).numpy()).max() <= 2  # subnormals included
+    x1 = np.concatenate([np.linspace(-0.999, 10.0, 20000), np.geomspace(1e-30, 1e-3, 2000)]).astype(np.float32)
+    x1 = np.concatenate([x1, -np.geomspace(1e-30, 1e-3, 2000).astype(np.float32)])
+    assert _ulps(host(torch.log1p, x1), torch.log1p(torch.from_numpy(x1)).numpy()).max() <= 4
+    special = np.array([0.0, -0.0, -1.0, -2.0, np.inf, -np.inf, np.nan, 1.0, 1e-45], dtype=np.float32)
+    for fn, x in ((torch.log, special), (torch.log1p, special[:-1])):  # eager log1p flushes a subnormal x
+        got, ref = host(fn, x), fn(torch.from_numpy(x)).numpy()
+        assert ((got == ref) | (np.isnan(got) & np.isnan(ref))).all(), (fn, got, ref)
+
+
+def test_floor_and_ceil_are_bit_exact():
+    x = np.concatenate([np.linspace(-20, 20, 4001), [-0.0, 0.0, -0.5, 0.5, -0.99, 8388607.5, -8388607.5]])
+    x = np.concatenate([x, [1e10, -1e10, np.inf, -np.inf, np.nan, -1e-40]]).astype(np.float32)
+    for fn in (torch.floor, torch.ceil):
+        got, ref = host(fn, x), fn(torch.from_numpy(x)).numpy()
+        same = (got.view(np.uint32) == ref.view(np.uint32)) | (np.isnan(got) & np.isnan(ref))
+        assert same.all(), (fn, x[~same][:5], got[~same][:5])  # ceil(-0.5) is -0.0
+
+
 def test_unsupported_transcendental_is_an_error():
     with pytest.raises(CompileError, match="math.sin"):
         host(torch.sin, np.zeros(4, dtype=np.float32))

@@ -83,3 +83,16 @@ def threshold_with_float_scalars():
     x = _r(6, 21, seed=49)
     x[0, :3] = torch.tensor([0.1, -0.25, -0.3])
     return f, (x,), "exact"
+
+
+def log_family_and_rounding():
+    """log_softmax (a classifier's head), softplus (log1p), floor/ceil, x ** y (exp of log)."""
+
+    def f(x, y):
+        return F.log_softmax(x, dim=-1), F.softplus(x), torch.floor(x * 3.0) + torch.ceil(x), y.abs() ** x
+
+    return f, (_r(3, 21, seed=41, scale=2.0), _r(3, 21, seed=42)), "transcendental"
+
+
+def upsample_nearest():
+    return (lambda x: F.interpolate(x, scale_factor=2, mode="nearest") * 1.0), (_r(1, 2, 3, 5, seed=43),), "exact"
