@@ -11,6 +11,7 @@ Stages: :mod:`compiler.frontend` -> :mod:`compiler.targets` -> :mod:`compiler.lo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,8 +28,12 @@ from compiler.targets import Target, target_for
 __all__ = ["CompileError", "Kernel", "compile_kernel", "compiler_version", "cache_dir"]
 
 
+@functools.cache
 def compiler_version() -> str:
-    """Hash of the compiler's own sources: any change invalidates cached objects."""
+    """Hash of the compiler's own sources: any change invalidates cached objects.
+    Read once per process, when its first kernel compiles (the code it runs was
+    loaded then too): a long test run whose files are edited meanwhile must not
+    file objects of the old code under the new sources' key."""
     h = hashlib.sha256()
     for p in sorted(Path(__file__).parent.glob("*.py")):
         h.update(p.name.encode())

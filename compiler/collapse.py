@@ -18,24 +18,11 @@ input) feed matmul accumulators whose row loads must keep their shape.
 
 from __future__ import annotations
 
-from compiler.irwalk import identity_layout, most_live_values, static_layout, walk_ops
+from compiler.irwalk import identity_layout, most_live_values, operand_dims, static_layout, walk_ops
 from compiler.targets import VectorTarget, elementwise_lmul
 
 # Longest fixed vector LLVM legalizes as one register group here (measured).
 MAX_ROW = 256
-
-
-def _operand_dims(ir, amap) -> list[int | None] | None:
-    """Loop dim per result of ``amap`` (None for a constant 0), or None if other."""
-    out: list[int | None] = []
-    for e in amap.results:
-        if isinstance(e, ir.AffineDimExpr):
-            out.append(ir.AffineDimExpr(e).position)
-        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
-            out.append(None)
-        else:
-            return None
-    return out
 
 
 def _mergeable(d: int, dims: list[int | None], strides: list[int], sizes: list[int]) -> bool:
@@ -66,7 +53,7 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
     body = [o.operation for o in block.operations]
     if len(body) == 1:
         return None  # a copy: copyelim and flatew know the copies
-    maps = [_operand_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = operand_dims(ir, op)
     if any(m is None for m in maps) or maps[-1] != list(range(len(iters))):
         return None
     layouts = [static_layout(ir, v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
@@ -102,7 +89,7 @@ def collapse_op(op, groups: list[list[int]]) -> None:
 
     new_dim = {g[0]: n for n, g in enumerate(groups)}
     merged_away = {d for g in groups for d in g[1:]}
-    maps = [_operand_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = operand_dims(ir, op)
     i64 = ir.IntegerType.get_signless(64)
     new_maps = []
     with ir.InsertionPoint(op), op.location:

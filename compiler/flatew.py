@@ -25,7 +25,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import VIEW_OPS, buffer_root, index_vector, most_live_values, static_layout, walk_ops
+from compiler.irwalk import (
+    VIEW_OPS,
+    buffer_root,
+    index_vector,
+    most_live_values,
+    operand_dims,
+    static_layout,
+    walk_ops,
+)
 from compiler.targets import VectorTarget, elementwise_lmul
 
 
@@ -35,19 +43,6 @@ class FlatTile:
     split: int  # loops before this index are outer loops; ``split - 1`` steps by ``rows``
     rows: int
     width: int  # W
-
-
-def _map_dims(ir, amap) -> list[int | None] | None:
-    """Loop dim per result of ``amap`` (None: a broadcast constant 0), or None if other."""
-    out: list[int | None] = []
-    for e in amap.results:
-        if isinstance(e, ir.AffineDimExpr):
-            out.append(ir.AffineDimExpr(e).position)
-        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
-            out.append(None)
-        else:
-            return None
-    return out
 
 
 def _offset(dims: list[int | None], strides: list[int], point: list[int]) -> int:
@@ -71,7 +66,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     if list(out_arg.uses):
         return None  # the body reads the output (an accumulation): not elementwise
     n_out = len(op.results) if op.results else None
-    maps = [_map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = operand_dims(ir, op)
     if any(m is None for m in maps) or len(maps) != len(op.operands):
         return None
     out_val, out_map = op.operands[-1], maps[-1]
@@ -166,7 +161,7 @@ def emit_flat(op, tile: FlatTile) -> None:
 
     from compiler.flatmm import _at, _flat_view, _linear
 
-    maps = [_map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = operand_dims(ir, op)
     block = op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
     points = _local_points(tile)

@@ -58,6 +58,25 @@ def dense_i32(ir, vtype, values: list[int]):
     return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
 
 
+def map_dims(ir, amap) -> list[int | None] | None:
+    """Loop dim per result of an indexing map (None for a constant 0, a broadcast),
+    or None if some result is anything else (``d0 + d1``, a constant != 0)."""
+    out: list[int | None] = []
+    for e in amap.results:
+        if isinstance(e, ir.AffineDimExpr):
+            out.append(ir.AffineDimExpr(e).position)
+        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
+            out.append(None)
+        else:
+            return None
+    return out
+
+
+def operand_dims(ir, op) -> list:
+    """:func:`map_dims` of each of a linalg op's indexing maps."""
+    return [map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+
+
 INDEX_PREFIX = "__cosim_idx"
 
 
