@@ -380,8 +380,8 @@ def _drop_zero_divisor_asserts(module) -> int:
             if ir.StringAttr(op.attributes["msg"]).value == ZERO_DIVISOR_ASSERT:
                 cond = op.operands[0].owner
                 op.erase()
-                if cond.name == "arith.cmpf" and not list(cond.results[0].uses):
-                    cond.erase()
+                if getattr(cond, "name", None) == "arith.cmpf" and not list(cond.results[0].uses):
+                    cond.erase()  # (a block argument as the condition has no name)
                 count += 1
     return count
 
