@@ -28,6 +28,7 @@ math vectorizes badly. These decompositions rewrite the ops, during
 - ``relu`` as ``x < 0 ? 0 : x``: eager PyTorch keeps ``-0.0`` and NaN;
   torch-mlir's ``x > 0 ? x : 0`` turns ``-0.0`` into ``+0.0``.
 - ``gelu(approximate="tanh")`` with sqrt(2/pi) (torch-mlir's constant is 0.797724).
+- ``cumsum`` as a matmul with a triangular matrix of ones (no scan lowering here).
 
 Anything outside these shapes returns ``NotImplemented``: PyTorch's and
 torch-mlir's own lowering takes over (correct, but scalar loops).
@@ -179,13 +180,31 @@ def gelu_tanh_exact_constant(x, approximate="none"):
     return 0.5 * x * (1.0 + torch.tanh(inner))
 
 
+def cumsum_as_matmul(x, dim, dtype=None):
+    """``aten.cumsum`` (torch-mlir: ``tm_tensor.scan``, which nothing here lowers)
+    as a matmul with an upper-triangular matrix of ones along ``dim``: n^2 work
+    instead of n, but vectorized, and sums of the same terms (in another order:
+    the reduction tolerance)."""
+    import torch
+
+    if not x.dtype.is_floating_point or (dtype is not None and dtype != x.dtype):
+        return NotImplemented
+    dim = dim % x.dim()
+    n = int(x.shape[dim])
+    rows = torch.arange(n).reshape(n, 1)
+    cols = torch.arange(n).reshape(1, n)
+    upper = (rows <= cols).to(x.dtype)  # upper[i, j] = 1 where i <= j
+    moved = x.movedim(dim, -1)
+    return torch.matmul(moved, upper).movedim(-1, dim)
+
+
 # Window decompositions: the names in ``fired`` that make an import "window
 # decomposed" (scalar targets re-import without those not in SCALAR_TOO).
 WINDOW_OPS = ("conv2d_flat", "max_pool2d_slices")
 # Which decompositions pay off on scalar code (or are needed for correctness there):
 # pooling as maxima of slices is cheaper there too, relu and gelu must match
 # PyTorch; the convolution's copies and wide columns are not worth it.
-SCALAR_TOO = ("max_pool2d_slices", "relu_keeps_signed_zero", "gelu_tanh_exact_constant")
+SCALAR_TOO = ("max_pool2d_slices", "relu_keeps_signed_zero", "gelu_tanh_exact_constant", "cumsum_as_matmul")
 
 
 def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
@@ -209,5 +228,6 @@ def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
         aten.max_pool2d_with_indices.default: max_pool2d_slices,
         aten.relu.default: relu_keeps_signed_zero,
         aten.gelu.default: gelu_tanh_exact_constant,
+        aten.cumsum.default: cumsum_as_matmul,
     }
     return {op: recording(fn) for op, fn in chosen.items() if not scalar or fn.__name__ in SCALAR_TOO}

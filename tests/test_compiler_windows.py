@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from compiler import compile_kernel  # noqa: E402
-from compiler.decompose import conv2d_flat, max_pool2d_slices, relu_keeps_signed_zero  # noqa: E402
+from compiler.decompose import conv2d_flat, cumsum_as_matmul, max_pool2d_slices, relu_keeps_signed_zero  # noqa: E402
 from compiler.frontend import import_torch  # noqa: E402
 
 
@@ -185,3 +185,10 @@ def test_float_scalar_compares_stay_f32():
     imported = import_torch(lambda x: torch.where(x > 0.1, x, x * 0.5), (torch.randn(4, 8),), name="thr")
     assert " f64" not in imported.mlir.replace("f64 to f32", "")  # only constants truncated to f32 remain
     assert "arith.extf" not in imported.mlir
+
+
+@pytest.mark.parametrize("shape, dim", [((7,), 0), ((3, 9), 1), ((3, 9), 0), ((2, 4, 5), -2)])
+def test_cumsum_as_matmul_matches_pytorch(shape, dim):
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(len(shape) + dim))
+    assert torch.allclose(cumsum_as_matmul(x, dim), torch.cumsum(x, dim), rtol=1e-5, atol=1e-6)
+    assert cumsum_as_matmul(x.to(torch.int32), dim) is NotImplemented  # integer scans stay unsupported

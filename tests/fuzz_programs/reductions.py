@@ -82,3 +82,8 @@ def var_std_unbiased_and_not():
         return x.var(dim=-1), x.std(), x.var(dim=(0, 2), unbiased=False, keepdim=True)
 
     return f, (_r(3, 4, 5, seed=60, scale=2.0),), "reduction"
+
+
+def cumsum_both_dims():
+    """cumsum along rows and columns (torch-mlir: tm_tensor.scan; here a matmul)."""
+    return (lambda x: x.cumsum(0) - x.cumsum(dim=-1)), (_r(6, 11, seed=61),), "reduction"
