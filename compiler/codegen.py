@@ -20,7 +20,7 @@ from compiler.targets import Target
 CFLAGS = ("-O2", "-mcmodel=medany", "-ffreestanding", "-fno-stack-protector", "-fno-math-errno")
 
 # Functions the generated code may call: the runtime provides them.
-RUNTIME_FUNCTIONS = {"malloc", "free", "memcpy", "memset", "memmove", "aligned_alloc"}
+RUNTIME_FUNCTIONS = {"malloc", "free", "memcpy", "memset", "memmove", "aligned_alloc", "puts", "abort"}  # cf.assert
 
 _LIBM = re.compile(r"@llvm\.(exp|exp2|exp10|log|log2|log10|pow|sin|cos|tan|tanh|atan|atan2|asin|acos|sinh|cosh|erf)\.")
 

@@ -67,6 +67,10 @@ def result_counters(outcome: RunOutcome, soc: SocConfig, cycles_forward: int | N
     return counters
 
 
+# baremetal's abort() (a compiled cf.assert, e.g. an embedding index out of range)
+ABORT_EXIT = 134
+
+
 def status_of(outcome: RunOutcome, outputs: dict[str, dict] | None = None) -> str:
     """Map how a run ended (and its output comparison) onto a result status."""
     if outcome.ending == "trap":
@@ -118,6 +122,11 @@ def make_result(
         result["trap"] = outcome.trap.to_dict()
     if outcome.message:
         result["message"] = outcome.message
+    elif outcome.ending == "exit" and not outcome.exited_ok:
+        said = outcome.uart.strip().splitlines()[-1] if outcome.uart.strip() else ""
+        result["message"] = f"the program exited with code {outcome.exit_code}" + (
+            f" (abort: a failed run-time check; the program said {said!r})" if outcome.exit_code == ABORT_EXIT else ""
+        )
     for k, v in (extra or {}).items():
         if k in result:
             raise ValueError(f"extra key {k!r} would overwrite a fixed result key")

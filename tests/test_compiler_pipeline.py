@@ -270,3 +270,40 @@ def test_reciprocal_of_zero_is_inf_as_in_pytorch(soc, tmp_path):
     assert result["status"] == "pass", result
     expected = (1.0 / x + x.reciprocal())[0, :2]
     assert torch.isinf(expected).all()  # the case really divides by zero
+
+
+def test_embedding_index_checks_run_on_the_target(tmp_path):
+    """nn.Embedding carries torch-mlir's index-bounds cf.asserts: they compile to a
+    check that prints the message and aborts (exit 134). In range the program
+    matches PyTorch; an index patched out of range in the ELF makes it abort."""
+    from elftools.elf.elffile import ELFFile
+
+    from harness.cases import Case
+    from harness.commands.iss import run_iss
+    from harness.program import build_program
+    from harness.verify import verify
+
+    torch.manual_seed(0)
+    emb = torch.nn.Embedding(10, 4)
+    idx = torch.tensor([[1, 3, 9]])
+    result = verify(Case("emb", lambda: (emb, (idx,)), "exact"), "rv32", on="iss", workdir=tmp_path / "ok")
+    assert result["status"] == "pass", result
+
+    imported = import_torch(emb, (idx,), name="emb", source="emb")
+    program = build_program(compile_kernel(imported, "rv32", use_cache=False), "rv32", tmp_path / "bad")
+    (sym,) = [s for s in _elf_symbols(program.elf) if s[0].startswith("cosim_in") and s[2] == 3 * 8]
+    with open(program.elf, "r+b") as f:
+        elf = ELFFile(f)
+        sec = next(s for s in elf.iter_sections() if s["sh_addr"] <= sym[1] < s["sh_addr"] + s["sh_size"])
+        f.seek(sec["sh_offset"] + sym[1] - sec["sh_addr"] + 2 * 8)  # the third index: 9 -> 12
+        f.write((12).to_bytes(8, "little"))
+    outcome, record = run_iss(program.elf, "rv32")
+    assert record["exit_code"] == 134 and record["status"] != "pass", record
+    assert "index must be smaller than dim size" in outcome.uart
+    assert "abort" in record["message"] and "index must be smaller" in record["message"], record["message"]
+
+
+def _elf_symbols(path):
+    from harness.elfcheck import ElfImage
+
+    return [(n, s.addr, s.size) for n, s in ElfImage(path).symbols_with_prefix("cosim_").items()]

@@ -193,3 +193,19 @@ def sdpa_attention():
         return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 
     return f, (_r(1, 2, 5, 8, seed=140), _r(1, 2, 5, 8, seed=141), _r(1, 2, 5, 8, seed=142)), "transcendental"
+
+
+class _BagOfWords(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.emb = nn.Embedding(17, 8)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, tokens):
+        return self.fc(self.emb(tokens).mean(dim=1))
+
+
+def embedding_bag_of_words():
+    """nn.Embedding (int64 token ids, index-bounds checks on the target) into a linear head."""
+    torch.manual_seed(143)
+    return _BagOfWords(), (torch.tensor([[1, 16, 3, 3], [0, 5, 9, 12]]),), "reduction"
