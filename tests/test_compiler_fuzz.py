@@ -148,7 +148,7 @@ def _marked_line(marker: str) -> int:
         ("sort_op", "sort", "sort"),
         ("random_in_forward", "rand", "aten.rand"),
         ("dropout_in_training", "dropout", "aten.dropout"),
-        ("sin_needs_libm", "sin", "math.sin"),
+        ("atan_needs_libm", "atan", "math.atan"),
     ],
 )
 def test_unsupported_programs_name_the_op_and_line(func, marker, op):

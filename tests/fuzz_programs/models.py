@@ -209,3 +209,19 @@ def embedding_bag_of_words():
     """nn.Embedding (int64 token ids, index-bounds checks on the target) into a linear head."""
     torch.manual_seed(143)
     return _BagOfWords(), (torch.tensor([[1, 16, 3, 3], [0, 5, 9, 12]]),), "reduction"
+
+
+class _SinusoidalEncoding(nn.Module):
+    """Transformer positional encoding computed in forward (sin/cos of position x frequency)."""
+
+    def forward(self, x):
+        n, d = x.shape[-2], x.shape[-1]
+        pos = torch.arange(n, dtype=torch.float32).unsqueeze(1)
+        freq = torch.exp(torch.arange(0, d, 2, dtype=torch.float32) * (-9.210340371976184 / d))
+        angle = pos * freq
+        pe = torch.stack([torch.sin(angle), torch.cos(angle)], dim=-1).reshape(n, d)
+        return x + pe
+
+
+def sinusoidal_positional_encoding():
+    return _SinusoidalEncoding(), (_r(2, 9, 12, seed=144),), "transcendental"
