@@ -117,11 +117,31 @@ def _lift_parameters(fn, example_inputs: tuple):
 
         def forward(self, *flat):
             k = len(names)
+            # bool inputs arrive as bytes (see _bool_as_bytes)
+            flat = tuple(x.ne(0) if i in bool_inputs else x for i, x in enumerate(flat))
             if self.inner is None:
-                return call(*flat[k:])
-            return torch.func.functional_call(self.inner, dict(zip(names, flat[:k], strict=True)), flat[k:])
+                out = call(*flat[k:])
+            else:
+                out = torch.func.functional_call(self.inner, dict(zip(names, flat[:k], strict=True)), flat[k:])
+            leaves = out if isinstance(out, (tuple, list)) else (out,)
+            self.bool_outputs = [isinstance(o, torch.Tensor) and o.dtype == torch.bool for o in leaves]
+            return _bool_as_bytes(torch, out)
 
+    bool_inputs = {i for i, x in enumerate([*values, *example_inputs]) if x.dtype == torch.bool}
     return Lifted().eval(), names, values
+
+
+def _bool_as_bytes(torch, out):
+    """Bool results as uint8 0/1. A vectorized store of an i1 vector writes packed
+    bits (LLVM's ``<N x i1>``, RVV ``vsm``) where the buffer has a byte per
+    element: ``x > 0.25`` on t1-small came back scrambled. Bytes hold the same
+    values; the output spec keeps the dtype bool (same layout). Bool inputs are
+    passed as bytes and compared with 0 inside forward for the same reason."""
+    if isinstance(out, torch.Tensor):
+        return out.to(torch.uint8) if out.dtype == torch.bool else out
+    if isinstance(out, (tuple, list)):
+        return type(out)(_bool_as_bytes(torch, o) for o in out)
+    return out
 
 
 def _np_dtype(t) -> str:
@@ -269,7 +289,9 @@ def import_torch(
             raise CompileError(
                 f"{source}: parameter/buffer {n!r} has dtype {_np_dtype(w)}; convert the model with .float()"
             )
-    flat = (*weights, *(x.contiguous() for x in example_inputs))
+    flat = tuple(
+        x.contiguous().to(torch.uint8) if x.dtype == torch.bool else x.contiguous() for x in (*weights, *example_inputs)
+    )
     try:
         ep = torch.export.export(wrapper, flat, strict=False)
     except Exception as e:  # torch.export explains itself; keep its first lines
@@ -301,6 +323,9 @@ def import_torch(
         for i, x in enumerate(example_inputs)
     ]
     outputs = _outputs_of(module)
+    for spec, is_bool in zip(outputs, wrapper.bool_outputs, strict=True):
+        if is_bool:
+            spec.dtype = "bool"  # stored as uint8 0/1 (_bool_as_bytes): the same bytes
     return Imported(
         name=name,
         mlir=_module_text(module),

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compiler.boolbufs import widen_bool_buffers
 from compiler.collapse import collapse_elementwise
 from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.copyelim import eliminate_output_copies
@@ -121,6 +122,7 @@ def _bufferize(module) -> None:
     _passes(BUFFERIZE)(module)
     eliminate_output_copies(module)
     _copies_to_linalg(module)
+    widen_bool_buffers(module)
     allocations_to_globals(module)
     _mark_noalias(module)
 

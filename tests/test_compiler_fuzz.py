@@ -85,6 +85,7 @@ DEFAULT = [
     "elementwise:threshold_with_float_scalars",
     "elementwise:gelu_exact_and_tanh",
     "elementwise:log_family_and_rounding",
+    "elementwise:bool_inputs_buffers_outputs",
     "reductions:softmax_odd_last_dim",
     "reductions:layer_norm_last_two_dims",
     "reductions:mean_two_dims_keepdim",

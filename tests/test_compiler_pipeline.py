@@ -307,3 +307,18 @@ def _elf_symbols(path):
     from harness.elfcheck import ElfImage
 
     return [(n, s.addr, s.size) for n, s in ElfImage(path).symbols_with_prefix("cosim_").items()]
+
+
+def test_bool_temporaries_are_bytes(tmp_path):
+    """A mask used by two ops is a temporary: stored as i1 it would be packed bits for
+    the vector code (compiler.boolbufs); it is an i8 buffer after bufferization."""
+    keep = torch.ones(5, 7).tril().bool()
+
+    def f(x):
+        m = keep & (x > 0)
+        return torch.where(m, x, -x), (x * 2.0).masked_fill(m, 0.0)
+
+    imported = import_torch(f, (torch.randn(5, 7),), name="masks", source="masks")
+    compile_kernel(imported, "t1-small", use_cache=False, dump_dir=tmp_path)
+    buffered = (tmp_path / "02-bufferize.mlir").read_text()
+    assert not re.search(r"memref\.alloca?\(\)[^\n]*xi1>", buffered), buffered

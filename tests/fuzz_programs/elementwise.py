@@ -96,3 +96,18 @@ def log_family_and_rounding():
 
 def upsample_nearest():
     return (lambda x: F.interpolate(x, scale_factor=2, mode="nearest") * 1.0), (_r(1, 2, 3, 5, seed=43),), "exact"
+
+
+class _BoolMasks(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("keep", torch.ones(5, 7).tril().bool())
+
+    def forward(self, m, x):
+        return torch.where(m & self.keep, x, -x), (x > 0.25) | ~self.keep
+
+
+def bool_inputs_buffers_outputs():
+    """A bool input, a bool buffer and a bool output: an i1 vector in memory is packed
+    bits for LLVM, a byte per element for the buffer (results came back scrambled)."""
+    return _BoolMasks(), (_r(5, 7, seed=44) > 0, _r(5, 7, seed=45)), "exact"

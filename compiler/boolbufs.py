@@ -1,0 +1,79 @@
+"""Bool temporaries as bytes.
+
+A ``memref<...xi1>`` has a byte per element, but LLVM stores and loads an
+``<N x i1>`` vector as packed bits (RVV ``vsm.v``/``vlm.v``). As long as one op
+writes a bool buffer in rows and the next reads the same rows, the bits land
+where they are read; once the two ops tile differently (one in flat tiles of 35,
+the other in rows of 7) the reader sees another row's bits: a mask used by two
+ops gave 7 wrong elements of 35 on t1-small. ``forward``'s own bool arguments
+and results are bytes already (``frontend._bool_as_bytes``).
+
+Every bool allocation used only by linalg ops becomes an ``i8`` one: writers
+``extui`` what they yield, readers ``trunci`` what they read. Runs after
+bufferization, before the schedule.
+"""
+
+from __future__ import annotations
+
+from compiler.irwalk import walk_ops
+
+ALLOCATIONS = ("memref.alloc", "memref.alloca")
+
+
+def widen_bool_buffers(module) -> int:
+    """Rewrite every i1 allocation whose users are all linalg ops; returns how many."""
+    from torch_mlir import ir
+
+    count = 0
+    with module.context:
+        i1 = ir.IntegerType.get_signless(1)
+        for op in [o for o in walk_ops(module.operation) if o.name in ALLOCATIONS]:
+            mtype = ir.MemRefType(op.results[0].type)
+            if mtype.element_type != i1 or op.operands:
+                continue
+            users = [u.owner for u in op.results[0].uses]
+            if not users or any(not u.name.startswith("linalg.") or not u.regions for u in users):
+                continue  # views, copies, calls: left as they are
+            _widen(ir, op, mtype, users)
+            count += 1
+    return count
+
+
+def _widen(ir, alloc, mtype, users) -> None:
+    from torch_mlir.dialects import arith
+
+    i8 = ir.IntegerType.get_signless(8)
+    attrs = {alloc.attributes[i].name: alloc.attributes[i].attr for i in range(len(alloc.attributes))}
+    with ir.InsertionPoint(alloc), alloc.location:
+        wide = ir.MemRefType.get(list(mtype.shape), i8, mtype.layout, mtype.memory_space)
+        new = ir.Operation.create(alloc.name, results=[wide], attributes=attrs).result
+    old = alloc.results[0]
+    for user in users:
+        block = user.regions[0].blocks[0]
+        n_in = _inputs(user)
+        for k, value in enumerate(list(user.operands)):
+            if value != old:
+                continue
+            user.operands[k] = new
+            arg = block.arguments[k]
+            arg.set_type(i8)
+            uses = list(arg.uses)
+            if uses:  # read: as i1 again
+                with ir.InsertionPoint.at_block_begin(block), user.location:
+                    narrow = arith.TruncIOp(ir.IntegerType.get_signless(1), arg).result
+                for use in uses:
+                    use.owner.operands[use.operand_number] = narrow
+            if k >= n_in:  # written: widen what the body yields for it
+                yield_op = block.operations[len(block.operations) - 1]
+                j = k - n_in
+                with ir.InsertionPoint(yield_op), user.location:
+                    yield_op.operands[j] = arith.ExtUIOp(i8, yield_op.operands[j]).result
+    alloc.erase()
+
+
+def _inputs(op) -> int:
+    """Number of input operands of a linalg op (its ``operandSegmentSizes``)."""
+    from torch_mlir import ir
+
+    sizes = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
+    return sizes[0]
