@@ -29,6 +29,7 @@ math vectorizes badly. These decompositions rewrite the ops, during
   torch-mlir's ``x > 0 ? x : 0`` turns ``-0.0`` into ``+0.0``.
 - ``gelu(approximate="tanh")`` with sqrt(2/pi) (torch-mlir's constant is 0.797724).
 - ``cumsum`` as a matmul with a triangular matrix of ones (no scan lowering here).
+- integer ``a // b`` by a truncating divide and a sign correction (torch-mlir: f64).
 
 Anything outside these shapes returns ``NotImplemented``: PyTorch's and
 torch-mlir's own lowering takes over (correct, but scalar loops).
@@ -198,13 +199,45 @@ def cumsum_as_matmul(x, dim, dtype=None):
     return torch.matmul(moved, upper).movedim(-1, dim)
 
 
+def int_floor_divide(a, b, rounding_mode="floor"):
+    """Integer ``a // b`` (``aten.floor_divide``, ``div(rounding_mode="floor")``) by
+    a truncating divide and a correction where the remainder's sign differs from
+    b's. torch-mlir divides in f64 and floors, which the targets cannot run."""
+    import torch
+
+    ints = not a.dtype.is_floating_point and not a.dtype == torch.bool
+    if rounding_mode != "floor" or not ints or (isinstance(b, torch.Tensor) and b.dtype.is_floating_point):
+        return NotImplemented
+    if isinstance(b, float):
+        return NotImplemented
+    q = torch.div(a, b, rounding_mode="trunc")
+    r = a - q * b
+    if isinstance(b, torch.Tensor):
+        off = (r != 0) & ((r < 0) != (b < 0))
+    else:  # a Python int: its sign picks the test
+        off = (r < 0) if b > 0 else (r > 0)
+    return q - off.to(q.dtype)
+
+
+def int_div_floor_mode(a, b, *, rounding_mode=None):
+    """``torch.div(a, b, rounding_mode="floor")`` on integers: :func:`int_floor_divide`."""
+    return int_floor_divide(a, b, rounding_mode)
+
+
 # Window decompositions: the names in ``fired`` that make an import "window
 # decomposed" (scalar targets re-import without those not in SCALAR_TOO).
 WINDOW_OPS = ("conv2d_flat", "max_pool2d_slices")
 # Which decompositions pay off on scalar code (or are needed for correctness there):
 # pooling as maxima of slices is cheaper there too, relu and gelu must match
 # PyTorch; the convolution's copies and wide columns are not worth it.
-SCALAR_TOO = ("max_pool2d_slices", "relu_keeps_signed_zero", "gelu_tanh_exact_constant", "cumsum_as_matmul")
+SCALAR_TOO = (
+    "max_pool2d_slices",
+    "relu_keeps_signed_zero",
+    "gelu_tanh_exact_constant",
+    "cumsum_as_matmul",
+    "int_floor_divide",
+    "int_div_floor_mode",
+)
 
 
 def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
@@ -229,5 +262,7 @@ def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
         aten.relu.default: relu_keeps_signed_zero,
         aten.gelu.default: gelu_tanh_exact_constant,
         aten.cumsum.default: cumsum_as_matmul,
+        aten.floor_divide.default: int_floor_divide,
+        aten.div.Tensor_mode: int_div_floor_mode,
     }
     return {op: recording(fn) for op, fn in chosen.items() if not scalar or fn.__name__ in SCALAR_TOO}

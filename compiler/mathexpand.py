@@ -35,7 +35,7 @@ from __future__ import annotations
 from compiler.errors import CompileError, short_location
 
 # math ops left to LLVM after expansion: each is a single RISC-V F / RVV instruction.
-NATIVE_MATH = {"math.sqrt", "math.absf", "math.copysign", "math.fma"}
+NATIVE_MATH = {"math.sqrt", "math.absf", "math.absi", "math.copysign", "math.fma"}
 
 LOG2E = 1.4426950408889634
 LN2_HI = 0.693359375

@@ -86,6 +86,7 @@ DEFAULT = [
     "elementwise:gelu_exact_and_tanh",
     "elementwise:log_family_and_rounding",
     "elementwise:bool_inputs_buffers_outputs",
+    "elementwise:integer_floor_division",
     "reductions:softmax_odd_last_dim",
     "reductions:layer_norm_last_two_dims",
     "reductions:mean_two_dims_keepdim",

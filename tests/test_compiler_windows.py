@@ -6,7 +6,13 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from compiler import compile_kernel  # noqa: E402
-from compiler.decompose import conv2d_flat, cumsum_as_matmul, max_pool2d_slices, relu_keeps_signed_zero  # noqa: E402
+from compiler.decompose import (  # noqa: E402
+    conv2d_flat,
+    cumsum_as_matmul,
+    int_floor_divide,
+    max_pool2d_slices,
+    relu_keeps_signed_zero,
+)
 from compiler.frontend import import_torch  # noqa: E402
 
 
@@ -192,3 +198,13 @@ def test_cumsum_as_matmul_matches_pytorch(shape, dim):
     x = torch.randn(*shape, generator=torch.Generator().manual_seed(len(shape) + dim))
     assert torch.allclose(cumsum_as_matmul(x, dim), torch.cumsum(x, dim), rtol=1e-5, atol=1e-6)
     assert cumsum_as_matmul(x.to(torch.int32), dim) is NotImplemented  # integer scans stay unsupported
+
+
+def test_int_floor_divide_matches_pytorch():
+    a = torch.arange(-30, 30, dtype=torch.int32)
+    b = torch.arange(60, dtype=torch.int32) % 9 - 4
+    b = torch.where(b == 0, torch.ones_like(b), b)
+    assert torch.equal(int_floor_divide(a, b), a // b)
+    for d in (3, -4, 1, -1):
+        assert torch.equal(int_floor_divide(a, d), a // d)
+    assert int_floor_divide(a.float(), 2) is NotImplemented  # float floor division keeps its lowering

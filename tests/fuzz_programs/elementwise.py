@@ -111,3 +111,14 @@ def bool_inputs_buffers_outputs():
     """A bool input, a bool buffer and a bool output: an i1 vector in memory is packed
     bits for LLVM, a byte per element for the buffer (results came back scrambled)."""
     return _BoolMasks(), (_r(5, 7, seed=44) > 0, _r(5, 7, seed=45)), "exact"
+
+
+def integer_floor_division():
+    """a // b on int32 and int64 with negative operands (torch-mlir divides in f64)."""
+
+    def f(a, b, c):
+        return a // 3, a // b.clamp(min=1), torch.div(a, -4, rounding_mode="floor"), c // 7, (a.abs() + b) % 5
+
+    a = torch.arange(-12, 12, dtype=torch.int32).reshape(4, 6)
+    b = torch.arange(24, dtype=torch.int32).reshape(4, 6) - 9
+    return f, (a, b, torch.arange(-20, 20, dtype=torch.int64).reshape(5, 8) * 1000), "exact"
