@@ -18,7 +18,9 @@ input) feed matmul accumulators whose row loads must keep their shape.
 
 from __future__ import annotations
 
-from compiler.irwalk import identity_layout, most_live_values, operand_dims, static_layout, walk_ops
+from math import prod
+
+from compiler.irwalk import identity_layout, iterator_types, most_live_values, operand_dims, static_layout, walk_ops
 from compiler.targets import VectorTarget, elementwise_lmul
 
 # Longest fixed vector LLVM legalizes as one register group here (measured).
@@ -41,7 +43,7 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
 
     if op.name != "linalg.generic":
         return None
-    iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    iters = iterator_types(ir, op)
     if len(iters) < 2 or any(t != "parallel" for t in iters):
         return None
     block = op.regions[0].blocks[0]
@@ -75,7 +77,7 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
             _mergeable(d, m, lay[0], sz) for m, lay, sz in zip(maps, layouts, sizes, strict=True)
         ):
             break  # only merges that lengthen the rows pay
-        row = _product(shape[e] for e in [d, *groups[d + 1]])
+        row = prod(shape[e] for e in [d, *groups[d + 1]])
         if row > cap and row % piece:
             break
         groups[d] += groups.pop(d + 1)
@@ -111,7 +113,7 @@ def collapse_op(op, groups: list[list[int]]) -> None:
             if len(reassociation) == len(dims):
                 continue
             strides, offset = static_layout(ir, mtype)
-            new_shape = [_product(shape[j] for j in g) for g in reassociation]
+            new_shape = [prod(shape[j] for j in g) for g in reassociation]
             new_strides = [strides[g[-1]] for g in reassociation]
             layout = None  # an identity source collapses to an identity view
             if not identity_layout(ir, mtype):
@@ -124,21 +126,14 @@ def collapse_op(op, groups: list[list[int]]) -> None:
     op.attributes["iterator_types"] = ir.ArrayAttr.get([parallel] * len(groups))
 
 
-def _product(values) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
-
-
-def collapse_elementwise(module, vt: VectorTarget) -> list[dict]:
-    """Merge the loops of every qualifying elementwise op; entries for the report."""
-    done = []
+def collapse_elementwise(module, vt: VectorTarget) -> int:
+    """Merge the loops of every qualifying elementwise op; returns how many (each
+    op's own schedule entry then shows its merged loops)."""
+    count = 0
     with module.context:
         for op in [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]:
             groups = plan_groups(op, vt)
-            if groups is None:
-                continue
-            collapse_op(op, groups)
-            done.append({"op": str(op.location), "groups": groups})
-    return done
+            if groups is not None:
+                collapse_op(op, groups)
+                count += 1
+    return count

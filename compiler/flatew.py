@@ -29,6 +29,7 @@ from compiler.irwalk import (
     VIEW_OPS,
     buffer_root,
     index_vector,
+    iterator_types,
     most_live_values,
     operand_dims,
     static_layout,
@@ -54,7 +55,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
 
     if op.name != "linalg.generic":
         return None
-    iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    iters = iterator_types(ir, op)
     if not iters or any(t != "parallel" for t in iters):
         return None
     if any(not isinstance(v.type, ir.MemRefType) or ir.MemRefType(v.type).rank == 0 for v in op.operands):

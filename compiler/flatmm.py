@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import index_vector, static_layout, walk_ops
+from compiler.irwalk import index_vector, iterator_types, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 
@@ -69,7 +69,7 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
         return None
     if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
         return None
-    iters = [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    iters = iterator_types(ir, op)
     n_loops = len(iters)
     if n_loops < 3 or iters[-1] != "reduction" or any(t != "parallel" for t in iters[:-1]):
         return None

@@ -23,6 +23,7 @@ import numpy as np
 from compiler.decompose import SCALAR_TOO, WINDOW_OPS
 from compiler.decompose import table as window_decompositions
 from compiler.errors import CompileError, short_location
+from compiler.irwalk import walk_ops
 
 # Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
 SUPPORTED_DTYPES = ("float32", "int32", "int64", "int16", "int8", "uint8", "bool")
@@ -381,15 +382,6 @@ def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     return table
 
 
-def _walk(op):
-    """Every operation nested below ``op`` (pre-order)."""
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                yield inner.operation
-                yield from _walk(inner.operation)
-
-
 # torch-mlir's lowering of aten.reciprocal (``1.0 / x``, ``x.reciprocal()``) asserts
 # x != 0 at run time; eager PyTorch returns +-inf there, which is what the divide
 # that remains computes (IEEE 754).
@@ -404,7 +396,7 @@ def _drop_zero_divisor_asserts(module) -> int:
 
     count = 0
     with module.context:
-        for op in [o for o in _walk(module.operation) if o.name == "cf.assert"]:
+        for op in [o for o in walk_ops(module.operation) if o.name == "cf.assert"]:
             if ir.StringAttr(op.attributes["msg"]).value == ZERO_DIVISOR_ASSERT:
                 cond = op.operands[0].owner
                 op.erase()
@@ -436,7 +428,7 @@ def _narrow_scalar_compares(module) -> int:
 
     count = 0
     with module.context:
-        for op in [o for o in _walk(module.operation) if o.name == "arith.cmpf"]:
+        for op in [o for o in walk_ops(module.operation) if o.name == "arith.cmpf"]:
             if not all(str(v.type) == "f64" for v in op.operands):
                 continue
             ip = ir.InsertionPoint(op)

@@ -58,6 +58,11 @@ def dense_i32(ir, vtype, values: list[int]):
     return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
 
 
+def iterator_types(ir, op) -> list[str]:
+    """A linalg op's iterator kinds: ``parallel`` or ``reduction`` per loop."""
+    return [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+
+
 def map_dims(ir, amap) -> list[int | None] | None:
     """Loop dim per result of an indexing map (None for a constant 0, a broadcast),
     or None if some result is anything else (``d0 + d1``, a constant != 0)."""

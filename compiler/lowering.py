@@ -36,7 +36,7 @@ from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
-from compiler.irwalk import child_ops, constant_int, identity_layout, most_live_values, walk_ops
+from compiler.irwalk import child_ops, constant_int, identity_layout, iterator_types, most_live_values, walk_ops
 from compiler.mathexpand import expand_math
 from compiler.staticbufs import allocations_to_globals, place_buffers
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
@@ -262,7 +262,7 @@ def op_shape(op) -> OpShape:
     from torch_mlir import ir
 
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    iters = tuple(str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"]))
+    iters = tuple(iterator_types(ir, op))
     ranges = [-1] * len(iters)
     for operand, amap in zip(op.operands, maps, strict=False):
         if not isinstance(operand.type, ir.ShapedType):

@@ -280,6 +280,7 @@ def test_embedding_index_checks_run_on_the_target(tmp_path):
 
     from harness.cases import Case
     from harness.commands.iss import run_iss
+    from harness.elfcheck import ElfImage
     from harness.program import build_program
     from harness.verify import verify
 
@@ -291,22 +292,16 @@ def test_embedding_index_checks_run_on_the_target(tmp_path):
 
     imported = import_torch(emb, (idx,), name="emb", source="emb")
     program = build_program(compile_kernel(imported, "rv32", use_cache=False), "rv32", tmp_path / "bad")
-    (sym,) = [s for s in _elf_symbols(program.elf) if s[0].startswith("cosim_in") and s[2] == 3 * 8]
+    (addr,) = [s.addr for s in ElfImage(program.elf).symbols_with_prefix("cosim_in").values() if s.size == 3 * 8]
     with open(program.elf, "r+b") as f:
         elf = ELFFile(f)
-        sec = next(s for s in elf.iter_sections() if s["sh_addr"] <= sym[1] < s["sh_addr"] + s["sh_size"])
-        f.seek(sec["sh_offset"] + sym[1] - sec["sh_addr"] + 2 * 8)  # the third index: 9 -> 12
+        sec = next(s for s in elf.iter_sections() if s["sh_addr"] <= addr < s["sh_addr"] + s["sh_size"])
+        f.seek(sec["sh_offset"] + addr - sec["sh_addr"] + 2 * 8)  # the third index: 9 -> 12
         f.write((12).to_bytes(8, "little"))
     outcome, record = run_iss(program.elf, "rv32")
     assert record["exit_code"] == 134 and record["status"] != "pass", record
     assert "index must be smaller than dim size" in outcome.uart
     assert "abort" in record["message"] and "index must be smaller" in record["message"], record["message"]
-
-
-def _elf_symbols(path):
-    from harness.elfcheck import ElfImage
-
-    return [(n, s.addr, s.size) for n, s in ElfImage(path).symbols_with_prefix("cosim_").items()]
 
 
 def test_bool_temporaries_are_bytes(tmp_path):
