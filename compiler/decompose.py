@@ -15,8 +15,8 @@ math vectorizes badly. These decompositions rewrite the ops, during
   one 1-D slice (offset ``dh*kh*Wp + dw*kw``, stride ``s``) of the flattened
   input, and the convolution is one matmul ``W[OC, IC*KH*KW] @ B[IC*KH*KW, OH*Wp]``
   whose B rows are those slices (copied side by side, contiguous). Columns
-  ``ow >= OW`` of the wide output are garbage and are sliced away. Needs the
-  same stride on both axes (else torch-mlir's direct loops run it).
+  ``ow >= OW`` of the wide output are garbage and are sliced away. With unequal
+  strides on the two axes a B row is a 2-D strided slice (``OH x OW``) instead.
 - ``max_pool2d`` (any kernel, stride, padding, dilation, ceil_mode): the input
   padded with -inf (bottom/right as far as ceil_mode's last window needs), then
   the maximum of the ``KH*KW`` strided slices ``xp[..., a*dh::sh, b*dw::sw]``
@@ -46,8 +46,8 @@ def _pair(v) -> tuple[int, int]:
 
 
 def conv2d_flat(x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
-    """``aten.convolution`` (2-D, not transposed, equal strides) over slices of the
-    row-flattened padded input (module docstring): one matmul per group; a
+    """``aten.convolution`` (2-D, not transposed) over slices of the row-flattened
+    padded input (module docstring; 2-D slices for unequal strides): one matmul per group; a
     depthwise convolution (one input channel per group) as a multiply-add of each
     window offset's slice by its per-channel weight column."""
     import torch
@@ -59,38 +59,52 @@ def conv2d_flat(x, weight, bias, stride, padding, dilation, transposed, output_p
     oc, icg, kh, kw = (int(d) for d in weight.shape)
     hp, wp = h + 2 * ph, w + 2 * pw
     oh, ow = (hp - dh * (kh - 1) - 1) // sh + 1, (wp - dw * (kw - 1) - 1) // sw + 1
-    if groups < 1 or icg * groups != c or oc % groups or oh <= 0 or ow <= 0 or sh != sw:
+    if groups < 1 or icg * groups != c or oc % groups or oh <= 0 or ow <= 0:
         return NotImplemented
-    s = sh
-    wide = oh * wp  # output columns per channel, ow in [0, wp)
-    last = s * (wide - 1) + dh * (kh - 1) * wp + dw * (kw - 1)  # highest flat input index read
-    extra_rows = max(0, -(-(last + 1 - hp * wp) // wp))  # zero rows below so every slice is in bounds
-    xp = torch.nn.functional.pad(x, (pw, pw, ph, ph + extra_rows))
-    flat = xp.reshape(n, c, (hp + extra_rows) * wp)
-    offsets = [dh * ky * wp + dw * kx for ky in range(kh) for kx in range(kw)]
+    if sh == sw:
+        s, cols = sh, wp  # a "wide" output row of Wp columns, the last Wp - OW garbage
+        wide = oh * wp
+        last = s * (wide - 1) + dh * (kh - 1) * wp + dw * (kw - 1)  # highest flat input index read
+        extra_rows = max(0, -(-(last + 1 - hp * wp) // wp))  # zero rows below so every slice is in bounds
+        xp = torch.nn.functional.pad(x, (pw, pw, ph, ph + extra_rows))
+        flat = xp.reshape(n, c, (hp + extra_rows) * wp)
 
-    def window(b, channels, off):
-        return flat[b, channels, off : off + s * (wide - 1) + 1 : s]
+        def window(b, channels, ky, kx):
+            off = dh * ky * wp + dw * kx
+            return flat[b, channels, off : off + s * (wide - 1) + 1 : s]
 
+    else:
+        # Unequal strides have no single stride along the flattened rows: a window
+        # offset's inputs are a 2-D strided slice (OH x OW), copied into its B row.
+        cols = ow
+        xp = torch.nn.functional.pad(x, (pw, pw, ph, ph))
+
+        def window(b, channels, ky, kx):
+            r0, c0 = dh * ky, dw * kx
+            v = xp[b, channels, r0 : r0 + sh * (oh - 1) + 1 : sh, c0 : c0 + sw * (ow - 1) + 1 : sw]
+            return v.reshape(*v.shape[:-2], oh * ow)
+
+    taps = [(ky, kx) for ky in range(kh) for kx in range(kw)]
     outs = []
     for b in range(n):
         if groups == c and oc == c:  # depthwise: y[c] = sum_k w[c, k] * slice_k[c]
-            taps = weight.reshape(c, kh * kw)
+            wk = weight.reshape(c, kh * kw)
             y = None
-            for k, off in enumerate(offsets):
-                term = taps[:, k : k + 1] * window(b, slice(None), off)
+            for k, (ky, kx) in enumerate(taps):
+                term = wk[:, k : k + 1] * window(b, slice(None), ky, kx)
                 y = term if y is None else y + term
         else:
             ocg, parts = oc // groups, []
             for g in range(groups):
                 # rows ordered (ic, kh, kw) within the group: a free reshape of its filters
                 w2 = weight[g * ocg : (g + 1) * ocg].reshape(ocg, icg * kh * kw)
-                rows = [window(b, ci, off) for ci in range(g * icg, (g + 1) * icg) for off in offsets]
-                parts.append(torch.mm(w2, torch.stack(rows, dim=0)))  # (ocg, OH*Wp)
+                rows = [window(b, ci, ky, kx) for ci in range(g * icg, (g + 1) * icg) for ky, kx in taps]
+                parts.append(torch.mm(w2, torch.stack(rows, dim=0)))  # (ocg, OH*cols)
             y = parts[0] if groups == 1 else torch.cat(parts, dim=0)
         if bias is not None:
             y = y + bias.reshape(oc, 1)
-        outs.append(y.reshape(oc, oh, wp)[:, :, :ow])
+        y = y.reshape(oc, oh, cols)
+        outs.append(y[:, :, :ow] if cols != ow else y)
     return torch.stack(outs, dim=0)
 
 

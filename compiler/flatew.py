@@ -26,12 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.irwalk import (
-    VIEW_OPS,
-    buffer_root,
     index_vector,
     iterator_types,
+    memory_barrier,
     most_live_values,
     operand_dims,
+    read_later,
     static_layout,
     walk_ops,
 )
@@ -158,7 +158,7 @@ def _zero(ir, etype):
 
 def emit_flat(op, tile: FlatTile) -> None:
     from torch_mlir import ir
-    from torch_mlir.dialects import arith, llvm, memref, scf, vector
+    from torch_mlir.dialects import arith, memref, scf, vector
 
     from compiler.flatmm import _at, _flat_view, _linear
 
@@ -252,33 +252,9 @@ def emit_flat(op, tile: FlatTile) -> None:
         # this). A compiler-only barrier (an empty asm clobbering memory) keeps the
         # row loads. Only where a later op reads the output: after every op, or
         # after addmm's final bias add, it cost 0-2% (re-computed addresses).
-        if _read_later(op):
-            llvm.InlineAsmOp(None, [], "", "~{memory}", has_side_effects=True)
+        if read_later(op):
+            memory_barrier()
     op.erase()
-
-
-def _read_later(op) -> bool:
-    """Whether an op after ``op`` in its block uses ``op``'s output buffer (or a view of it)."""
-    root = buffer_root(op.operands[-1])
-    if root is None:
-        return True
-    seen = False
-    for other in op.parent.regions[0].blocks[0].operations:
-        other = other.operation
-        if other == op:
-            seen = True
-        elif seen and other.name not in VIEW_OPS:
-            for v in _memrefs(other):
-                r = buffer_root(v)
-                if r is None or r == root:  # unknown: may alias
-                    return True
-    return False
-
-
-def _memrefs(op):
-    from torch_mlir import ir
-
-    return [v for v in op.operands if isinstance(v.type, ir.MemRefType)]
 
 
 def flatten_elementwise(module, vt: VectorTarget) -> list[dict]:

@@ -182,3 +182,34 @@ def most_live_values(block) -> int:
         live |= {r for r in o.results if r in last_use}
         most = max(most, len(live))
     return max(1, most)
+
+
+def read_later(op) -> bool:
+    """Whether an op after ``op`` in its block uses ``op``'s output buffer (or a view of it)."""
+    from torch_mlir import ir
+
+    root = buffer_root(op.operands[-1])
+    if root is None:
+        return True
+    seen = False
+    for other in op.parent.regions[0].blocks[0].operations:
+        other = other.operation
+        if other == op:
+            seen = True
+        elif seen and other.name not in VIEW_OPS:
+            for v in other.operands:
+                if isinstance(v.type, ir.MemRefType):
+                    r = buffer_root(v)
+                    if r is None or r == root:  # unknown: may alias
+                        return True
+    return False
+
+
+def memory_barrier() -> None:
+    """A compiler-only memory barrier (an empty asm clobbering memory) at the current
+    insertion point. Where a wide vector store is followed by narrower loads of the
+    same buffer, LLVM forwards the stored value into them and rebuilds each load's
+    vector element by element with slides; the barrier keeps the loads."""
+    from torch_mlir.dialects import llvm
+
+    llvm.InlineAsmOp(None, [], "", "~{memory}", has_side_effects=True)

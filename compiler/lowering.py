@@ -40,7 +40,7 @@ from compiler.irwalk import child_ops, constant_int, identity_layout, iterator_t
 from compiler.mathexpand import expand_math
 from compiler.staticbufs import allocations_to_globals, place_buffers
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
-from compiler.targets import OpShape, Target, TilePlan, plan_rvv
+from compiler.targets import OpShape, Target, TilePlan, plan_rvv, split_point
 
 TILE_ATTR = "cosim_tile"
 
@@ -329,6 +329,34 @@ module attributes {{transform.with_named_sequence}} {{
 }}"""
 
 
+def _split_script(tile_id: int, loop: int, at: int) -> str:
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+    %op = transform.structured.match attributes {{{TILE_ATTR} = {tile_id} : i64}} in %root : (!transform.any_op) -> !transform.any_op
+    %parts = transform.structured.split %op after {at} {{dimension = {loop}}} : !transform.any_op
+    transform.yield
+  }}
+}}"""
+
+
+def split_narrow_loops(module, vt) -> int:
+    """Split ops whose loop has no useful full-tile size in two (targets.split_point):
+    each part is planned on its own. Returns how many ops were split."""
+    from torch_mlir import ir
+
+    with module.context:
+        splits = []
+        for i, op in enumerate(_linalg_ops(module)):
+            point = split_point(op_shape(op), vt)
+            if point is not None:
+                op.attributes[TILE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i)
+                splits.append((i, *point))
+    for i, loop, at in splits:
+        _run_transform(module, _split_script(i, loop, at))
+    return len(splits)
+
+
 def _to_loops_script(tile_id: int) -> str:
     return f"""
 module attributes {{transform.with_named_sequence}} {{
@@ -342,7 +370,9 @@ module attributes {{transform.with_named_sequence}} {{
 
 # After tiling: drop unit dimensions (a 1 x n tile becomes a rank-1 op, a k-by-1
 # matmul step becomes acc[j] += a * b[j]), vectorize every tiled op, clean up and
-# keep loop-invariant accumulators in registers across reduction loops.
+# keep loop-invariant accumulators in registers across reduction loops (CSE first:
+# hoisting needs the accumulator's read and write at the same index values, and a
+# split op's offset column index was computed once for each).
 # fold_unit_extent_dims and canonicalization run as two pattern sets: applied
 # together they rewrite each other's output forever on a tile comparing two
 # broadcast operands (torch.where(a > b, ...) with a (1, N), b (M, 1), e.g. triu).
@@ -366,6 +396,7 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     %loops = transform.structured.match ops{["scf.for"]} in %v : (!transform.any_op) -> !transform.any_op
     transform.apply_licm to %loops : !transform.any_op
+    transform.apply_cse to %v : !transform.any_op
     %h = transform.structured.hoist_redundant_vector_transfers %v : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %h {
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
@@ -623,6 +654,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         report.ops.append({"op": f"flat{n}", "iterators": [], **entry})
     for n, entry in enumerate(flatten_elementwise(module, target.vector)):
         report.ops.append({"op": f"flatew{n}", "iterators": [], **entry})
+    split_narrow_loops(module, target.vector)
     with module.context:
         ops = _linalg_ops(module)
         plans = []

@@ -232,6 +232,34 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
     return TilePlan((*outer, t), True, f"innermost loop by {t} elements (LMUL<={lmul}, {op.live_values} live values)")
 
 
+def split_point(op: OpShape, vt: VectorTarget) -> tuple[int, int] | None:
+    """(loop, extent of its first part) for an op whose full tiles would be too narrow.
+
+    Tiles divide their loop (static vectors, no masks), so an extent without a
+    useful divisor above VLMAX got tiles of a few elements: a Linear with N = 59
+    on t1-small ran one-element vfmacc.vf, 258 293 instructions against rv32's
+    307 835. Split there into a multiple of VLMAX and the rest (59 = 32 + 27), and
+    each part gets its own plan. Only parallel loops are split: the contraction's
+    column loop, an elementwise op's innermost loop."""
+    n = len(op.loop_ranges)
+    if n == 0 or not op.projected_permutation or any(r <= 0 for r in op.loop_ranges):
+        return None
+    red = _trailing_reductions(op.iterators)
+    if op.contraction and red and n - red >= 2 and op.iterators[n - red - 2 : n - red] == ("parallel", "parallel"):
+        loop, limit = n - red - 1, vt.vlmax(4)
+        extent = op.loop_ranges[loop]
+        narrow = column_tile(extent, vt) < max(2 * lanes(vt), MIN_TILE)
+    elif op.transposed_inner or op.iterators[-1] != "parallel":
+        return None
+    else:
+        loop, limit = n - 1, vt.vlmax(elementwise_lmul(op.live_values))
+        extent = op.loop_ranges[loop]
+        narrow = fit(extent, limit) < limit // 4
+    if extent <= limit or not narrow:
+        return None
+    return loop, extent - extent % limit
+
+
 # Vector registers an elementwise body's live values may fill (v0 is the mask
 # register; the rest is slack for LLVM's scheduler).
 LIVE_BUDGET = 24

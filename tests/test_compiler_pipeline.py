@@ -1,6 +1,7 @@
 """Compiler stages: targets from configs, the named pipeline and its IR, errors with source locations."""
 
 import re
+from math import prod
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from compiler.targets import (
     elementwise_lmul,
     fit,
     plan_rvv,
+    split_point,
     target_for,
 )
 from configs import CONFIG_DIR
@@ -100,6 +102,69 @@ def test_column_tiles():
             w = column_tile(n, vt)
             assert w == n or (n % w == 0 and n // w >= 2 and w <= vt.vlmax(4) and w >= 2 * vt.dlen // 32)
         assert column_tile(n, small) < n
+
+
+def _matmul_shape(m: int, k: int, n: int) -> OpShape:
+    return OpShape("linalg.generic", (m, n, k), ("parallel", "parallel", "reduction"), True, True)
+
+
+def test_split_point_of_loops_without_a_useful_tile():
+    small, big = VectorTarget(256, 64), VectorTarget(2048, 256)
+    # N = 59 (prime) on VLEN 256: tiles of 1 before; 32 (two tiles of 16) + 27 (three of 9)
+    assert column_tile(59, small) == 1
+    assert split_point(_matmul_shape(12, 59, 59), small) == (1, 32)
+    assert split_point(_matmul_shape(12, 59, 37), small) == (1, 32)
+    assert split_point(_matmul_shape(12, 59, 74), small) == (1, 64)  # 74 = 2 x 37: tiles of 2
+    for n in (17, 24, 27, 32, 36, 64, 120):  # one vector or a divisor of 4+ elements: no split
+        assert split_point(_matmul_shape(12, 59, n), small) is None
+    assert split_point(_matmul_shape(12, 59, 59), big) is None  # one vector on VLEN 2048
+    # elementwise: the innermost loop by 64 (LMUL 8), 67 has no divisor but 1
+    ew = OpShape("linalg.generic", (3, 67), ("parallel", "parallel"), True, False)
+    assert split_point(ew, small) == (1, 64)
+    assert split_point(OpShape("linalg.generic", (3, 100), ("parallel", "parallel"), True, False), small) is None  # tiles of 50
+    # reductions and transposing copies are never split
+    assert split_point(OpShape("linalg.generic", (3, 67), ("parallel", "reduction"), True, False), small) is None
+    assert split_point(OpShape("linalg.generic", (3, 67), ("parallel", "parallel"), True, False, transposed_inner=True), small) is None
+
+
+@pytest.mark.parametrize("k, n, rows", [(59, 59, (3, 4)), (37, 61, (2, 3)), (18, 43, (2,))])
+def test_prime_widths_are_split_not_tiled_by_one(k, n, rows, tmp_path):
+    """Linear layers whose N is a prime above VLMAX(LMUL 4), found by random programs:
+    on t1-small they ran one-element vectors (Linear 59->59 on 3x4 rows: 258 293
+    instructions, rv32 307 835; 7 832 split). Verified on Spike; the split parts'
+    accumulators stay in registers (hoisted) and the kernel is mostly vector."""
+    from harness.cases import Case
+    from harness.vecstats import forward_mixes
+    from harness.verify import verify
+
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(k, n)
+    x = torch.randn(*rows, k, generator=torch.Generator().manual_seed(1))
+    result = verify(Case(f"lin{k}x{n}", lambda: (lin, (x,)), "reduction"), "t1-small", on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    tiles = [op["tile_sizes"] for op in result["compile"]["schedule"] if "reduction" in op["iterators"]]
+    assert len(tiles) == 2 and all(t[-2] >= 4 for t in tiles), result["compile"]["schedule"]
+    elf = next(tmp_path.rglob(f"lin{k}x{n}.elf"))
+    _region, kernel = forward_mixes(elf, "t1-small")
+    fmas = prod(rows) * k * n
+    assert kernel.forward < fmas / 2, (kernel, fmas)  # vectors of several columns per vfmacc
+    assert kernel.vector_fraction > 0.5, kernel
+
+
+def test_collapsed_row_read_later_in_rows_keeps_its_loads(tmp_path):
+    """layer_norm over 9x9 on t1-blastoise: the centred values are computed as one
+    row of 81 (compiler.collapse) and then summed in rows of 9. Forwarded into those
+    loads, the 81-element store was rebuilt element by element from spilled
+    scalars (1 955 instructions; t1-small 130). A memory barrier follows the op."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    torch.manual_seed(0)
+    ln = torch.nn.LayerNorm([9, 9])
+    x = torch.randn(9, 9, generator=torch.Generator().manual_seed(1))
+    result = verify(Case("ln9x9", lambda: (ln, (x,)), "reduction"), "t1-blastoise", on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    assert result["instret_forward"] < 300, result["instret_forward"]
 
 
 @pytest.fixture(scope="module")

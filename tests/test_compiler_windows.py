@@ -77,10 +77,48 @@ def test_depthwise_conv_is_vectorized(tmp_path):
     assert all(e["vectorized"] for e in result["compile"]["schedule"]), result["compile"]["schedule"]
 
 
+@pytest.mark.parametrize(
+    "c, oc, groups, k, stride, pad, dilation",
+    [
+        (3, 2, 1, (4, 3), (1, 2), (0, 1), 1),  # found by random programs: scalar loops before
+        (6, 7, 1, (5, 4), (1, 2), (2, 0), 1),
+        (4, 1, 1, (4, 5), (2, 1), (1, 0), 1),
+        (4, 4, 4, (3, 3), (2, 3), (1, 1), 2),  # depthwise, dilated
+        (4, 6, 2, (2, 2), (3, 1), (0, 0), 1),  # two groups
+    ],
+)
+def test_conv2d_flat_unequal_strides_match_pytorch(c, oc, groups, k, stride, pad, dilation):
+    """Strides that differ per axis: each B row is a 2-D strided slice."""
+    g = torch.Generator().manual_seed(c * 10 + oc)
+    x = torch.randn(2, c, 11, 13, generator=g)
+    wt = torch.randn(oc, c // groups, *k, generator=g)
+    b = torch.randn(oc, generator=g)
+    ref = torch.nn.functional.conv2d(x, wt, b, stride=stride, padding=pad, dilation=dilation, groups=groups)
+    got = conv2d_flat(x, wt, b, list(stride), list(pad), [dilation] * 2, False, [0, 0], groups)
+    assert got.shape == ref.shape
+    assert torch.allclose(got, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_unequal_stride_conv_is_vectorized(tmp_path):
+    """Verified on Spike, every op vectorized (it ran as torch-mlir's scalar loops:
+    24 270 instructions on t1-small, as many as rv32)."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(3, 2, (4, 3), stride=(1, 2), padding=(0, 1))
+    x = torch.randn(2, 3, 9, 10, generator=torch.Generator().manual_seed(1))
+    result = verify(Case("conv_s1x2", lambda: (conv, (x,)), "reduction"), "t1-small", on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    assert all(e["vectorized"] for e in result["compile"]["schedule"]), result["compile"]["schedule"]
+
+
 def test_conv2d_flat_declines_what_it_does_not_cover():
     x = torch.randn(1, 4, 8, 8)
     wt4 = torch.randn(4, 4, 3, 3)
-    assert conv2d_flat(x, wt4, None, [1, 2], [0, 0], [1, 1], False, [0, 0], 1) is NotImplemented  # sh != sw
+    assert conv2d_flat(x, wt4, None, [2, 2], [0, 0], [1, 1], True, [0, 0], 1) is NotImplemented  # transposed
+    assert conv2d_flat(x[0], wt4[0], None, [1], [0], [1], False, [0], 1) is NotImplemented  # conv1d
+    assert conv2d_flat(x.double(), wt4.double(), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1) is NotImplemented
 
 
 POOL_SHAPES = [
