@@ -390,6 +390,9 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %v {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.reorder_multi_reduction_dims lowering_strategy = "innerreduction"
+      transform.apply_patterns.vector.multi_reduction_flattening lowering_strategy = "innerreduction"
+      transform.apply_patterns.vector.multi_reduction_unrolling lowering_strategy = "innerreduction"
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.memref.fold_memref_alias_ops
       transform.apply_patterns.canonicalization

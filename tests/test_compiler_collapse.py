@@ -1,4 +1,4 @@
-"""Merging the loop dims an elementwise op treats alike (compiler.collapse)."""
+"""Merging the loop dims an elementwise op (or a reduction's trailing dims) treats alike (compiler.collapse)."""
 
 from __future__ import annotations
 
@@ -57,3 +57,28 @@ def test_collapsed_ops_match_pytorch(soc, tmp_path):
     inputs = (_rand(2, 6, 3, 4), _rand(6, 1, 1, seed=1), _rand(6, 1, 1, seed=2), _rand(2, 6, 3, 8, seed=3))
     result = verify(Case("collapse_mix", lambda: (f, inputs), "elementwise"), soc, on="iss", workdir=tmp_path)
     assert result["status"] == "pass", result
+
+
+def test_trailing_reduction_dims_merge():
+    """layer_norm over [10, 8, 2]: its two reductions run over 160 contiguous
+    elements, not 800 vectors of 2; a reduction over non-adjacent dims stays."""
+    ln = torch.nn.LayerNorm([10, 8, 2])
+    loops = _loops(ln, (_rand(10, 10, 8, 2),))
+    assert loops.count([10, 160]) >= 2, loops
+    assert [10, 10, 8, 2] not in loops, loops
+    # dims 1 and 3 are reduced, 2 is kept: nothing to merge among the trailing reductions
+    loops = _loops(lambda x: x.sum(dim=(1, 3)), (_rand(2, 10, 8, 11),))
+    assert [2, 8, 10, 11] in loops or [2, 10, 8, 11] in loops, loops
+
+
+@pytest.mark.parametrize("soc", ["t1-small", "t1-blastoise"])
+def test_merged_reductions_match_pytorch_and_stay_vector_reductions(soc, tmp_path):
+    """Verified on Spike. A reduction row's multi_reduction is lowered row by row
+    (vfredosum): the default strategy reduced a 1x40 tile with 40 slides and adds
+    (t1-small 7 250 instructions; 1 614 now, rv32 25 861)."""
+    torch.manual_seed(0)
+    ln = torch.nn.LayerNorm([10, 8, 2])
+    case = Case("ln_merged", lambda: (ln, (_rand(10, 10, 8, 2) * 2 + 1,)), "reduction")
+    result = verify(case, soc, on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    assert result["instret_forward"] < 2500, result["instret_forward"]

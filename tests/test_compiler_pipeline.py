@@ -121,10 +121,17 @@ def test_split_point_of_loops_without_a_useful_tile():
     # elementwise: the innermost loop by 64 (LMUL 8), 67 has no divisor but 1
     ew = OpShape("linalg.generic", (3, 67), ("parallel", "parallel"), True, False)
     assert split_point(ew, small) == (1, 64)
-    assert split_point(OpShape("linalg.generic", (3, 100), ("parallel", "parallel"), True, False), small) is None  # tiles of 50
+    assert (
+        split_point(OpShape("linalg.generic", (3, 100), ("parallel", "parallel"), True, False), small) is None
+    )  # tiles of 50
     # reductions and transposing copies are never split
     assert split_point(OpShape("linalg.generic", (3, 67), ("parallel", "reduction"), True, False), small) is None
-    assert split_point(OpShape("linalg.generic", (3, 67), ("parallel", "parallel"), True, False, transposed_inner=True), small) is None
+    assert (
+        split_point(
+            OpShape("linalg.generic", (3, 67), ("parallel", "parallel"), True, False, transposed_inner=True), small
+        )
+        is None
+    )
 
 
 @pytest.mark.parametrize("k, n, rows", [(59, 59, (3, 4)), (37, 61, (2, 3)), (18, 43, (2,))])
