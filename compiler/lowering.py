@@ -38,6 +38,7 @@ from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
 from compiler.irwalk import child_ops, constant_int, identity_layout, iterator_types, most_live_values, walk_ops
 from compiler.mathexpand import expand_math
+from compiler.shortred import unroll_short_reductions
 from compiler.staticbufs import allocations_to_globals, place_buffers
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.targets import OpShape, Target, TilePlan, plan_rvv, split_point
@@ -652,6 +653,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
 
     _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
     assert target.vector is not None
+    unroll_short_reductions(module, target.vector)
     collapse_elementwise(module, target.vector)
     for n, entry in enumerate(flatten_narrow_matmuls(module, target.vector)):
         report.ops.append({"op": f"flat{n}", "iterators": [], **entry})
