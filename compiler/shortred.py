@@ -56,8 +56,9 @@ def short_reduction_steps(op, vt: VectorTarget) -> int | None:
     body = [o.operation for o in op.regions[0].blocks[0].operations]
     if any(len(o.regions) for o in body) or len(body[-1].operands) != 1:
         return None
-    if len(inputs) == 2 and any(o.name in ("arith.mulf", "arith.muli") for o in body):
-        return None  # a contraction: its k loop has a schedule of its own
+    parallel = set(range(last))
+    if any(o.name in ("arith.mulf", "arith.muli") for o in body) and any(parallel - set(d) for d in maps[:-1] if d):
+        return None  # a contraction (an input broadcast along an output dim): its k loop has a schedule of its own
     for value, dims in zip(inputs, maps[:-1], strict=True):
         if last in dims and (dims[-1] != last or static_layout(ir, value.type) is None):
             return None  # read along the reduction but not innermost: not a plain slice

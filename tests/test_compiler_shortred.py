@@ -26,6 +26,10 @@ def test_only_short_innermost_reductions_unroll():
     # mean over a last dim of 4: one elementwise op over the 363 outputs, no reduction left
     ops = _schedule(lambda x: x.mean(dim=-1, keepdim=True), (_rand(3, 11, 11, 4),), "t1-blastoise")
     assert all("reduction" not in op["iterators"] for op in ops), ops
+    # a sum of squares about the mean multiplies too, but is no contraction: unrolled
+    # (var over a last dim of 3 of 9x12x2x3: t1-blastoise 6 904 -> 99 instructions)
+    ops = _schedule(lambda x: x.var(dim=-1), (_rand(9, 12, 2, 3),), "t1-blastoise")
+    assert all("reduction" not in op["iterators"] for op in ops), ops
     # a reduction of 32 fills vectors of its own; a matmul with k = 2 keeps its contraction schedule
     ops = _schedule(lambda x: x.sum(dim=-1), (_rand(6, 32),))
     assert any("reduction" in op["iterators"] for op in ops), ops
