@@ -61,8 +61,6 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
     n_in = len(op.operands) - 1
     if n_in < 1 or op.results or not any(list(block.arguments[i].uses) for i in range(n_in)):
         return None  # fills and multi-result ops stay as they are
-    if list(block.arguments[n_in].uses):
-        return None  # reads its output: not elementwise
     body = [o.operation for o in block.operations]
     if len(body) == 1:
         return None  # a copy: copyelim and flatew know the copies
@@ -142,9 +140,10 @@ def collapse_op(op, groups: list[list[int]]) -> None:
             reassociation: list[list[int]] = []
             exprs = []
             for j, d in enumerate(dims):
-                # a merged dim joins its predecessor; so does a broadcast (size-1) dim
-                # after another: the vectorizer declined (d0, 0, 0) over two loops
-                unit = d is None and j and dims[j - 1] is None and shape[j] == shape[j - 1] == 1
+                # a merged dim joins its predecessor; so does a size-1 dim read at 0: the
+                # vectorizer declined (d0, 0, 0) over two loops, and (d0, d1, 0) (a
+                # keepdim statistic read along d1)
+                unit = d is None and j and shape[j] == 1
                 if (d is not None and d in merged_away) or unit:
                     reassociation[-1].append(j)
                     continue
@@ -155,7 +154,8 @@ def collapse_op(op, groups: list[list[int]]) -> None:
                 continue
             strides, offset = static_layout(ir, mtype)
             new_shape = [prod(shape[j] for j in g) for g in reassociation]
-            new_strides = [strides[g[-1]] for g in reassociation]
+            # a group's stride is its innermost dim's (size-1 members move nothing)
+            new_strides = [strides[next((j for j in reversed(g) if shape[j] != 1), g[-1])] for g in reassociation]
             layout = None  # an identity source collapses to an identity view
             if not identity_layout(ir, mtype):
                 layout = ir.StridedLayoutAttr.get(offset, new_strides)

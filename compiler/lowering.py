@@ -276,9 +276,14 @@ def op_shape(op) -> OpShape:
                     ranges[pos] = dim
     projected = all(_projected_or_broadcast(ir, m) for m in maps)
     last = len(iters) - 1
+
+    def innermost(results):  # the last result that is a dim (trailing constants index size-1 dims)
+        dims = [e for e in results if isinstance(e, ir.AffineDimExpr)]
+        return ir.AffineDimExpr(dims[-1]).position if dims else None
+
     transposed = any(
         any(isinstance(e, ir.AffineDimExpr) and ir.AffineDimExpr(e).position == last for e in m.results)
-        and not (isinstance(m.results[-1], ir.AffineDimExpr) and ir.AffineDimExpr(m.results[-1]).position == last)
+        and innermost(list(m.results)) != last
         for m in maps
         if len(m.results)
     )

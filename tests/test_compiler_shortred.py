@@ -71,3 +71,22 @@ def test_short_reduction_runs_along_the_outputs(tmp_path):
     result = verify(case, "t1-blastoise", on="iss", workdir=tmp_path)
     assert result["status"] == "pass", result
     assert result["instret_forward"] < 200, result["instret_forward"]
+
+
+@pytest.mark.parametrize(
+    "name, build, bound",
+    [
+        # (9, 12, 2, 1) means read along (9, 24): the vectorizer declined the (d0, d1, 0)
+        # map until the size-1 dim merged into its neighbour (t1-small 999 -> 383)
+        ("var_keepdim_stat", lambda: ((lambda x: x.var(dim=-1)), (_rand(9, 12, 2, 3),)), 600),
+        # unrolled reductions that read their output (their fill is shared) merge
+        # their rows too: 30 outputs in one vector, not rows of 3 (1 464 -> 745)
+        ("layer_norm_5", lambda: (torch.nn.LayerNorm(5), (_rand(10, 3, 5),)), 1000),
+    ],
+)
+def test_unrolled_reductions_run_whole_vectors(name, build, bound, tmp_path):
+    torch.manual_seed(0)
+    result = verify(Case(name, build, "reduction"), "t1-small", on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    assert all(op["vectorized"] for op in result["compile"]["schedule"]), result["compile"]["schedule"]
+    assert result["instret_forward"] < bound, result["instret_forward"]
