@@ -36,7 +36,16 @@ from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
-from compiler.irwalk import child_ops, constant_int, identity_layout, iterator_types, most_live_values, walk_ops
+from compiler.irwalk import (
+    child_ops,
+    constant_int,
+    identity_layout,
+    iterator_types,
+    memory_barrier,
+    most_live_values,
+    read_later,
+    walk_ops,
+)
 from compiler.mathexpand import expand_math
 from compiler.shortred import unroll_short_reductions
 from compiler.staticbufs import allocations_to_globals, place_buffers
@@ -333,6 +342,28 @@ module attributes {{transform.with_named_sequence}} {{
     transform.yield
   }}
 }}"""
+
+
+def barriers_after_partial_copies(module) -> int:
+    """A memory barrier after each copy into part of a buffer (a padded input's
+    interior) that a later op reads: LLVM unrolled the copy's rows and forwarded
+    them into the later op's wider loads, each rebuilt as a shuffle through the
+    stack (a 19x19 pad then nine 399-element im2col rows on t1-blastoise: 43 757
+    instructions in straight-line code). Returns how many."""
+    from torch_mlir import ir
+
+    count = 0
+    with module.context:
+        for op in _linalg_ops(module):
+            block = op.regions[0].blocks[0]
+            body = [o.operation for o in block.operations]
+            copy = len(op.operands) == 2 and len(body) == 1 and body[0].operands[0] == block.arguments[0]
+            partial = op.operands[-1].owner is not None and not isinstance(op.operands[-1].owner, ir.Block)
+            if copy and partial and op.operands[-1].owner.name == "memref.subview" and read_later(op):
+                with ir.InsertionPoint.after(op), op.location:
+                    memory_barrier()
+                count += 1
+    return count
 
 
 def _split_script(tile_id: int, loop: int, at: int) -> str:
@@ -658,6 +689,7 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
 
     _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
     assert target.vector is not None
+    barriers_after_partial_copies(module)
     unroll_short_reductions(module, target.vector)
     collapse_elementwise(module, target.vector)
     for n, entry in enumerate(flatten_narrow_matmuls(module, target.vector)):
