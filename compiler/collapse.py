@@ -25,10 +25,8 @@ from math import prod
 from compiler.irwalk import (
     identity_layout,
     iterator_types,
-    memory_barrier,
     most_live_values,
     operand_dims,
-    read_later,
     static_layout,
     walk_ops,
 )
@@ -172,8 +170,6 @@ def collapse_op(op, groups: list[list[int]]) -> None:
 def collapse_elementwise(module, vt: VectorTarget) -> int:
     """Merge the loops of every qualifying elementwise op; returns how many (each
     op's own schedule entry then shows its merged loops)."""
-    from torch_mlir import ir
-
     count = 0
     with module.context:
         for op in [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]:
@@ -186,11 +182,4 @@ def collapse_elementwise(module, vt: VectorTarget) -> int:
             if groups is not None:
                 collapse_op(op, groups)
                 count += 1
-                # A later op reads the output in its own (shorter) rows: LLVM would
-                # forward the long row's store into those loads and rebuild them
-                # with slides (layer_norm over 9x9 on t1-blastoise: 1 955
-                # instructions, spilling, against 130 on t1-small).
-                if read_later(op):
-                    with ir.InsertionPoint.after(op), op.location:
-                        memory_barrier()
     return count

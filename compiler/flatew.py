@@ -28,10 +28,8 @@ from dataclasses import dataclass
 from compiler.irwalk import (
     index_vector,
     iterator_types,
-    memory_barrier,
     most_live_values,
     operand_dims,
-    read_later,
     static_layout,
     walk_ops,
 )
@@ -245,15 +243,6 @@ def emit_flat(op, tile: FlatTile) -> None:
             vector.StoreOp(result, flat, _at(ir, arith, flat, _linear(ir, arith, off, terms)))
 
         build(0, [])
-        # The tiles are few and wide (often the whole tensor is one gather). Were
-        # their stores forwarded into a later op's narrower row loads, LLVM would
-        # rebuild each row from the wide value element by element with slides (two
-        # users of one 12x20 transpose on t1-blastoise: 291 instructions, 196 with
-        # this). A compiler-only barrier (an empty asm clobbering memory) keeps the
-        # row loads. Only where a later op reads the output: after every op, or
-        # after addmm's final bias add, it cost 0-2% (re-computed addresses).
-        if read_later(op):
-            memory_barrier()
     op.erase()
 
 

@@ -184,13 +184,15 @@ def most_live_values(block) -> int:
     return max(1, most)
 
 
-def read_later(op) -> bool:
-    """Whether an op after ``op`` in its block uses ``op``'s output buffer (or a view of it)."""
+def first_reader(op):
+    """The first op after ``op`` in its block that uses ``op``'s output buffer (or a
+    view of it, or a buffer that may alias it): the op, ``op`` itself when the output's
+    buffer is unknown, or None when no later op uses it."""
     from torch_mlir import ir
 
     root = buffer_root(op.operands[-1])
     if root is None:
-        return True
+        return op
     seen = False
     for other in op.parent.regions[0].blocks[0].operations:
         other = other.operation
@@ -201,8 +203,8 @@ def read_later(op) -> bool:
                 if isinstance(v.type, ir.MemRefType):
                     r = buffer_root(v)
                     if r is None or r == root:  # unknown: may alias
-                        return True
-    return False
+                        return other
+    return None
 
 
 def memory_barrier() -> None:

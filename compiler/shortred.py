@@ -194,8 +194,9 @@ def _fill_before(op, out):
         other = other.operation
         if other == op:
             break
-        previous = other
-    if previous is None or previous.operands[-1] != out or len(previous.operands) != 2:
+        if other.name != "llvm.inline_asm":  # the barrier after the fill (lowering.barriers_between_ops)
+            previous = other
+    if previous is None or len(previous.operands) != 2 or previous.operands[-1] != out:
         return None
     from torch_mlir import ir
 
