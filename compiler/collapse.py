@@ -14,8 +14,8 @@ indexing maps are renumbered, and the op is rewritten in place (same body).
 Only all-parallel ops with static shapes and strided layouts, a read input and
 rows shorter than a vector are touched: long rows gain nothing, and fills (no
 input) feed matmul accumulators whose row loads must keep their shape.
-Reductions over several trailing dims merge those dims the same way (one
-reduction in the same order: layer_norm over [10, 8, 2] reduces rows of 160).
+Reductions merge adjacent dims of one kind the same way (one reduction in the
+same order: layer_norm over [10, 8, 2] reduces rows of 160).
 """
 
 from __future__ import annotations
@@ -92,32 +92,39 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
 
 
 def plan_reduction_groups(op) -> list[list[int]] | None:
-    """Groups of adjacent trailing reduction dims to merge (None if nothing to merge).
+    """Groups of adjacent loop dims of a reduction to merge (None if nothing to merge).
 
     A reduction over several trailing dims (layer_norm over [10, 8, 2]) was
     vectorized along its innermost one alone: vectors of 2. Where every operand
-    reads those dims at adjacent, contiguous positions (or not at all: the
-    output), they are one reduction in the same order, over 160 elements."""
+    reads two adjacent dims of the same kind at adjacent, contiguous positions (or
+    neither: the output and the reduction dims), they are one loop, in the same
+    order: a reduction over 160 elements. Parallel dims inside a reduction merge
+    the same way (``x.mean(dim=1)`` of 3x9x11x2: rows of 22, not 2), up to MAX_ROW."""
     from torch_mlir import ir
 
     if op.name != "linalg.generic" or op.results:
         return None
     iters = iterator_types(ir, op)
-    red = 0
-    while red < len(iters) and iters[len(iters) - 1 - red] == "reduction":
-        red += 1
-    if red < 2 or "reduction" in iters[: len(iters) - red]:
+    if "reduction" not in iters or len(iters) < 2:
         return None
     maps = operand_dims(ir, op)
     layouts = [static_layout(ir, v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
     if any(m is None for m in maps) or any(lay is None for lay in layouts):
         return None
     sizes = [list(ir.ShapedType(v.type).shape) for v in op.operands]
+    extent = {}
+    for dims, sz in zip(maps, sizes, strict=True):
+        for d, n in zip(dims, sz, strict=True):
+            if d is not None:
+                extent[d] = n
     groups = [[d] for d in range(len(iters))]
-    for d in reversed(range(len(iters) - red, len(iters) - 1)):
-        if not all(_mergeable(d, m, lay[0], sz) for m, lay, sz in zip(maps, layouts, sizes, strict=True)):
-            break
-        groups[d] += groups.pop(d + 1)
+    for d in reversed(range(len(iters) - 1)):
+        if iters[d] != iters[d + 1]:
+            continue
+        if iters[d] == "parallel" and prod(extent.get(e, 1) for e in [d, *groups[d + 1]]) > MAX_ROW:
+            continue
+        if all(_mergeable(d, m, lay[0], sz) for m, lay, sz in zip(maps, layouts, sizes, strict=True)):
+            groups[d] += groups.pop(d + 1)
     return groups if len(groups) < len(iters) else None
 
 
