@@ -344,6 +344,20 @@ module attributes {{transform.with_named_sequence}} {{
 }}"""
 
 
+def _is_fill(op) -> bool:
+    """A (generalized) ``linalg.fill``: one scalar input, yielded as it is."""
+    from torch_mlir import ir
+
+    block = op.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    return (
+        len(op.operands) == 2
+        and not isinstance(op.operands[0].type, ir.ShapedType)
+        and len(body) == 1
+        and body[0].operands[0] == block.arguments[0]
+    )
+
+
 def barriers_between_ops(module) -> int:
     """A compiler-only memory barrier after each linalg op whose output a later op
     reads. Once LLVM unrolls an op's loops, it forwards the stores into the next
@@ -354,7 +368,8 @@ def barriers_between_ops(module) -> int:
     6 800, 1 478). On the built-in cases the barriers cost -0.5% to +5.6%
     instructions (mean: 266 -> 281), at most +1.6% RTL cycles (softmax). A matmul's
     accumulator init is left to forwarding (the bias or zeros it starts from: with a
-    barrier there, a Linear of 18 -> 43 on two rows lost 4% of its vector share).
+    barrier there, a Linear of 18 -> 43 on two rows lost 4% of its vector share), and
+    so are fills (a reduction's zeros were stored and reloaded with ``flw`` per row).
     Returns how many."""
     from torch_mlir import ir
 
@@ -362,7 +377,7 @@ def barriers_between_ops(module) -> int:
     with module.context:
         for op in _linalg_ops(module):
             reader = first_reader(op)
-            if reader is None:
+            if reader is None or _is_fill(op):  # a forwarded fill is a constant: always a win
                 continue
             if reader.name == "linalg.generic" and reader != op and op_shape(reader).contraction:
                 continue  # a fill or bias forwarded into a matmul's accumulators is a win
