@@ -27,6 +27,7 @@ from compiler.irwalk import (
     iterator_types,
     most_live_values,
     operand_dims,
+    reads_loop_indices,
     static_layout,
     walk_ops,
 )
@@ -50,7 +51,7 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
     """Groups of adjacent loop dims to merge (None if nothing to merge)."""
     from torch_mlir import ir
 
-    if op.name != "linalg.generic":
+    if op.name != "linalg.generic" or reads_loop_indices(op):
         return None
     iters = iterator_types(ir, op)
     if len(iters) < 2 or any(t != "parallel" for t in iters):
@@ -102,7 +103,7 @@ def plan_reduction_groups(op) -> list[list[int]] | None:
     the same way (``x.mean(dim=1)`` of 3x9x11x2: rows of 22, not 2), up to MAX_ROW."""
     from torch_mlir import ir
 
-    if op.name != "linalg.generic" or op.results:
+    if op.name != "linalg.generic" or op.results or reads_loop_indices(op):
         return None
     iters = iterator_types(ir, op)
     if "reduction" not in iters or len(iters) < 2:

@@ -215,3 +215,9 @@ def memory_barrier() -> None:
     from torch_mlir.dialects import llvm
 
     llvm.InlineAsmOp(None, [], "", "~{memory}", has_side_effects=True)
+
+
+def reads_loop_indices(op) -> bool:
+    """Whether a linalg op's body uses ``linalg.index`` (``triu``'s mask): renumbering
+    or merging its loops would change what the body computes."""
+    return any(o.name == "linalg.index" for o in walk_ops(op))

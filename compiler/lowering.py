@@ -358,6 +358,25 @@ def _is_fill(op) -> bool:
     )
 
 
+def _verify(module, rewrite: str) -> None:
+    """Our Python rewrites build IR by hand; invalid IR would crash MLIR's transforms
+    (a segfault, no message: a ``triu`` mask's ``linalg.index`` once outlived merged
+    loops). Check it here and say which rewrite made it."""
+    from torch_mlir import ir
+
+    try:
+        ok = module.operation.verify()
+    except ir.MLIRError as e:
+        ok, detail = False, str(e).splitlines()[:6]
+    else:
+        detail = []
+    if not ok:
+        raise CompileError(
+            f"the {rewrite} rewrite produced invalid IR (a compiler bug; --dump-ir DIR shows its input): "
+            + " ".join(detail)
+        )
+
+
 def barriers_between_ops(module) -> int:
     """A compiler-only memory barrier after each linalg op whose output a later op
     reads. Once LLVM unrolls an op's loops, it forwards the stores into the next
@@ -712,11 +731,14 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
     assert target.vector is not None
     barriers_between_ops(module)
     unroll_short_reductions(module, target.vector)
+    _verify(module, "shortred")
     collapse_elementwise(module, target.vector)
+    _verify(module, "collapse")
     for n, entry in enumerate(flatten_narrow_matmuls(module, target.vector)):
         report.ops.append({"op": f"flat{n}", "iterators": [], **entry})
     for n, entry in enumerate(flatten_elementwise(module, target.vector)):
         report.ops.append({"op": f"flatew{n}", "iterators": [], **entry})
+    _verify(module, "flatmm/flatew")
     split_narrow_loops(module, target.vector)
     with module.context:
         ops = _linalg_ops(module)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from math import prod
 
-from compiler.irwalk import identity_layout, iterator_types, operand_dims, static_layout, walk_ops
+from compiler.irwalk import identity_layout, iterator_types, operand_dims, reads_loop_indices, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 # Most reduction steps unrolled into one elementwise op (its operands and body grow
@@ -30,7 +30,7 @@ def short_reduction_steps(op, vt: VectorTarget) -> int | None:
     """R if ``op`` is a reduction over a short innermost loop worth unrolling, else None."""
     from torch_mlir import ir
 
-    if op.name != "linalg.generic" or op.results or len(op.operands) < 2:
+    if op.name != "linalg.generic" or op.results or len(op.operands) < 2 or reads_loop_indices(op):
         return None
     iters = iterator_types(ir, op)
     if len(iters) < 2 or iters[-1] != "reduction" or "reduction" in iters[:-1]:
