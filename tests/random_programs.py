@@ -36,6 +36,7 @@ FAMILIES = (
     "mean",
     "short_reduction",
     "permute",
+    "masked",
     "cnn",
     "attention",
 )
@@ -242,6 +243,20 @@ def _permute(rnd, dim, shape, randn):
     return f"{form} {s} {perm}", fn, (randn(*s),), "elementwise"
 
 
+def _masked(rnd, dim, shape, randn):
+    s = [*shape(0, 2, hi=5), dim(1, 12), dim(1, 12)]
+    k = rnd.randint(-2, 2)
+    form = rnd.choice(["triu", "tril", "masked_fill"])
+    if form == "triu":
+        fn = lambda x: torch.triu(x, k) * 2.0  # noqa: E731
+    elif form == "tril":
+        fn = lambda x: torch.tril(x, k) + 1.0  # noqa: E731
+    else:
+        mask = torch.ones(s[-2], s[-1], dtype=torch.bool).tril(k)
+        fn = lambda x: x.masked_fill(~mask, -1.0)  # noqa: E731
+    return f"{form} {s} k={k}", fn, (randn(*s),), "exact"
+
+
 def _cnn(rnd, dim, shape, randn):
     c1, c2, size = dim(2, 6), dim(2, 8), dim(10, 20)
     cin = rnd.choice([1, 3])
@@ -264,11 +279,17 @@ def _attention(rnd, dim, shape, randn):
     b, length, e = dim(1, 2), dim(2, 10), rnd.choice([4, 8, 12, 16])
     wq, wk, wv = (randn(e, e) / e**0.5 for _ in range(3))
 
+    causal = rnd.random() < 0.5
+    mask = torch.ones(length, length, dtype=torch.bool).tril()
+
     def attend(x):
         scores = (x @ wq) @ (x @ wk).transpose(-1, -2) / e**0.5
+        if causal:
+            scores = scores.masked_fill(~mask, float("-inf"))
         return torch.softmax(scores, -1) @ (x @ wv)
 
-    return f"attention {b}x{length}x{e}", attend, (randn(b, length, e),), "transcendental"
+    desc = f"{'causal ' if causal else ''}attention {b}x{length}x{e}"
+    return desc, attend, (randn(b, length, e),), "transcendental"
 
 
 _BUILDERS = {name: globals()[f"_{name}"] for name in FAMILIES}
