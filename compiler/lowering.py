@@ -384,8 +384,8 @@ def barriers_between_ops(module) -> int:
     often through the stack: a padded input's 19 row copies into 399-element im2col
     rows (a 3x3 conv of 19x19 on t1-blastoise: 44 496 instructions, 2 192 with the
     barrier), rows of 72 into a 360-element reduction (layer_norm over [5, 8, 9]:
-    6 800, 1 478). On the built-in cases the barriers cost -0.5% to +5.6%
-    instructions (mean: 266 -> 281), at most +1.6% RTL cycles (softmax). A matmul's
+    6 800, 1 478). On the built-in cases the barriers cost -0.5% to +2.4%
+    instructions, at most +1.6% RTL cycles (softmax on t1-small). A matmul's
     accumulator init is left to forwarding (the bias or zeros it starts from: with a
     barrier there, a Linear of 18 -> 43 on two rows lost 4% of its vector share), and
     so are fills (a reduction's zeros were stored and reloaded with ``flw`` per row).

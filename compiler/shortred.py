@@ -65,7 +65,7 @@ def short_reduction_steps(op, vt: VectorTarget) -> int | None:
     return steps
 
 
-def _slice(ir, value, dims: list, k: int):
+def _slice(ir, value, k: int):
     """``value[..., k]`` (its innermost dim, the reduction's, fixed at k): a rank-reduced subview."""
     from torch_mlir.dialects import memref
 
@@ -134,7 +134,7 @@ def unroll_reduction(op, steps: int) -> None:
             if n in dims[i]:
                 for k in range(steps):
                     arg_of[(i, k)] = len(operands)
-                    operands.append(_slice(ir, value, dims[i], k))
+                    operands.append(_slice(ir, value, k))
                     new_maps.append(keep(maps[i], True))
             else:
                 arg_of[(i, None)] = len(operands)
