@@ -30,6 +30,7 @@ math vectorizes badly. These decompositions rewrite the ops, during
 - ``gelu(approximate="tanh")`` with sqrt(2/pi) (torch-mlir's constant is 0.797724).
 - ``cumsum`` as a matmul with a triangular matrix of ones (no scan lowering here).
 - integer ``a // b`` by a truncating divide and a sign correction (torch-mlir: f64).
+- ``triu``/``tril`` with the row/column indices compared in int32 (torch-mlir: i64).
 
 Anything outside these shapes returns ``NotImplemented``: PyTorch's and
 torch-mlir's own lowering takes over (correct, but scalar loops).
@@ -238,6 +239,33 @@ def int_div_floor_mode(a, b, *, rounding_mode=None):
     return int_floor_divide(a, b, rounding_mode)
 
 
+def _triangle(x, diagonal: int, upper: bool):
+    import torch
+
+    if x.dim() < 2:
+        return NotImplemented
+    rows, cols = int(x.shape[-2]), int(x.shape[-1])
+    i = torch.arange(rows, dtype=torch.int32).reshape(rows, 1)
+    j = torch.arange(cols, dtype=torch.int32).reshape(1, cols)
+    keep = (j - i >= diagonal) if upper else (j - i <= diagonal)
+    return torch.where(keep, x, torch.zeros((), dtype=x.dtype))
+
+
+def triu_int32_mask(x, diagonal=0):
+    """``aten.triu``: ``x`` where ``j - i >= diagonal``, else 0, with the indices in
+    int32. torch-mlir computes ``j - i`` in i64, which no vector config has (ELEN
+    32): LLVM built the mask element by element, and a difference shared by a triu
+    and a tril became an i64 buffer read with scalar loads (both of 5x11x6:
+    t1-blastoise 11 000 -> 81 instructions, t1-small 3 001 -> 668, rv32 5 091 ->
+    4 055)."""
+    return _triangle(x, int(diagonal), upper=True)
+
+
+def tril_int32_mask(x, diagonal=0):
+    """``aten.tril``: ``x`` where ``j - i <= diagonal``, else 0 (see :func:`triu_int32_mask`)."""
+    return _triangle(x, int(diagonal), upper=False)
+
+
 # Window decompositions: the names in ``fired`` that make an import "window
 # decomposed" (scalar targets re-import without those not in SCALAR_TOO).
 WINDOW_OPS = ("conv2d_flat", "max_pool2d_slices")
@@ -251,6 +279,8 @@ SCALAR_TOO = (
     "cumsum_as_matmul",
     "int_floor_divide",
     "int_div_floor_mode",
+    "triu_int32_mask",
+    "tril_int32_mask",
 )
 
 
@@ -278,5 +308,7 @@ def table(fired: list[str] | None = None, *, scalar: bool = False) -> dict:
         aten.cumsum.default: cumsum_as_matmul,
         aten.floor_divide.default: int_floor_divide,
         aten.div.Tensor_mode: int_div_floor_mode,
+        aten.triu.default: triu_int32_mask,
+        aten.tril.default: tril_int32_mask,
     }
     return {op: recording(fn) for op, fn in chosen.items() if not scalar or fn.__name__ in SCALAR_TOO}

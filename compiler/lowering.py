@@ -47,6 +47,7 @@ from compiler.irwalk import (
     walk_ops,
 )
 from compiler.mathexpand import expand_math
+from compiler.narrowidx import narrow_index_compares
 from compiler.shortred import unroll_short_reductions
 from compiler.staticbufs import allocations_to_globals, place_buffers
 from compiler.strided import strided_reads_to_gathers, unit_broadcasts_to_splats
@@ -729,6 +730,8 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
 
     _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
     assert target.vector is not None
+    narrow_index_compares(module)
+    _verify(module, "narrowidx")
     barriers_between_ops(module)
     unroll_short_reductions(module, target.vector)
     _verify(module, "shortred")

@@ -12,6 +12,8 @@ from compiler.decompose import (  # noqa: E402
     int_floor_divide,
     max_pool2d_slices,
     relu_keeps_signed_zero,
+    tril_int32_mask,
+    triu_int32_mask,
 )
 from compiler.frontend import import_torch  # noqa: E402
 
@@ -262,3 +264,22 @@ def test_padded_input_rows_are_not_forwarded_into_im2col_rows(tmp_path):
     result = verify(Case("padconv19", lambda: (conv, (x,)), "reduction"), "t1-blastoise", on="iss", workdir=tmp_path)
     assert result["status"] == "pass", result
     assert result["instret_forward"] < 5000, result["instret_forward"]
+
+
+def _bit_equal(a, b) -> bool:
+    if a.dtype != b.dtype:
+        return False
+    if not a.dtype.is_floating_point:
+        return torch.equal(a, b)
+    same_nan = torch.equal(torch.isnan(a), torch.isnan(b))
+    return same_nan and torch.equal(a.nan_to_num(), b.nan_to_num()) and torch.equal(a.signbit(), b.signbit())
+
+
+@pytest.mark.parametrize("diagonal", [-3, -1, 0, 2, 7])
+def test_triangle_masks_match_pytorch_bit_for_bit(diagonal):
+    x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(4))
+    x[0, 4, 0], x[1, 0, 5], x[0, 2, 2] = float("nan"), float("-inf"), -0.0  # kept or zeroed like PyTorch
+    for ours, theirs in ((triu_int32_mask, torch.triu), (tril_int32_mask, torch.tril)):
+        for t in (x, (x * 10).nan_to_num().to(torch.int32), x > 0):
+            assert _bit_equal(ours(t, diagonal), theirs(t, diagonal)), (ours.__name__, t.dtype, diagonal)
+    assert triu_int32_mask(torch.randn(4), 0) is NotImplemented  # 1-D: PyTorch's own error
