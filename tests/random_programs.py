@@ -39,6 +39,7 @@ FAMILIES = (
     "masked",
     "cnn",
     "attention",
+    "chain",
 )
 
 
@@ -290,6 +291,53 @@ def _attention(rnd, dim, shape, randn):
 
     desc = f"{'causal ' if causal else ''}attention {b}x{length}x{e}"
     return desc, attend, (randn(b, length, e),), "transcendental"
+
+
+def _chain(rnd, dim, shape, randn):
+    """2-5 stages on an activation of shape (*lead, width): what a model's forward does."""
+    lead = [dim(1, 6) for _ in range(rnd.randint(1, 2))]
+    width = first = dim(2, 40)
+    names: list[str] = []
+    stages: list[Callable] = []
+    layers = nn.ModuleList()  # the parameters, so export lifts them
+    for _ in range(rnd.randint(2, 5)):
+        kind = rnd.choice(["linear", "layer_norm", "gelu", "relu", "softmax", "residual", "scale", "gram"])
+        if kind == "linear":
+            out = dim(2, 40)
+            layers.append(nn.Linear(width, out))
+            stages.append(layers[-1])
+            names.append(f"linear {width}->{out}")
+            width = out
+        elif kind == "layer_norm":
+            layers.append(nn.LayerNorm(width))
+            stages.append(layers[-1])
+            names.append("layer_norm")
+        elif kind == "residual":
+            layers.append(nn.Linear(width, width))
+            stages.append(lambda x, layer=layers[-1]: x + torch.relu(layer(x)))
+            names.append("residual")
+        elif kind == "scale":
+            weight = randn(width)
+            stages.append(lambda x, w=weight: x * w - 0.5)
+            names.append("scale")
+        elif kind == "gram":  # a product with its own transpose and back
+            stages.append(lambda x: (x @ x.transpose(-1, -2)) @ x / x.shape[-1])
+            names.append("x x^T x")
+        else:
+            stages.append({"gelu": F.gelu, "relu": torch.relu, "softmax": lambda x: torch.softmax(x, -1)}[kind])
+            names.append(kind)
+
+    class Chain(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = layers
+
+        def forward(self, x):
+            for stage in stages:
+                x = stage(x)
+            return x
+
+    return f"chain {lead}x{first}: " + " -> ".join(names), Chain(), (randn(*lead, first),), "transcendental"
 
 
 _BUILDERS = {name: globals()[f"_{name}"] for name in FAMILIES}
