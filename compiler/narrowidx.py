@@ -10,18 +10,10 @@ exact for loop indices (below 2^31) and small constants, and vectorizes.
 
 from __future__ import annotations
 
-from compiler.irwalk import walk_ops
+from compiler.irwalk import constant_int, walk_ops
 
 _ARITH = ("arith.addi", "arith.subi")
 _LIMIT = 1 << 20  # constants this small cannot push an index difference out of 32 bits
-
-
-def _constant(ir, value) -> int | None:
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return None
-    attr = owner.attributes["value"]
-    return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
 
 
 def _tree(ir, cast) -> list | None:
@@ -41,7 +33,7 @@ def _tree(ir, cast) -> list | None:
                         return None
                     if owner in seen:
                         continue
-                    c = _constant(ir, v)
+                    c = constant_int(ir, v)
                     if owner.name == "arith.index_cast" or (c is not None and abs(c) < _LIMIT):
                         continue
                     return None
@@ -96,7 +88,7 @@ def _rewrite(ir, ops: list) -> set:
         if v.owner.name == "arith.index_cast":
             casts.add(v.owner)
             return v.owner.operands[0]
-        return arith.ConstantOp(index, _constant(ir, v)).result
+        return arith.ConstantOp(index, constant_int(ir, v)).result
 
     body = _program_order(ops)
     for op in body:  # every operand is built before its user
