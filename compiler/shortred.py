@@ -12,6 +12,15 @@ where ``x[..., k]`` is a strided slice of the input (a ``memref.subview``) and
 ``f`` the reduction's body. That op is vectorized along the outputs like any
 elementwise op, one strided load (``vlse32``) per step. The steps run in the
 reduction's own order, so the result is the scalar loop's, bit for bit.
+
+Strided loads move one element per memory beat on the RTL, so this pays where a
+row is at most a datapath row (R <= lanes), or where the row reduction is slow
+anyway: a non-power-of-two row (LLVM widens it, with VL toggles) up to 4 datapath
+rows. RTL ``cycles_forward``, row reductions -> unrolled: t1-blastoise (8 lanes)
+``x.mean(-1)`` R = 2 (3x11x11 rows) 5 051 -> 1 261, R = 4 5 051 -> 2 263, R = 8
+(5x3x11) 2 171 -> 1 925; t1-small (2 lanes) R = 2 5 711 -> 4 820, R = 3 (9x12x2)
+7 478 -> 4 527, ``x.var(-1)`` R = 3 15 289 -> 5 650, layer_norm(5) 5 530 -> 5 155,
+but R = 4 6 193 -> 6 767 and R = 8 3 313 -> 5 574 (kept as rows).
 """
 
 from __future__ import annotations
@@ -50,8 +59,12 @@ def short_reduction_steps(op, vt: VectorTarget) -> int | None:
                     ranges[d] = size
     steps = ranges.get(last, -1)
     outputs = prod(ranges.get(d, 1) for d in range(last))
-    # too long (a vector of its own), or too few outputs to fill a vector
-    if not 2 <= steps <= MAX_STEPS or outputs < 2 * max(1, vt.dlen // 32) or min(ranges.values()) < 0:
+    # Too long, or too few outputs to fill a vector. A power-of-two row longer than a
+    # datapath row keeps its reduction instruction: strided loads move one element
+    # per memory beat on the RTL (module docstring).
+    lanes = max(1, vt.dlen // 32)
+    pays = steps <= lanes or (steps & (steps - 1) and steps <= 4 * lanes)
+    if not (2 <= steps <= MAX_STEPS and pays) or outputs < 2 * lanes or min(ranges.values()) < 0:
         return None
     body = [o.operation for o in op.regions[0].blocks[0].operations]
     if any(len(o.regions) for o in body) or len(body[-1].operands) != 1:
