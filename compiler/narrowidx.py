@@ -17,8 +17,9 @@ _LIMIT = 1 << 20  # constants this small cannot push an index difference out of 
 
 
 def _tree(ir, cast) -> list | None:
-    """The ops from one ``index_cast`` down to its ``cmpi`` leaves, in an order that
-    defines each value before its users, or None if some value escapes elsewhere."""
+    """The ``index_cast`` and the addi/subi/cmpi ops its value flows through (cmpi
+    leaves; other operands only index casts or small constants), or None if some
+    value escapes elsewhere."""
     ops, seen, frontier = [cast], {cast}, [cast]
     while frontier:
         op = frontier.pop()

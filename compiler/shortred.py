@@ -109,7 +109,7 @@ def _drop_trailing_unit_dims(ir, out, amap, dims: list):
     drop = 0
     while drop < len(dims) - 1 and dims[len(dims) - 1 - drop] is None and shape[len(dims) - 1 - drop] == 1:
         drop += 1
-    if not drop:
+    if not drop or static_layout(ir, out.type) is None:
         return out, amap
     keep = len(dims) - drop
     mtype = ir.MemRefType(out.type)
