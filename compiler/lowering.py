@@ -618,6 +618,24 @@ def _jam_factor(trips: int | None, acc_regs: int, load_regs: int = 0, loads_per_
     return 1
 
 
+def _writes_vary_with(loop, acc) -> bool:
+    """Whether ``loop``'s iterations store ``acc``'s accumulators at different places
+    (its induction variable reaches the store indices). A reduction loop around a
+    hoisted accumulator (``x.mean(dim=(0, 2))``: dim 0 outside the row loop) stores
+    every iteration's sum at the same place; jammed, its copies started from the
+    same loaded value and overwrote each other (a wrong result on every vector config)."""
+    iv = loop.regions[0].blocks[0].arguments[0]
+    results = set(acc.results)
+    stores = [
+        o
+        for o in walk_ops(loop)
+        if o.name in ("vector.store", "vector.transfer_write", "memref.store") and o.operands[0] in results
+    ]
+    if not stores:
+        return False
+    return all(any(_depends_on(v, iv) for v in o.operands[2:]) for o in stores)
+
+
 def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
     """A loop directly around an accumulator loop (the column tiles of a matmul row,
     or its rows) is unrolled-and-jammed, so one k step updates several
@@ -638,7 +656,7 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     # around the k loop, or rows around a column loop that cannot be jammed
                     # (a jammable column loop is jammed first; its rows in the next round)
                     single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
-                    if direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1):
+                    if (direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1)) and _writes_vary_with(o, acc):
                         f = _jam_factor(
                             _trip_count(ir, o),
                             _acc_registers(ir, acc, vlen),

@@ -424,3 +424,21 @@ def test_index_masks_compare_in_the_index_type(soc, tmp_path):
     result = verify(arange, soc, on="iss", workdir=tmp_path / "arange")
     assert result["status"] == "pass", result
     assert result["instret_forward"] < 1000, result["instret_forward"]
+
+
+@pytest.mark.parametrize("soc", ["t1-small", "t1-blastoise"])
+def test_reduction_loops_around_accumulators_are_not_jammed(soc, tmp_path):
+    """x.mean(dim=(0, 2)) of 8x3x5x5: dim 0's reduction loop sits around the hoisted
+    row accumulators. Unrolled-and-jammed like a matmul's rows, its four copies
+    started from the same loaded sums and overwrote each other: every output was
+    wrong on t1-small and t1-blastoise (found by the random campaign)."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    x = torch.randn(8, 3, 5, 5, generator=torch.Generator().manual_seed(795))
+
+    def f(x):
+        return x.mean(dim=(0, 2), keepdim=True), x.sum(dim=(0, 2)), x.amax(dim=(0, 3))
+
+    result = verify(Case("mean02", lambda: (f, (x,)), "reduction"), soc, on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", (result.get("message"), result["outputs"])
