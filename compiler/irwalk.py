@@ -221,3 +221,18 @@ def reads_loop_indices(op) -> bool:
     """Whether a linalg op's body uses ``linalg.index`` (``triu``'s mask): renumbering
     or merging its loops would change what the body computes."""
     return any(o.name == "linalg.index" for o in walk_ops(op))
+
+
+def is_fill(op) -> bool:
+    """A ``linalg.fill``, named or generalized: one scalar input, yielded as it is."""
+    from torch_mlir import ir
+
+    if op.name not in ("linalg.fill", "linalg.generic") or len(op.operands) != 2:
+        return False
+    if isinstance(op.operands[0].type, ir.ShapedType):
+        return False
+    if op.name == "linalg.fill":
+        return True
+    block = op.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    return len(body) == 1 and body[0].operands[0] == block.arguments[0]

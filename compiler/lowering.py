@@ -41,6 +41,7 @@ from compiler.irwalk import (
     constant_int,
     first_reader,
     identity_layout,
+    is_fill,
     iterator_types,
     memory_barrier,
     most_live_values,
@@ -354,20 +355,6 @@ module attributes {{transform.with_named_sequence}} {{
 }}"""
 
 
-def _is_fill(op) -> bool:
-    """A (generalized) ``linalg.fill``: one scalar input, yielded as it is."""
-    from torch_mlir import ir
-
-    block = op.regions[0].blocks[0]
-    body = [o.operation for o in block.operations]
-    return (
-        len(op.operands) == 2
-        and not isinstance(op.operands[0].type, ir.ShapedType)
-        and len(body) == 1
-        and body[0].operands[0] == block.arguments[0]
-    )
-
-
 def _verify(module, rewrite: str) -> None:
     """Our Python rewrites build IR by hand; invalid IR would crash MLIR's transforms
     (a segfault, no message: a ``triu`` mask's ``linalg.index`` once outlived merged
@@ -406,7 +393,7 @@ def barriers_between_ops(module) -> int:
     with module.context:
         for op in _linalg_ops(module):
             reader = first_reader(op)
-            if reader is None or _is_fill(op):  # a forwarded fill is a constant: always a win
+            if reader is None or is_fill(op):  # a forwarded fill is a constant: always a win
                 continue
             if reader.name == "linalg.generic" and reader != op and op_shape(reader).contraction:
                 continue  # a fill or bias forwarded into a matmul's accumulators is a win

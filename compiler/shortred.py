@@ -27,7 +27,15 @@ from __future__ import annotations
 
 from math import prod
 
-from compiler.irwalk import identity_layout, iterator_types, operand_dims, reads_loop_indices, static_layout, walk_ops
+from compiler.irwalk import (
+    identity_layout,
+    is_fill,
+    iterator_types,
+    operand_dims,
+    reads_loop_indices,
+    static_layout,
+    walk_ops,
+)
 from compiler.targets import VectorTarget
 
 # Most reduction steps unrolled into one elementwise op (its operands and body grow
@@ -207,21 +215,11 @@ def _fill_before(op, out):
         other = other.operation
         if other == op:
             break
-        if other.name != "llvm.inline_asm":  # the barrier after the fill (lowering.barriers_between_ops)
+        if other.name != "llvm.inline_asm":  # a barrier (lowering.barriers_between_ops) moves nothing
             previous = other
-    if previous is None or len(previous.operands) != 2 or previous.operands[-1] != out:
+    if previous is None or previous.operands[-1] != out or not is_fill(previous):
         return None
-    from torch_mlir import ir
-
-    if isinstance(previous.operands[0].type, ir.ShapedType):
-        return None
-    if previous.name == "linalg.fill":
-        return previous
-    # a generalized fill: yields its scalar input
-    body = [o.operation for o in previous.regions[0].blocks[0].operations] if previous.name == "linalg.generic" else []
-    if len(body) == 1 and body[0].operands[0] == previous.regions[0].blocks[0].arguments[0]:
-        return previous
-    return None
+    return previous
 
 
 def unroll_short_reductions(module, vt: VectorTarget) -> int:
