@@ -24,9 +24,9 @@ Stages (``stage_names(target)``):
 from __future__ import annotations
 
 import time
-from math import prod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import prod
 from pathlib import Path
 
 from compiler.boolbufs import widen_bool_buffers
@@ -132,7 +132,9 @@ def _mark_data_pointers_noalias(module) -> None:
             aligned = set(pointers[1::2])
             noalias = ir.DictAttr.get({"llvm.noalias": ir.UnitAttr.get()})
             empty = ir.DictAttr.get({})
-            op.attributes["arg_attrs"] = ir.ArrayAttr.get([noalias if i in aligned else empty for i in range(len(args))])
+            op.attributes["arg_attrs"] = ir.ArrayAttr.get(
+                [noalias if i in aligned else empty for i in range(len(args))]
+            )
 
 
 def _copies_to_linalg(module) -> int:
