@@ -476,6 +476,27 @@ def test_forward_data_pointers_are_noalias(tmp_path, monkeypatch):
     assert with_noalias["instret_forward"] < without["instret_forward"], (with_noalias, without)
 
 
+def test_barriers_hold_for_noalias_arguments(tmp_path):
+    """A noalias argument nothing captured is out of an asm's reach, so the
+    compiler-only barriers stopped separating a 360-element load of the input
+    (the statistics of layer_norm over [5, 8, 9]) from the normalization's rows
+    of 72: LLVM rebuilt the rows from the wide load with slides, 14 900
+    instructions on t1-blastoise instead of about 1 500. lowering captures the
+    arguments at forward's entry."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    g = torch.Generator().manual_seed(280)
+    ln = torch.nn.LayerNorm([5, 8, 9])
+    with torch.no_grad():
+        ln.weight.copy_(torch.randn(5, 8, 9, generator=g))
+        ln.bias.copy_(torch.randn(5, 8, 9, generator=g))
+    x = torch.randn(2, 5, 8, 9, generator=g)
+    result = verify(Case("ln589", lambda: (ln, (x,)), "reduction"), "t1-blastoise", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    assert result["instret_forward"] < 3000, result["instret_forward"]
+
+
 def _whole_register_moves(obj: Path) -> int:
     """vl<N>r.v / vs<N>r.v in an object's code: LLVM's spills and reloads of vector
     register groups (the kernels never move whole registers otherwise)."""
@@ -505,5 +526,5 @@ def test_unrolled_wide_strips_are_not_spilled(monkeypatch):
     fn, inputs = resolve("add").build()
     imported = import_torch(fn, inputs, name="add", source="add")
     assert _whole_register_moves(compile_kernel(imported, "t1-small", use_cache=False).object) == 0
-    monkeypatch.setattr(lowering, "barriers_after_wide_stores", lambda module, vlen: 0)
+    monkeypatch.setattr(lowering, "barriers_after_wide_stores", lambda *args: 0)
     assert _whole_register_moves(compile_kernel(imported, "t1-small", use_cache=False).object) > 0
