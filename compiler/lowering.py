@@ -466,17 +466,23 @@ def barriers_after_wide_stores(module, vlen: int) -> int:
     from torch_mlir import ir
     from torch_mlir.dialects import llvm
 
+    def wide(op) -> bool:
+        if op.name not in ("vector.store", "vector.maskedstore", "vector.scatter"):
+            return False
+        value = op.operands[0] if op.name == "vector.store" else op.operands[-1]
+        vt = ir.VectorType(value.type)
+        t = vt.element_type
+        bits = prod(vt.shape) * (ir.IntegerType(t).width if isinstance(t, ir.IntegerType) else 32)
+        return -(-bits // vlen) > WIDE_GROUP // 2  # a group is a power of two: 40 floats take 8 at VLEN 256
+
     count = 0
     with module.context:
-        for op in list(walk_ops(module.operation)):
-            if op.name not in ("vector.store", "vector.maskedstore", "vector.scatter"):
-                continue
-            value = op.operands[0] if op.name == "vector.store" else op.operands[-1]
-            vt = ir.VectorType(value.type)
-            t = vt.element_type
-            bits = prod(vt.shape) * (ir.IntegerType(t).width if isinstance(t, ir.IntegerType) else 32)
-            registers = -(-bits // vlen)  # a group is a power of two: 40 floats take 8 at VLEN 256
-            if registers <= WIDE_GROUP // 2:
+        stores = [op for op in walk_ops(module.operation) if wide(op)]
+        for op in stores:
+            block = op.operation.block
+            # two strips in straight-line code fit the registers (a Linear's two bias rows
+            # lost 1% of vector share to a barrier); a loop LLVM may unroll does not
+            if not _in_loop(block) and sum(1 for o in block.operations if wide(o)) < 3:
                 continue
             with ir.InsertionPoint.after(op), op.location:
                 # a single-thread fence, not irwalk's empty asm: LLVM assumes an asm
@@ -485,6 +491,21 @@ def barriers_after_wide_stores(module, vlen: int) -> int:
                 llvm.FenceOp(ir.IntegerAttr.get(ir.IntegerType.get_signless(64), SEQ_CST), syncscope="singlethread")
             count += 1
     return count
+
+
+def _in_loop(block) -> bool:
+    """Whether control can come back to ``block`` (a cf-level loop body)."""
+    seen, todo = set(), [block]
+    while todo:
+        b = todo.pop()
+        for op in b.operations:
+            for succ in op.successors:
+                if succ == block:
+                    return True
+                if succ not in seen:
+                    seen.add(succ)
+                    todo.append(succ)
+    return False
 
 
 def _split_script(tile_id: int, loop: int, at: int) -> str:
