@@ -26,7 +26,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from math import prod
 from pathlib import Path
 
 from compiler.boolbufs import widen_bool_buffers
@@ -113,23 +112,24 @@ def _mark_noalias(module) -> None:
 
 
 def _mark_data_pointers_noalias(module) -> None:
-    """``convert-func-to-llvm`` puts ``forward``'s ``llvm.noalias`` on the C
-    wrapper's descriptor pointers only, which says nothing about the data, so
-    LLVM reloaded every operand after each store. Mark each memref's aligned
-    pointer (the second of every allocated/aligned pair; the allocated one is
-    never dereferenced): the built-in sub keeps its 8 broadcast scalars in
-    registers across the rows (t1-small 159 -> 122 instructions, RTL 743 -> 445
-    cycles), rv32's mm 103 104 -> 91 200 instructions. harness.program gives
-    every argument its own buffer; a caller of ``_mlir_ciface_forward`` must too.
+    """Scalar targets: ``convert-func-to-llvm`` puts ``forward``'s ``llvm.noalias``
+    on the C wrapper's descriptor pointers only, which says nothing about the
+    data, so LLVM reloaded every operand after each store. Mark each memref's
+    aligned pointer (the second of every allocated/aligned pair; the allocated
+    one is never dereferenced): rv32's mm 103 104 -> 91 200 instructions, conv2d
+    75 430 -> 48 284, mean 1 342 -> 608. harness.program gives every argument its
+    own buffer; a caller of ``_mlir_ciface_forward`` must too.
 
-    The pointers are then handed to an empty asm at the entry. An asm cannot
-    touch a noalias buffer whose address nothing captured, so the compiler-only
-    memory barriers (irwalk.memory_barrier) had become transparent to the
-    arguments, and LLVM forwarded a 360-element load of the input into rows of
-    72 rebuilt with slides (layer_norm over [5, 8, 9] on t1-blastoise: 1 480 ->
-    14 900 instructions). Captured, the barriers hold again, while two
-    arguments still never alias each other. (Barriers naming just their op's
-    buffers instead took LeNet-5 on t1-small from 85 929 to 117 135.)"""
+    Vector targets keep may-alias pointers: there the freedom let LLVM's
+    scheduler hoist every LMUL-8 load of an unrolled strip loop (the built-in add
+    on t1-small spilled 32 register groups, RTL 806 -> 1 504 cycles), and an
+    uncaptured noalias buffer is out of reach of the compiler-only barriers
+    (layer_norm over [5, 8, 9] on t1-blastoise: 1 480 -> 14 900 instructions).
+    The pointers are also handed to an empty asm at the entry, which keeps such
+    barriers effective. Measured with barriers after LMUL-8 stores: RTL
+    geometric mean 0.943 (t1-small) / 0.995 (t1-blastoise), but an empty asm
+    there re-issues vsetvli per strip and a fence did not keep the add's strips
+    apart (1 504 cycles) -- compiler/README.md."""
     from torch_mlir import ir
     from torch_mlir.dialects import llvm
 
@@ -239,12 +239,11 @@ module attributes {{transform.with_named_sequence}} {{
     )
 
     def run(module) -> None:
-        if target.vector is not None:
-            barriers_after_wide_stores(module, target.vector.vlen)
         if "vector." in str(module):
             _run_transform(module, vector_script)
         rest(module)
-        _mark_data_pointers_noalias(module)
+        if target.vector is None:
+            _mark_data_pointers_noalias(module)
         place_buffers(module)
 
     return run
@@ -445,67 +444,6 @@ def barriers_between_ops(module) -> int:
                 memory_barrier()
             count += 1
     return count
-
-
-# LMUL-8 register groups: four in all, one of them v0's (masks).
-WIDE_GROUP = 8
-# LLVM's AtomicOrdering value of seq_cst (the Python binding takes the integer).
-SEQ_CST = 7
-
-
-def barriers_after_wide_stores(module, vlen: int) -> int:
-    """A compiler-only memory barrier (a single-thread fence: no instruction) after
-    each store of a vector in a group of WIDE_GROUP registers. forward's data pointers are noalias, so nothing orders a strip's
-    loads after the previous strip's stores any more; once LLVM unrolled the strip
-    loop, its scheduler issued all eight LMUL-8 loads of the built-in add first and
-    spilled 32 register groups on t1-small (RTL 806 -> 1 504 cycles; relu 706 ->
-    796). Narrower strips keep their freedom: a barrier after LMUL-4 stores cost
-    layer_norm 15% on t1-small (its rows overlap), and a row's ``.vf`` scalar
-    operands are hoisted out of the row loop (the built-in sub: 743 -> 445 cycles).
-    Returns how many."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import llvm
-
-    def wide(op) -> bool:
-        if op.name not in ("vector.store", "vector.maskedstore", "vector.scatter"):
-            return False
-        value = op.operands[0] if op.name == "vector.store" else op.operands[-1]
-        vt = ir.VectorType(value.type)
-        t = vt.element_type
-        bits = prod(vt.shape) * (ir.IntegerType(t).width if isinstance(t, ir.IntegerType) else 32)
-        return -(-bits // vlen) > WIDE_GROUP // 2  # a group is a power of two: 40 floats take 8 at VLEN 256
-
-    count = 0
-    with module.context:
-        stores = [op for op in walk_ops(module.operation) if wide(op)]
-        for op in stores:
-            block = op.operation.block
-            # two strips in straight-line code fit the registers (a Linear's two bias rows
-            # lost 1% of vector share to a barrier); a loop LLVM may unroll does not
-            if not _in_loop(block) and sum(1 for o in block.operations if wide(o)) < 3:
-                continue
-            with ir.InsertionPoint.after(op), op.location:
-                # a single-thread fence, not irwalk's empty asm: LLVM assumes an asm
-                # may change VL and re-issued vsetvli after each strip (add of
-                # (3,5,40)+(40) on t1-small: 15 vsetvli, 45% vector; 1, 52%)
-                llvm.FenceOp(ir.IntegerAttr.get(ir.IntegerType.get_signless(64), SEQ_CST), syncscope="singlethread")
-            count += 1
-    return count
-
-
-def _in_loop(block) -> bool:
-    """Whether control can come back to ``block`` (a cf-level loop body)."""
-    seen, todo = set(), [block]
-    while todo:
-        b = todo.pop()
-        for op in b.operations:
-            for succ in op.successors:
-                if succ == block:
-                    return True
-                if succ not in seen:
-                    seen.add(succ)
-                    todo.append(succ)
-    return False
 
 
 def _split_script(tile_id: int, loop: int, at: int) -> str:
