@@ -124,32 +124,24 @@ def _mark_data_pointers_noalias(module) -> None:
     scheduler hoist every LMUL-8 load of an unrolled strip loop (the built-in add
     on t1-small spilled 32 register groups, RTL 806 -> 1 504 cycles), and an
     uncaptured noalias buffer is out of reach of the compiler-only barriers
-    (layer_norm over [5, 8, 9] on t1-blastoise: 1 480 -> 14 900 instructions).
-    The pointers are also handed to an empty asm at the entry, which keeps such
-    barriers effective. Measured with barriers after LMUL-8 stores: RTL
-    geometric mean 0.943 (t1-small) / 0.995 (t1-blastoise), but an empty asm
-    there re-issues vsetvli per strip and a fence did not keep the add's strips
-    apart (1 504 cycles) -- compiler/README.md."""
+    schedule_rvv places (layer_norm over [5, 8, 9] on t1-blastoise: 1 480 ->
+    14 900 instructions; handing the pointers to an empty asm at the entry fixed
+    that). Scalar code has no such barriers. compiler/README.md has the
+    measurements."""
     from torch_mlir import ir
-    from torch_mlir.dialects import llvm
 
     with module.context:
         for op in module.body.operations:
             if op.operation.name != "llvm.func" or op.attributes["sym_name"].value != "forward":
                 continue
-            entry = op.regions[0].blocks[0]
-            args = entry.arguments
+            args = op.regions[0].blocks[0].arguments
             pointers = [i for i, a in enumerate(args) if str(a.type) == "!llvm.ptr"]
-            aligned = pointers[1::2]
+            aligned = set(pointers[1::2])
             noalias = ir.DictAttr.get({"llvm.noalias": ir.UnitAttr.get()})
             empty = ir.DictAttr.get({})
             op.attributes["arg_attrs"] = ir.ArrayAttr.get(
                 [noalias if i in aligned else empty for i in range(len(args))]
             )
-            if aligned:
-                with ir.InsertionPoint.at_block_begin(entry), ir.Location.unknown():
-                    constraints = ",".join(["r"] * len(aligned) + ["~{memory}"])
-                    llvm.InlineAsmOp(None, [args[i] for i in aligned], "", constraints, has_side_effects=True)
 
 
 def _copies_to_linalg(module) -> int:
