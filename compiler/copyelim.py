@@ -6,11 +6,12 @@ the temporary into ``forward``'s output argument (``memref.copy``). When the
 temporary is only written by linalg ops (a fill, the op, in-place elementwise
 ops such as a Linear's bias add reading it too) and read by nothing but them and
 the reshapes feeding that copy, and the output argument has the same number of
-elements, those ops can use the output directly (through a ``reinterpret_cast``
-of the output to the temporary's shape): the copy, the stack space and its frame
-set-up vanish. It matters most for a Linear on a 1-D input: its 1 x N matmul
-result was a temporary reshaped by ``collapse_shape``, and MLIR does not hoist a
-matmul row's accumulator out of the k loop when its buffer has a view (t1-small,
+elements, those ops can use the output directly (viewed with the temporary's
+shape: an ``expand_shape`` where the shapes allow, else a ``reinterpret_cast``):
+the copy, the stack space and its frame set-up vanish. It matters most for a
+Linear on a 1-D input: its 1 x N matmul result was a temporary reshaped by
+``collapse_shape``, and MLIR does not hoist a matmul row's accumulator out of
+the k loop when its buffer has a view or is a ``reinterpret_cast`` (t1-small,
 Linear(57, 39) on 57 inputs: 1 426 instructions with the accumulator reloaded and
 stored every k step, against 645 for the same layer on one 1 x 57 row).
 """
