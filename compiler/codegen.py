@@ -14,6 +14,7 @@ from pathlib import Path
 
 from compiler.downlevel import downlevel
 from compiler.errors import CompileError
+from compiler.evl import explicit_vector_lengths
 from compiler.targets import Target
 
 # Same flags the runtime is built with (DESIGN.md, toolchain facts).
@@ -91,7 +92,10 @@ def compile_llvm_ir(text: str, target: Target, out: str | Path, *, opt: str = "-
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     ll = out.with_suffix(".ll")
-    ll.write_text(no_builtins(downlevel(text)))
+    text = downlevel(text)
+    if target.vector is not None:
+        text = explicit_vector_lengths(text, target.vector.vlen)
+    ll.write_text(no_builtins(text))
     flags = [f for f in CFLAGS if f != "-O2"] + [opt]
     cmd = [*zig_cc(), *target.clang_flags(), *flags, "-Wno-override-module", "-c", str(ll), "-o", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
