@@ -11,17 +11,19 @@ intrinsic with an all-true mask and EVL N (``llvm.vp.fadd.v13f32(a, b, mask,
 
 The rewrite keeps the meaning exactly: a VP op with an all-true mask and EVL
 equal to the vector length computes every lane as the plain op does (the lanes
-past EVL exist only in the widened register, never in the IR's type). Fast-math
-flags move to the call. Only fixed vectors whose length is not a power of two
-are rewritten, and only these instructions: ``fadd fsub fmul fdiv fneg``,
-``fcmp``, ``select`` with a vector condition, and calls of ``llvm.fmuladd``,
-``llvm.fma``, ``llvm.maxnum``, ``llvm.minnum``, ``llvm.maximum``,
-``llvm.minimum``, ``llvm.fabs``, ``llvm.sqrt``. Everything else (memory, shuffles,
-integer ops, reductions) is left to LLVM, and so is a vector longer than an
-LMUL-4 register group: LLVM splits such VP ops into power-of-two parts with a VL
-switch between them (random program 53, ``-relu(x)`` in tiles of 384 on
-t1-blastoise: 616 -> 743 instructions; program 11, a permute in tiles of 288:
-194 -> 219).
+past EVL exist only in the widened register, never in the IR's type);
+``fmuladd`` becomes ``vp.fma``, the fused form the backend picks for it anyway
+(``vfmacc``). Fast-math flags move to the call (an ``fcmp``'s are dropped: a
+call returning a mask may not carry them; they only ever allowed
+optimizations). Only fixed vectors whose length is not a power of two are
+rewritten, and only these instructions: ``fadd fsub fmul fdiv fneg``, ``fcmp``,
+``select`` with a vector condition, and calls of ``llvm.fmuladd``, ``llvm.fma``,
+``llvm.maxnum``, ``llvm.minnum``, ``llvm.maximum``, ``llvm.minimum``,
+``llvm.fabs``, ``llvm.sqrt``. Everything else (memory, shuffles, integer ops,
+reductions) is left to LLVM, and so is a vector longer than an LMUL-4 register
+group: LLVM splits such VP ops into power-of-two parts with a VL switch between
+them (random program 53, ``-relu(x)`` in tiles of 384 on t1-blastoise: 616 ->
+743 instructions; program 11, a permute in tiles of 288: 194 -> 219).
 """
 
 from __future__ import annotations
@@ -116,7 +118,8 @@ def _rewrite_line(line: str, declares: dict[str, str], vlen: int) -> str:
         ty = f"<{n} x {elem}>"
         name = f"llvm.vp.fcmp.{_mangle(n, elem)}"
         declares[name] = f"declare <{n} x i1> @{name}({ty}, {ty}, metadata, <{n} x i1>, i32)"
-        return f'{lhs}call {fmf}<{n} x i1> @{name}({ty} {ops[0]}, {ty} {ops[1]}, metadata !"{pred}", {_mask(n)})'
+        # no fast-math flags: LLVM allows them only on calls returning floating point
+        return f'{lhs}call <{n} x i1> @{name}({ty} {ops[0]}, {ty} {ops[1]}, metadata !"{pred}", {_mask(n)})'
     m = _SELECT.match(line)
     if m:
         lhs, fmf, n, rest = m.groups()

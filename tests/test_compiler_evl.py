@@ -44,6 +44,11 @@ def test_constant_vector_operand_keeps_its_commas():
     assert "(<3 x float> %x, <3 x float> <float 1.0, float 2.0, float 3.0>, <3 x i1> splat (i1 true), i32 3)" in out
 
 
+def test_fcmp_drops_fast_math_flags():
+    out = one("  %c = fcmp nnan ninf oge <13 x float> %a, %b")
+    assert out.startswith("  %c = call <13 x i1> @llvm.vp.fcmp.v13f32(") and 'metadata !"oge"' in out, out
+
+
 def test_fneg_fcmp_select():
     assert (
         one("  %2 = fneg <13 x float> %1")
@@ -126,7 +131,7 @@ loop:
   br i1 %done, label %exit, label %loop
 exit:
   %neg = fneg <13 x float> %f
-  %c = fcmp olt <13 x float> %neg, %a
+  %c = fcmp nnan olt <13 x float> %neg, %a
   %sel = select <13 x i1> %c, <13 x float> %neg, <13 x float> %a
   %m = fmul contract <13 x float> %sel, <float 1.0, float 2.0, float 3.0, float 4.0, float 5.0, float 6.0, float 7.0, float 8.0, float 9.0, float 10.0, float 11.0, float 12.0, float 13.0>
   %q = call <13 x float> @llvm.maxnum.v13f32(<13 x float> %m, <13 x float> %f)
