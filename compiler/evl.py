@@ -76,79 +76,62 @@ def split_operands(text: str) -> list[str]:
     return parts
 
 
-def _mask(n: int) -> str:
-    return f"<{n} x i1> splat (i1 true), i32 {n}"
-
-
 _BITS = {"half": 16, "bfloat": 16, "float": 32, "i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
+
+
+def _vp_call(
+    declares: dict[str, str], lhs: str, fmf: str, op: str, n: int, elem: str, ret: str, args, masked=True
+) -> str:
+    """``lhs call fmf ret @llvm.vp.<op>.v<n><elem>(args, [all-true mask,] EVL n)``,
+    its declaration recorded; ``args`` are (type, value) pairs."""
+    name = f"llvm.vp.{op}.{_mangle(n, elem)}"
+    tail = [(f"<{n} x i1>", "splat (i1 true)"), ("i32", str(n))] if masked else [("i32", str(n))]
+    params = [*args, *tail]
+    declares[name] = f"declare {ret} @{name}({', '.join(t for t, _ in params)})"
+    return f"{lhs}call {fmf}{ret} @{name}({', '.join(f'{t} {v}' for t, v in params)})"
 
 
 def _rewrite_line(line: str, declares: dict[str, str], vlen: int) -> str:
     vectors = re.findall(_VEC, line)
     if not vectors or _pow2(int(vectors[0][0])) or max(int(n) * _BITS[e] for n, e in vectors) > 4 * vlen:
         return line
-    m = _BINARY.match(line)
-    if m:
+    if m := _BINARY.match(line):
         lhs, op, fmf, n, elem, rest = m.groups()
-        n = int(n)
-        ops = split_operands(rest)
-        if _pow2(n) or len(ops) != 2 or elem not in _SUFFIX:
+        ops, ty = split_operands(rest), f"<{n} x {elem}>"
+        if len(ops) != 2 or elem not in _SUFFIX:
             return line
-        ty = f"<{n} x {elem}>"
-        name = f"llvm.vp.{op}.{_mangle(n, elem)}"
-        declares[name] = f"declare {ty} @{name}({ty}, {ty}, <{n} x i1>, i32)"
-        return f"{lhs}call {fmf}{ty} @{name}({ty} {ops[0]}, {ty} {ops[1]}, {_mask(n)})"
-    m = _FNEG.match(line)
-    if m:
+        return _vp_call(declares, lhs, fmf, op, int(n), elem, ty, [(ty, o) for o in ops])
+    if m := _FNEG.match(line):
         lhs, fmf, n, elem, rest = m.groups()
-        n = int(n)
-        if _pow2(n) or elem not in _SUFFIX or len(split_operands(rest)) != 1:
+        ops, ty = split_operands(rest), f"<{n} x {elem}>"
+        if len(ops) != 1 or elem not in _SUFFIX:
             return line
-        ty = f"<{n} x {elem}>"
-        name = f"llvm.vp.fneg.{_mangle(n, elem)}"
-        declares[name] = f"declare {ty} @{name}({ty}, <{n} x i1>, i32)"
-        return f"{lhs}call {fmf}{ty} @{name}({ty} {rest.strip()}, {_mask(n)})"
-    m = _FCMP.match(line)
-    if m:
-        lhs, fmf, pred, n, elem, rest = m.groups()
-        n = int(n)
-        ops = split_operands(rest)
-        if _pow2(n) or len(ops) != 2 or elem not in _SUFFIX:
+        return _vp_call(declares, lhs, fmf, "fneg", int(n), elem, ty, [(ty, ops[0])])
+    if m := _FCMP.match(line):
+        lhs, _fmf, pred, n, elem, rest = m.groups()
+        ops, ty = split_operands(rest), f"<{n} x {elem}>"
+        if len(ops) != 2 or elem not in _SUFFIX:
             return line
-        ty = f"<{n} x {elem}>"
-        name = f"llvm.vp.fcmp.{_mangle(n, elem)}"
-        declares[name] = f"declare <{n} x i1> @{name}({ty}, {ty}, metadata, <{n} x i1>, i32)"
         # no fast-math flags: LLVM allows them only on calls returning floating point
-        return f'{lhs}call <{n} x i1> @{name}({ty} {ops[0]}, {ty} {ops[1]}, metadata !"{pred}", {_mask(n)})'
-    m = _SELECT.match(line)
-    if m:
+        args = [(ty, ops[0]), (ty, ops[1]), ("metadata", f'!"{pred}"')]
+        return _vp_call(declares, lhs, "", "fcmp", int(n), elem, f"<{n} x i1>", args)
+    if m := _SELECT.match(line):
         lhs, fmf, n, rest = m.groups()
-        n = int(n)
         ops = split_operands(rest)
-        if _pow2(n) or len(ops) != 3:
+        if len(ops) != 3:
             return line
-        typed = [re.match(r"(<\d+ x [\w]+>|ptr)\s+(.*)$", o) for o in ops[1:]]
-        if not all(typed) or typed[0].group(1) != typed[1].group(1) or typed[0].group(1) == "ptr":
+        typed = [re.match(r"(<\d+ x \w+>)\s+(.*)$", o) for o in ops[1:]]
+        if not all(typed) or typed[0].group(1) != typed[1].group(1):
             return line
         ty = typed[0].group(1)
-        elem = ty.split(" x ")[1].rstrip(">")
-        name = f"llvm.vp.select.{_mangle(n, elem)}"
-        declares[name] = f"declare {ty} @{name}(<{n} x i1>, {ty}, {ty}, i32)"
-        return f"{lhs}call {fmf}{ty} @{name}(<{n} x i1> {ops[0]}, {ops[1]}, {ops[2]}, i32 {n})"
-    m = _CALL.match(line)
-    if m:
-        lhs, fmf, n, elem, intrinsic, args, _attrs = m.groups()
-        n = int(n)
-        vp = _CALLS.get(intrinsic)
-        if vp is None or _pow2(n) or elem not in _SUFFIX:
+        args = [(f"<{n} x i1>", ops[0]), (ty, typed[0].group(2)), (ty, typed[1].group(2))]
+        return _vp_call(declares, lhs, fmf, "select", int(n), ty.split(" x ")[1].rstrip(">"), ty, args, masked=False)
+    if m := _CALL.match(line):
+        lhs, fmf, n, elem, intrinsic, rest, _attrs = m.groups()
+        ops, ty = split_operands(rest), f"<{n} x {elem}>"
+        if intrinsic not in _CALLS or elem not in _SUFFIX or not all(o.startswith(ty + " ") for o in ops):
             return line
-        ty = f"<{n} x {elem}>"
-        ops = split_operands(args)
-        if not all(o.startswith(ty + " ") for o in ops):
-            return line
-        name = f"llvm.vp.{vp}.{_mangle(n, elem)}"
-        declares[name] = f"declare {ty} @{name}({', '.join([ty] * len(ops))}, <{n} x i1>, i32)"
-        return f"{lhs}call {fmf}{ty} @{name}({', '.join(ops)}, {_mask(n)})"
+        return _vp_call(declares, lhs, fmf, _CALLS[intrinsic], int(n), elem, ty, [(ty, o[len(ty) + 1 :]) for o in ops])
     return line
 
 
