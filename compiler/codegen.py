@@ -1,4 +1,5 @@
-"""Codegen: LLVM dialect -> LLVM IR text -> (down-leveled) -> RISC-V object via zig's clang.
+"""Codegen: LLVM dialect -> LLVM IR text -> (down-leveled; on vector targets with
+explicit vector lengths, compiler.evl) -> RISC-V object via zig's clang.
 
 The object defines ``forward`` and ``_mlir_ciface_forward`` (memref descriptors
 passed by pointer). Before compiling, the IR is checked for what the bare-metal

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 
-_FP_BINARY = {"fadd", "fsub", "fmul", "fdiv"}
 _CALLS = {
     "fmuladd": "fma",
     "fma": "fma",
@@ -51,6 +50,7 @@ _SELECT = re.compile(_ASSIGN + r"select (" + _FMF + r")<(\d+) x i1> (.*)$")
 _CALL = re.compile(_ASSIGN + r"(?:tail )?call (" + _FMF + r")" + _VEC + r" @llvm\.(\w+)\.v\d+\w+\((.*)\)\s*(#\d+)?\s*$")
 
 _SUFFIX = {"half": "f16", "bfloat": "bf16", "float": "f32"}
+_BITS = {"half": 16, "bfloat": 16, "float": 32, "i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
 
 
 def _pow2(n: int) -> bool:
@@ -74,9 +74,6 @@ def split_operands(text: str) -> list[str]:
             start = i + 1
     parts.append(text[start:].strip())
     return parts
-
-
-_BITS = {"half": 16, "bfloat": 16, "float": 32, "i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
 
 
 def _vp_call(
