@@ -15,7 +15,7 @@ from pathlib import Path
 
 from compiler.downlevel import downlevel
 from compiler.errors import CompileError
-from compiler.evl import explicit_vector_lengths
+from compiler.evl import declared_functions, explicit_vector_lengths
 from compiler.targets import Target
 
 # Same flags the runtime is built with (DESIGN.md, toolchain facts).
@@ -73,7 +73,7 @@ def check_llvm_ir(text: str) -> None:
     m = _LIBM.search(text)
     if m:
         raise CompileError(f"the kernel calls libm's {m.group(1)}, which bare-metal programs do not have")
-    for name in re.findall(r"^declare [^@]*@([\w.$]+)\(", text, flags=re.M):
+    for name in declared_functions(text):
         if not name.startswith("llvm.") and name not in RUNTIME_FUNCTIONS:
             raise CompileError(f"the kernel calls {name}(), which the runtime does not provide")
 

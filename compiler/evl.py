@@ -42,12 +42,16 @@ _CALLS = {
 }
 _FMF = r"(?:(?:fast|nnan|ninf|nsz|arcp|contract|afn|reassoc)\s+)*"
 _VEC = r"<(\d+) x (half|bfloat|float|i1|i8|i16|i32|i64)>"
+_FLOAT_VEC = r"<(\d+) x (half|bfloat|float)>"
 _ASSIGN = r"^(\s*%[-\w.$]+ = )"
-_BINARY = re.compile(_ASSIGN + r"(fadd|fsub|fmul|fdiv) (" + _FMF + r")" + _VEC + r" (.*)$")
-_FNEG = re.compile(_ASSIGN + r"fneg (" + _FMF + r")" + _VEC + r" (.*)$")
-_FCMP = re.compile(_ASSIGN + r"fcmp (" + _FMF + r")(\w+) " + _VEC + r" (.*)$")
+_BINARY = re.compile(_ASSIGN + r"(fadd|fsub|fmul|fdiv) (" + _FMF + r")" + _FLOAT_VEC + r" (.*)$")
+_FNEG = re.compile(_ASSIGN + r"fneg (" + _FMF + r")" + _FLOAT_VEC + r" (.*)$")
+_FCMP = re.compile(_ASSIGN + r"fcmp (" + _FMF + r")(\w+) " + _FLOAT_VEC + r" (.*)$")
 _SELECT = re.compile(_ASSIGN + r"select (" + _FMF + r")<(\d+) x i1> (.*)$")
-_CALL = re.compile(_ASSIGN + r"(?:tail )?call (" + _FMF + r")" + _VEC + r" @llvm\.(\w+)\.v\d+\w+\((.*)\)\s*(#\d+)?\s*$")
+_CALL = re.compile(
+    _ASSIGN + r"(?:tail )?call (" + _FMF + r")" + _FLOAT_VEC + r" @llvm\.(\w+)\.v\d+\w+\((.*)\)\s*(#\d+)?\s*$"
+)
+_DECLARE = re.compile(r"^declare [^@]*@([\w.$]+)\(", flags=re.M)
 
 _SUFFIX = {"half": "f16", "bfloat": "bf16", "float": "f32"}
 _BITS = {"half": 16, "bfloat": 16, "float": 32, "i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
@@ -95,19 +99,19 @@ def _rewrite_line(line: str, declares: dict[str, str], vlen: int) -> str:
     if m := _BINARY.match(line):
         lhs, op, fmf, n, elem, rest = m.groups()
         ops, ty = split_operands(rest), f"<{n} x {elem}>"
-        if len(ops) != 2 or elem not in _SUFFIX:
+        if len(ops) != 2:
             return line
         return _vp_call(declares, lhs, fmf, op, int(n), elem, ty, [(ty, o) for o in ops])
     if m := _FNEG.match(line):
         lhs, fmf, n, elem, rest = m.groups()
         ops, ty = split_operands(rest), f"<{n} x {elem}>"
-        if len(ops) != 1 or elem not in _SUFFIX:
+        if len(ops) != 1:
             return line
         return _vp_call(declares, lhs, fmf, "fneg", int(n), elem, ty, [(ty, ops[0])])
     if m := _FCMP.match(line):
         lhs, _fmf, pred, n, elem, rest = m.groups()
         ops, ty = split_operands(rest), f"<{n} x {elem}>"
-        if len(ops) != 2 or elem not in _SUFFIX:
+        if len(ops) != 2:
             return line
         # no fast-math flags: LLVM allows them only on calls returning floating point
         args = [(ty, ops[0]), (ty, ops[1]), ("metadata", f'!"{pred}"')]
@@ -126,10 +130,15 @@ def _rewrite_line(line: str, declares: dict[str, str], vlen: int) -> str:
     if m := _CALL.match(line):
         lhs, fmf, n, elem, intrinsic, rest, _attrs = m.groups()
         ops, ty = split_operands(rest), f"<{n} x {elem}>"
-        if intrinsic not in _CALLS or elem not in _SUFFIX or not all(o.startswith(ty + " ") for o in ops):
+        if intrinsic not in _CALLS or not all(o.startswith(ty + " ") for o in ops):
             return line
         return _vp_call(declares, lhs, fmf, _CALLS[intrinsic], int(n), elem, ty, [(ty, o[len(ty) + 1 :]) for o in ops])
     return line
+
+
+def declared_functions(text: str) -> list[str]:
+    """Names of the functions an LLVM IR module declares (``declare ... @name(``)."""
+    return _DECLARE.findall(text)
 
 
 def explicit_vector_lengths(text: str, vlen: int) -> str:
@@ -137,6 +146,6 @@ def explicit_vector_lengths(text: str, vlen: int) -> str:
     that fit one register group of ``vlen``-bit registers at LMUL 4."""
     declares: dict[str, str] = {}
     lines = [_rewrite_line(line, declares, vlen) for line in text.splitlines()]
-    existing = set(re.findall(r"^declare [^@]*@([\w.$]+)\(", text, flags=re.M))
+    existing = set(declared_functions(text))
     extra = [d for name, d in declares.items() if name not in existing]
     return "\n".join(lines + extra) + "\n"

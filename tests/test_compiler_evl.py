@@ -10,6 +10,7 @@ import pytest
 
 from compiler.codegen import zig_cc
 from compiler.evl import explicit_vector_lengths, split_operands
+from compiler.targets import target_for
 
 VLEN = 256
 MASK13 = "<13 x i1> splat (i1 true), i32 13"
@@ -143,7 +144,7 @@ declare <13 x float> @llvm.maxnum.v13f32(<13 x float>, <13 x float>)
 """
     out = explicit_vector_lengths(ir, VLEN)
     assert out.count("@llvm.vp.") == 6 + 6, out  # 6 calls, 6 new declarations
-    target = ["-target", "riscv32-freestanding-none", "-mcpu=generic_rv32+m+f+zicsr+zve32f+zvl256b", "-mabi=ilp32f"]
+    target = target_for("t1-small").clang_flags()  # VLEN 256, as VLEN above
     ll, asm = tmp_path / "k.ll", tmp_path / "k.s"
     ll.write_text(out)
     proc = subprocess.run([*zig_cc(), *target, "-O2", "-S", str(ll), "-o", str(asm)], capture_output=True, text=True)
