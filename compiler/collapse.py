@@ -31,10 +31,10 @@ from compiler.irwalk import (
     static_layout,
     walk_ops,
 )
-from compiler.targets import VectorTarget, elementwise_lmul
+from compiler.targets import MAX_FIXED_LANES, VectorTarget, elementwise_lmul
 
-# Longest fixed vector LLVM legalizes as one register group here (measured).
-MAX_ROW = 256
+# Longest merged row (LLVM's widest fixed vector, targets.MAX_FIXED_LANES).
+MAX_ROW = MAX_FIXED_LANES
 
 
 def _mergeable(d: int, dims: list[int | None], strides: list[int], sizes: list[int]) -> bool:
@@ -71,13 +71,12 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
         return None
     sizes = [list(ir.ShapedType(v.type).shape) for v in op.operands]
     shape = sizes[-1]
-    vlmax = vt.vlmax(elementwise_lmul(most_live_values(block)))
-    if shape[-1] * 2 > vlmax:
+    cap = vt.tile_lanes(elementwise_lmul(most_live_values(block)))
+    if shape[-1] * 2 > cap:
         return None  # rows already fill half a register group
-    # The merged row must stay one vector LLVM keeps whole (up to 256 elements:
-    # relu on 7x50 as one row of 350 became six power-of-two pieces joined by
-    # slides, 22 vsetvli) or whole vectors of a power of two.
-    cap = min(vlmax, MAX_ROW)
+    # The merged row must stay one vector LLVM keeps whole (relu on 7x50 as one
+    # row of 350 became six power-of-two pieces joined by slides, 22 vsetvli) or
+    # whole vectors of a power of two.
     piece = 1 << (cap.bit_length() - 1)
     groups = [[d] for d in range(len(iters))]
     for d in reversed(range(len(iters) - 1)):

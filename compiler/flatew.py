@@ -87,12 +87,12 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     inputs = maps[:-1]
     # as wide as the body's live values allow without spills (targets.elementwise_lmul)
     lmul = elementwise_lmul(most_live_values(op.regions[0].blocks[0]))
-    if shape[-1] * 2 > vt.vlmax(lmul):
+    if shape[-1] * 2 > vt.tile_lanes(lmul):
         return None  # long rows: the row-wise schedule's unit-stride loads serve them
     # A transposing read (an input's dims out of loop order) is gathered either way.
     transposed = any([d for d in m if d is not None] != sorted(d for d in m if d is not None) for m in inputs if m)
-    small = vt.vlmax(max(1, lmul // 2))
-    for cap in (vt.vlmax(lmul), small):
+    small = vt.tile_lanes(max(1, lmul // 2))
+    for cap in (vt.tile_lanes(lmul), small):
         tile = _tile(shape, cap)
         if tile.width < 2 * max(1, vt.dlen // 32):
             return None

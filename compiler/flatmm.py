@@ -100,7 +100,7 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
         # Measured on t1-blastoise's RTL: bmm 8x8x8 2,246 -> 10,616 cycles and the
         # MLP's 10-column layer 3.9x slower when they were flattened here.
         return None
-    vlmax = vt.vlmax(4)  # accumulator, two operands and two index vectors fit without spills
+    vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
     rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
     if rows * n < 2 * max(1, vt.dlen // 32) or rows == 1:
         return None

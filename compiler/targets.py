@@ -20,6 +20,12 @@ _LETTER_FEATURES = {"m": "m", "a": "a", "f": "f", "v": "v"}
 # Element width of every tensor the kernels touch (f32 and i32 only: no D extension).
 SEW = 32
 
+# Widest fixed-length vector zig's LLVM 22 keeps as one register group, in
+# elements (measured: a <512 x float> at VLEN 1024, 2048 and 4096 is split in
+# two; a <500 x float> at VLEN 2048 became a 256 piece plus 128, 64, 32, 16 and
+# 4 glued by slides, 26 vsetvli for a relu of 1000).
+MAX_FIXED_LANES = 256
+
 
 @dataclass(frozen=True)
 class VectorTarget:
@@ -30,6 +36,11 @@ class VectorTarget:
     def vlmax(self, lmul: int, sew: int = SEW) -> int:
         """Elements of ``sew`` bits in a register group of ``lmul`` registers."""
         return self.vlen * lmul // sew
+
+    def tile_lanes(self, lmul: int) -> int:
+        """Longest vector a tile may use at ``lmul``: VLMAX, or LLVM's widest
+        fixed vector where the register group is wider (t1-blastoise at LMUL 8)."""
+        return min(self.vlmax(lmul), MAX_FIXED_LANES)
 
 
 @dataclass(frozen=True)
@@ -168,10 +179,10 @@ def column_tile(n: int, vt: VectorTarget) -> int:
     become the bottleneck: measured on t1-blastoise's RTL, mm 16x32x24 in 3 tiles of 8
     took 32% more cycles than one vector of 24). Anything else (fewer than 8 columns,
     a prime) stays one vector (compiler.flatmm takes those where it can)."""
-    cap = min(vt.vlmax(4), n // 2)
+    cap = min(vt.tile_lanes(4), n // 2)
     divisors = [w for w in range(2, cap + 1) if n % w == 0]
     if not divisors:
-        return fit(n, vt.vlmax(4))
+        return fit(n, vt.tile_lanes(4))
     whole = [w for w in divisors if w >= vt.vlmax(1)]
     if whole:
         fill = {w: w / (_registers(w, vt) * vt.vlmax(1)) for w in whole}
@@ -182,7 +193,7 @@ def column_tile(n: int, vt: VectorTarget) -> int:
     short = [w for w in divisors if w >= max(2 * lanes(vt), MIN_TILE)]
     if short:
         return max(short, key=lambda w: (w % lanes(vt) == 0, w))
-    return fit(n, vt.vlmax(4))
+    return fit(n, vt.tile_lanes(4))
 
 
 def _trailing_reductions(iterators: tuple[str, ...]) -> int:
@@ -226,7 +237,7 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
         # left to LLVM's loop vectorizer (which picks the contiguous side itself).
         return TilePlan((1,) * n, True, "transposing copy: innermost loop by 1 (LLVM vectorizes)")
     lmul = elementwise_lmul(op.live_values)
-    t = fit(inner, vt.vlmax(lmul))
+    t = fit(inner, vt.tile_lanes(lmul))
     # Outer loops by 1, reductions included (on buffers the output accumulates).
     outer = (1,) * (n - 1)
     return TilePlan((*outer, t), True, f"innermost loop by {t} elements (LMUL<={lmul}, {op.live_values} live values)")
@@ -246,13 +257,13 @@ def split_point(op: OpShape, vt: VectorTarget) -> tuple[int, int] | None:
         return None
     red = _trailing_reductions(op.iterators)
     if op.contraction and red and n - red >= 2 and op.iterators[n - red - 2 : n - red] == ("parallel", "parallel"):
-        loop, limit = n - red - 1, vt.vlmax(4)
+        loop, limit = n - red - 1, vt.tile_lanes(4)
         extent = op.loop_ranges[loop]
         narrow = column_tile(extent, vt) < max(2 * lanes(vt), MIN_TILE)
     elif op.transposed_inner or op.iterators[-1] != "parallel":
         return None
     else:
-        loop, limit = n - 1, vt.vlmax(elementwise_lmul(op.live_values))
+        loop, limit = n - 1, vt.tile_lanes(elementwise_lmul(op.live_values))
         extent = op.loop_ranges[loop]
         narrow = fit(extent, limit) < limit // 4
     if extent <= limit or not narrow:
