@@ -115,11 +115,16 @@ def _lift_parameters(fn, example_inputs: tuple):
         def __init__(self) -> None:
             super().__init__()
             self.inner = fn if isinstance(fn, torch.nn.Module) else None
+            self.written: set[int] = set()
 
         def forward(self, *flat):
             k = len(names)
-            # bool inputs arrive as bytes (see _bool_as_bytes)
-            flat = tuple(x.ne(0) if i in bool_inputs else x for i, x in enumerate(flat))
+            # bool inputs arrive as bytes (see _bool_as_bytes); inputs the program
+            # writes in place (``nn.ReLU(inplace=True)``, ``x.add_(y)``) are copied
+            # first, so the kernel's inputs stay read-only and its outputs are its own
+            flat = tuple(
+                x.ne(0) if i in bool_inputs else x.clone() if i in self.written else x for i, x in enumerate(flat)
+            )
             if self.inner is None:
                 out = call(*flat[k:])
             else:
@@ -259,6 +264,33 @@ def _check_lowerable(module, source: str) -> None:
         )
 
 
+def _written_inputs(torch, ep) -> set[int]:
+    """Positions of the inputs an in-place op writes (directly or through a view)."""
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    written = set()
+    for node in ep.graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op != "call_function" or schema is None or not schema.is_mutable:
+            continue
+        for arg, value in zip(schema.arguments, node.args, strict=False):
+            while isinstance(value, torch.fx.Node) and value.op == "call_function":
+                returns = getattr(value.target, "_schema", None)
+                if returns is None or not returns.returns or returns.returns[0].alias_info is None:
+                    break
+                value = value.args[0]  # a view: the write lands in its base
+            if arg.alias_info is not None and arg.alias_info.is_write and value in placeholders:
+                written.add(placeholders.index(value))
+    return written
+
+
+def _export(torch, wrapper, flat: tuple, source: str):
+    try:
+        return torch.export.export(wrapper, flat, strict=False)
+    except Exception as e:  # torch.export explains itself; keep its first lines
+        first = "\n".join(str(e).strip().splitlines()[:6])
+        raise CompileError(f"{source}: torch.export failed: {first}") from e
+
+
 def import_torch(
     fn, example_inputs: tuple, *, name: str = "case", source: str | None = None, window_ops: str = "vector"
 ) -> Imported:
@@ -293,11 +325,11 @@ def import_torch(
     flat = tuple(
         x.contiguous().to(torch.uint8) if x.dtype == torch.bool else x.contiguous() for x in (*weights, *example_inputs)
     )
-    try:
-        ep = torch.export.export(wrapper, flat, strict=False)
-    except Exception as e:  # torch.export explains itself; keep its first lines
-        first = "\n".join(str(e).strip().splitlines()[:6])
-        raise CompileError(f"{source}: torch.export failed: {first}") from e
+    ep = _export(torch, wrapper, flat, source)
+    written = _written_inputs(torch, ep)
+    if written:
+        wrapper.written = written
+        ep = _export(torch, wrapper, flat, source)
     _check_graph(ep, fn)
     _pin_locations(ep, fn)
     fired: list[str] = []

@@ -261,8 +261,8 @@ def materialize(c: Case) -> Materialized:
         inputs = (inputs,)
     if isinstance(fn, torch.nn.Module):
         fn.eval()
-    with torch.no_grad():
-        out = fn(*inputs)
+    with torch.no_grad():  # on copies: a program may write its inputs in place
+        out = fn(*(x.clone() if isinstance(x, torch.Tensor) else x for x in inputs))
     outs = out if isinstance(out, (tuple, list)) else (out,)
     ref = {}
     for i, o in enumerate(outs):
