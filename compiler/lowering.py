@@ -497,6 +497,9 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     %v = transform.structured.vectorize_children_and_apply_patterns %f : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %v {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_patterns to %v {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.lower_outerproduct
       transform.apply_patterns.vector.reorder_multi_reduction_dims lowering_strategy = "innerreduction"

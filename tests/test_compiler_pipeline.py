@@ -11,6 +11,7 @@ from compiler.errors import CompileError
 from compiler.lowering import lower, stage_names
 from compiler.targets import (
     LIVE_BUDGET,
+    MAX_FIXED_LANES,
     OpShape,
     VectorTarget,
     column_tile,
@@ -50,7 +51,7 @@ def test_tile_sizes_follow_vlen():
     elementwise = OpShape("linalg.generic", (64, 1024), ("parallel", "parallel"), True, False)
     for vlen in (128, 256, 512, 2048):
         plan = plan_rvv(elementwise, VectorTarget(vlen, 64))
-        assert plan.vectorize and plan.tile_sizes == (1, min(1024, vlen * 8 // 32))
+        assert plan.vectorize and plan.tile_sizes == (1, min(1024, vlen * 8 // 32, MAX_FIXED_LANES))
     mm = OpShape("linalg.generic", (16, 96, 32), ("parallel", "parallel", "reduction"), True, True)
     assert plan_rvv(mm, VectorTarget(256, 64)).tile_sizes == (1, 32, 1)  # 3 tiles, each one LMUL-4 group
     # the row fits one vector, but two tiles (multiples of the 8 lanes) let one A scalar feed two vfmacc
@@ -375,6 +376,43 @@ def test_reciprocal_of_zero_is_inf_as_in_pytorch(soc, tmp_path):
     assert result["status"] == "pass", result
     expected = (1.0 / x + x.reciprocal())[0, :2]
     assert torch.isinf(expected).all()  # the case really divides by zero
+
+
+def test_vectors_stay_within_llvms_widest_fixed_vector(tmp_path):
+    """LMUL 8 on t1-blastoise is 512 lanes, past LLVM's widest fixed vector: a relu
+    of 1000 was tiled by 500 and each tile loaded in six power-of-two pieces glued
+    by slides (135 instructions, 38 vsetvli). Tiles of 250 are one LMUL-4 group each."""
+    from harness.cases import Case
+    from harness.vecstats import forward_mixes
+    from harness.verify import verify
+
+    assert VectorTarget(2048, 256).tile_lanes(8) == MAX_FIXED_LANES == 256
+    assert VectorTarget(256, 64).tile_lanes(8) == 64
+    x = torch.randn(1000, generator=torch.Generator().manual_seed(0))
+    result = verify(Case("relu1000", lambda: (torch.relu, (x,)), "exact"), "t1-blastoise", on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    region, _ = forward_mixes(next(tmp_path.rglob("*.elf")), "t1-blastoise")
+    assert region.vset == 1 and region.vector == 16, region  # 4 x (vle, vmflt, vmerge, vse)
+
+
+@pytest.mark.parametrize("soc", ["rv32", "t1-small"])
+def test_inputs_written_in_place(soc, tmp_path):
+    """A program that writes its inputs (``nn.ReLU(inplace=True)``, ``add_`` through a
+    view) compiles with private copies, and the eager reference runs on copies too,
+    so the ELF holds the original inputs (here the outputs depend on them twice)."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    def f(x, y):
+        x[1:].add_(y[1:])
+        torch.nn.ReLU(inplace=True)(y)
+        return x * 2.0 + y, y
+
+    x, y = (torch.randn(4, 8, generator=torch.Generator().manual_seed(s)) for s in (0, 1))
+    before = (x.clone(), y.clone())
+    result = verify(Case("inplace", lambda: (f, (x, y)), "elementwise"), soc, on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    assert torch.equal(x, before[0]) and torch.equal(y, before[1])
 
 
 def test_embedding_index_checks_run_on_the_target(tmp_path):

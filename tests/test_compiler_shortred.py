@@ -90,3 +90,19 @@ def test_unrolled_reductions_run_whole_vectors(name, build, bound, tmp_path):
     assert result["status"] == "pass", result
     assert all(op["vectorized"] for op in result["compile"]["schedule"]), result["compile"]["schedule"]
     assert result["instret_forward"] < bound, result["instret_forward"]
+
+
+@pytest.mark.parametrize("soc", ["t1-small", "t1-blastoise"])
+def test_reductions_over_outer_dims_add_whole_rows(soc, tmp_path):
+    """A mean over dims (1, 2) keeping a last dim of 7 accumulates rows of 7. Its
+    vectorized step is a reduction over a unit dim, which MLIR's multi-reduction
+    unrolling had turned into 7 scalar adds (+ a VL switch per piece: t1-small
+    649 instructions, 130 vsetvli); canonicalized first it is one vector add."""
+    from harness.vecstats import forward_mixes
+
+    x = _rand(2, 5, 6, 7)
+    c = Case("outer_mean", lambda: (lambda x: x.mean(dim=(1, 2), keepdim=True), (x,)), "reduction")
+    result = verify(c, soc, on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result
+    region, _ = forward_mixes(next(tmp_path.rglob("*.elf")), soc)
+    assert region.vset <= 4 and region.vector_fraction > 0.5, region
