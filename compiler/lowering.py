@@ -241,6 +241,13 @@ module attributes {{transform.with_named_sequence}} {{
     return run
 
 
+def _drop_attribute(module, name: str) -> None:
+    with module.context:
+        for op in walk_ops(module.operation):
+            if name in op.attributes:
+                del op.attributes[name]
+
+
 def _restore(module, text: str) -> None:
     """Replace ``module``'s body with the module printed as ``text``."""
     from torch_mlir import ir
@@ -684,9 +691,14 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     mid = _single_loop(o)
                     direct = mid == acc
                     # around the k loop, or rows around a column loop that cannot be jammed
-                    # (a jammable column loop is jammed first; its rows in the next round)
-                    single = sum(1 for r in acc.results if isinstance(r.type, ir.VectorType)) == 1
-                    if (direct or (single and _jam_factor(_trip_count(ir, mid), 1) == 1)) and _writes_vary_with(o, acc):
+                    # (further): a jammable column loop is jammed first, its rows in the
+                    # next round. A conv as a matmul of 8 rows by 34 column tiles of 32 on
+                    # t1-small jammed tiles by 2 and left the 17 pairs around the k loop:
+                    # each row reloaded every B row (50% vector, now 2 rows x 2 tiles).
+                    jammable = _jam_factor(
+                        _trip_count(ir, mid), _acc_registers(ir, acc, vlen), _load_registers(ir, acc, vlen), True
+                    )
+                    if (direct or jammable == 1) and _writes_vary_with(o, acc):
                         f = _jam_factor(
                             _trip_count(ir, o),
                             _acc_registers(ir, acc, vlen),
@@ -843,6 +855,10 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         except Exception:  # a loop MLIR cannot jam: keep the round's input (correct, less blocked)
             _restore(module, snapshot)
             break
+        # A jammed loop keeps its mark: the next round's script would jam it again
+        # (a conv's 17 remaining column-tile pairs by 2: MLIR refused, and the rows
+        # around them were not jammed either).
+        _drop_attribute(module, JAM_ATTR)
         _passes("canonicalize,cse")(module)
         if not marked:
             break

@@ -544,3 +544,24 @@ def test_forward_data_pointers_are_noalias_on_scalar_targets(tmp_path, monkeypat
     without = verify(case, "rv32", workdir=tmp_path / "without")
     assert with_noalias["status"] == without["status"] == "pass", (with_noalias, without)
     assert with_noalias["instret_forward"] < without["instret_forward"], (with_noalias, without)
+
+
+def test_rows_jam_around_column_tiles_left_after_their_own_jam(tmp_path):
+    """8 rows x 34 column tiles of 32 on t1-small: the tiles jam by 2 and 17 pairs
+    remain. The column loop kept its jam mark, so the rows' round re-jammed it too,
+    MLIR refused, and each row reloaded every B row (a conv 3->8 k3 on 32x32: 37 564
+    instructions, 46.6% vector; RTL 258 902 cycles). Now two rows share each B load."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    g = torch.Generator().manual_seed(4)
+    w, x = torch.randn(8, 27, generator=g), torch.randn(27, 1088, generator=g)
+    imported = import_torch(lambda w, x: w @ x, (w, x), name="mm", source="s")
+    compile_kernel(imported, "t1-small", use_cache=False, dump_dir=tmp_path / "ir")
+    text = (tmp_path / "ir" / "03-schedule.mlir").read_text()
+    carried = [r.count("vector<32xf32>") for r in re.findall(r"iter_args\(.*?\) -> \((.*?)\)", text)]
+    assert max(carried) == 4, carried  # 2 rows x 2 column tiles per k step
+    result = verify(
+        Case("mm", lambda: ((lambda w, x: w @ x), (w, x)), "reduction"), "t1-small", on="iss", workdir=tmp_path
+    )
+    assert result["status"] == "pass", result
