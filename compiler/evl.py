@@ -21,7 +21,7 @@ rewritten, and only these instructions: ``fadd fsub fmul fdiv fneg``, ``fcmp``,
 ``llvm.maxnum``, ``llvm.minnum``, ``llvm.maximum``, ``llvm.minimum``,
 ``llvm.fabs``, ``llvm.sqrt``. Everything else (memory, shuffles, integer ops,
 reductions) is left to LLVM, and so is a vector longer than an LMUL-4 register
-group: LLVM splits such VP ops into power-of-two parts with a VL switch between
+group or than LLVM's widest fixed vector (``targets.MAX_FIXED_LANES``): LLVM splits such VP ops into power-of-two parts with a VL switch between
 them (random program 53, ``-relu(x)`` in tiles of 384 on t1-blastoise: 616 ->
 743 instructions; program 11, a permute in tiles of 288: 194 -> 219).
 """
@@ -29,6 +29,8 @@ them (random program 53, ``-relu(x)`` in tiles of 384 on t1-blastoise: 616 ->
 from __future__ import annotations
 
 import re
+
+from compiler.targets import MAX_FIXED_LANES
 
 _CALLS = {
     "fmuladd": "fma",
@@ -94,7 +96,12 @@ def _vp_call(
 
 def _rewrite_line(line: str, declares: dict[str, str], vlen: int) -> str:
     vectors = re.findall(_VEC, line)
-    if not vectors or _pow2(int(vectors[0][0])) or max(int(n) * _BITS[e] for n, e in vectors) > 4 * vlen:
+    if (
+        not vectors
+        or _pow2(int(vectors[0][0]))
+        or max(int(n) * _BITS[e] for n, e in vectors) > 4 * vlen
+        or max(int(n) for n, _ in vectors) > MAX_FIXED_LANES  # split by LLVM all the same
+    ):
         return line
     if m := _BINARY.match(line):
         lhs, op, fmf, n, elem, rest = m.groups()
