@@ -102,7 +102,13 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
         return None
     vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
     rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
-    if rows * n < 2 * max(1, vt.dlen // 32) or rows == 1:
+    # Fewer elements than two datapath rows: only a power of two (its gathers are
+    # strided loads). The row-segment form runs VL-1 FMAs here, but LLVM gathers
+    # a non-power-of-two vector with a masked indexed load and rebuilds its
+    # indices every k step. Measured on RTL (cycles in forward, Linear(64, 1)):
+    # t1-blastoise 2 rows 601 -> 408, 4 rows 924 -> 514, 8 rows 2 552 -> 860,
+    # 3 rows 757 -> 1 175 (kept); t1-small 2 rows 601 -> 408, 3 rows 757 -> 1 369 (kept).
+    if rows == 1 or (rows * n < 2 * max(1, vt.dlen // 32) and rows & (rows - 1)):
         return None
     return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows)
 
