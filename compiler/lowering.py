@@ -32,6 +32,7 @@ from compiler.boolbufs import widen_bool_buffers
 from compiler.collapse import collapse_elementwise
 from compiler.colsplat import broadcasts_to_lane_splats
 from compiler.copyelim import eliminate_output_copies
+from compiler.dotcontract import contractions_to_reductions
 from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
@@ -514,6 +515,16 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %v {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    transform.yield
+  }
+}"""
+
+# Then (after compiler.dotcontract): contractions to FMAs, reductions row by row,
+# loop-invariant accumulators hoisted, transfers to loads and stores.
+LOWER_VECTORS_SCRIPT = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %v = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %v {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.lower_outerproduct
@@ -873,6 +884,9 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
             entry["vectorized"] = True
         report.ops.append(entry)
     _run_transform(module, VECTORIZE_SCRIPT)
+    contractions_to_reductions(module)
+    _verify(module, "dotcontract")
+    _run_transform(module, LOWER_VECTORS_SCRIPT)
     strided_reads_to_gathers(module)
     unit_broadcasts_to_splats(module)
     for _round in range(2):  # column tiles, then the rows around them
