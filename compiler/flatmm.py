@@ -30,6 +30,10 @@ from compiler.irwalk import index_vector, iterator_types, static_layout, walk_op
 from compiler.targets import VectorTarget
 
 
+# Fewest rows a block gathered with indexed loads (a non-power-of-two block) needs.
+MIN_INDEXED_ROWS = 5
+
+
 @dataclass(frozen=True)
 class FlatPlan:
     batch: tuple[int, ...]  # batch loop extents (outermost first)
@@ -102,13 +106,14 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
         return None
     vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
     rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
-    # Fewer elements than two datapath rows: only a power of two (its gathers are
-    # strided loads). The row-segment form runs VL-1 FMAs here, but LLVM gathers
-    # a non-power-of-two vector with a masked indexed load and rebuilds its
-    # indices every k step. Measured on RTL (cycles in forward, Linear(64, 1)):
-    # t1-blastoise 2 rows 601 -> 408, 4 rows 924 -> 514, 8 rows 2 552 -> 860,
-    # 3 rows 757 -> 1 175 (kept); t1-small 2 rows 601 -> 408, 3 rows 757 -> 1 369 (kept).
-    if rows == 1 or (rows * n < 2 * max(1, vt.dlen // 32) and rows & (rows - 1)):
+    # The row-segment form is one FMA per row and k at VL N = 1. LLVM gathers a
+    # power-of-two block with strided loads, any other with indexed loads whose
+    # indices it rebuilds every k step (~15 cycles a step, the row form ~5 a
+    # row). Measured on RTL (cycles in forward, Linear(64, 1), row form -> flat):
+    # t1-blastoise 2 rows 601 -> 408, 3 rows 757 -> 1 175, 4 rows 924 -> 514,
+    # 5 rows 1 723 -> 1 336, 7 rows 2 259 -> 1 449, 8 rows 2 552 -> 860, 12 rows
+    # 4 873 -> 2 122; t1-small 2 rows 601 -> 408, 3 rows 757 -> 1 369.
+    if rows == 1 or (rows & (rows - 1) and rows < MIN_INDEXED_ROWS):
         return None
     return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows)
 
