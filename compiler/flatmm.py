@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from compiler.irwalk import index_vector, iterator_types, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
-
 # Fewest rows a block gathered with indexed loads (a non-power-of-two block) needs.
 MIN_INDEXED_ROWS = 5
 
