@@ -319,3 +319,21 @@ def test_short_matrix_vector_products_on_wide_datapaths(rows, flat, tmp_path):
     assert result["status"] == "pass", result
     ran_flat = any(op["reason"].startswith("narrow contraction") for op in result["compile"]["schedule"])
     assert ran_flat == flat, result["compile"]["schedule"]
+
+
+@pytest.mark.parametrize("m", [37, 67])
+def test_matrix_vector_product_with_a_prime_row_count(m, tmp_path):
+    """M prime and past VLMAX (no block size divides it): full blocks of VLMAX rows
+    and a shorter last one. mm 37x13x1 on t1-small had the row form (VL-1 FMAs):
+    1 771 instructions (rv32 1 703), RTL 2 395 cycles; now 270 and 890."""
+    from harness.cases import Case
+    from harness.verify import verify
+
+    g = torch.Generator().manual_seed(m)
+    a, b = torch.randn(m, 13, generator=g), torch.randn(13, 1, generator=g)
+    result = verify(
+        Case("mv", lambda: ((lambda a, b: a @ b), (a, b)), "reduction"), "t1-small", on="iss", workdir=tmp_path
+    )
+    assert result["status"] == "pass", result
+    assert any(op["reason"].startswith("narrow contraction") for op in result["compile"]["schedule"])
+    assert result["instret_forward"] < 10 * m, result["instret_forward"]
