@@ -287,8 +287,19 @@ def _export(torch, wrapper, flat: tuple, source: str):
     try:
         return torch.export.export(wrapper, flat, strict=False)
     except Exception as e:  # torch.export explains itself; keep its first lines
-        first = "\n".join(str(e).strip().splitlines()[:6])
-        raise CompileError(f"{source}: torch.export failed: {first}") from e
+        text = str(e)
+        first = "\n".join(text.strip().splitlines()[:6])
+        frames = re.findall(r'File "([^"]+)", line (\d+)', text)
+        user = [
+            f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0] and not f[0].startswith(_HERE)
+        ]
+        where = " at {}:{}".format(*user[-1]) if user else ""
+        hint = (
+            " (a Python branch or size taken from a tensor's values: compute both sides and select with torch.where)"
+            if "data-dependent" in text
+            else ""
+        )
+        raise CompileError(f"{source}: torch.export failed{where}{hint}: {first}") from e
 
 
 def import_torch(

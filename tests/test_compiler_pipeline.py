@@ -300,6 +300,22 @@ def test_unsupported_op_is_named():
     assert "sort" in str(e.value) and "not supported" in str(e.value)
 
 
+def test_branch_on_tensor_values_names_its_line():
+    """torch.export cannot trace a Python ``if`` on a tensor's value; the error
+    names the user's line and says what to write instead."""
+    import inspect
+
+    def f(x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    line = inspect.getsourcelines(f)[1] + 1
+    with pytest.raises(CompileError) as e:
+        import_torch(f, (torch.randn(3, 4),), name="branch")
+    assert f"test_compiler_pipeline.py:{line}" in str(e.value) and "torch.where" in str(e.value), str(e.value)
+
+
 def test_non_tensor_input_rejected():
     with pytest.raises(CompileError, match="torch.Tensor"):
         import_torch(lambda x: x, (3,), name="bad")
