@@ -166,8 +166,9 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
         zero = arith.ConstantOp(f32, ir.FloatAttr.get(f32, 0.0)).result
         c0, c1 = _const_index(ir, arith, 0), _const_index(ir, arith, 1)
 
-        def blocks(ivs: list, first: int, end: int, rows: int):
-            """Row blocks of ``rows`` rows from ``first`` to ``end``."""
+        def operands(rows: int) -> tuple:
+            """Vector type, index vectors, mask and pass-through of a block of ``rows`` rows
+            (built here, before every loop)."""
             width = rows * plan.n
             vtype = ir.VectorType.get([width], f32)
             itype = ir.VectorType.get([width], ir.IntegerType.get_signless(32))
@@ -175,7 +176,13 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
             idx_a = index_vector(ir, op, itype, [(p // plan.n) * a_st[-2] for p in range(width)])
             idx_b = index_vector(ir, op, itype, [(p % plan.n) * b_st[-1] for p in range(width)])
             mask = arith.ConstantOp(mtype, ir.DenseElementsAttr.get_splat(mtype, ir.BoolAttr.get(True))).result
-            passthru = vector.BroadcastOp(vtype, zero).result
+            return vtype, idx_a, idx_b, mask, vector.BroadcastOp(vtype, zero).result
+
+        shapes = {rows: operands(rows) for rows in {plan.rows, plan.tail} if rows}
+
+        def blocks(ivs: list, first: int, end: int, rows: int):
+            """Row blocks of ``rows`` rows from ``first`` to ``end``."""
+            vtype, idx_a, idx_b, mask, passthru = shapes[rows]
             loop = scf.ForOp(
                 _const_index(ir, arith, first), _const_index(ir, arith, end), _const_index(ir, arith, rows)
             )

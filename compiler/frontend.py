@@ -157,13 +157,18 @@ def _np_dtype(t) -> str:
 _HERE = str(Path(__file__).resolve().parent)
 
 
+def _is_user_file(path: str) -> bool:
+    """A stack frame of the user's program (not PyTorch's, a library's or ours)."""
+    return "site-packages" not in path and "/torch/" not in path and not path.startswith(_HERE)
+
+
 def _user_frame(node, fn=None) -> tuple[str, int, str] | None:
     """(file, line, function) of the innermost user frame of an FX node's stack
     trace; when the trace stops at our wrapper (a lambda or function passed in),
     the user's function definition instead."""
     trace = node.meta.get("stack_trace") or ""
     frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', trace)
-    user = [f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0] and not f[0].startswith(_HERE)]
+    user = [f for f in frames if _is_user_file(f[0])]
     if user:
         path, line, func = user[-1]
         return path, int(line), func
@@ -290,9 +295,7 @@ def _export(torch, wrapper, flat: tuple, source: str):
         text = str(e)
         first = "\n".join(text.strip().splitlines()[:6])
         frames = re.findall(r'File "([^"]+)", line (\d+)', text)
-        user = [
-            f for f in frames if "site-packages" not in f[0] and "/torch/" not in f[0] and not f[0].startswith(_HERE)
-        ]
+        user = [f for f in frames if _is_user_file(f[0])]
         where = " at {}:{}".format(*user[-1]) if user else ""
         hint = (
             " (a Python branch or size taken from a tensor's values: compute both sides and select with torch.where)"

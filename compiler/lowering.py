@@ -494,10 +494,13 @@ def _to_loops_script(tile_id: int) -> str:
 
 
 # After tiling: drop unit dimensions (a 1 x n tile becomes a rank-1 op, a k-by-1
-# matmul step becomes acc[j] += a * b[j]), vectorize every tiled op, clean up and
-# keep loop-invariant accumulators in registers across reduction loops (CSE first:
-# hoisting needs the accumulator's read and write at the same index values, and a
-# split op's offset column index was computed once for each).
+# matmul step becomes acc[j] += a * b[j]), vectorize every tiled op and
+# canonicalize (a reduction over a unit dim becomes an add before the
+# multi-reduction patterns of LOWER_VECTORS_SCRIPT could unroll it into scalars).
+# Then (LOWER_VECTORS_SCRIPT) lower and keep loop-invariant accumulators in
+# registers across reduction loops (CSE first: hoisting needs the accumulator's
+# read and write at the same index values, and a split op's offset column index
+# was computed once for each).
 # fold_unit_extent_dims and canonicalization run as two pattern sets: applied
 # together they rewrite each other's output forever on a tile comparing two
 # broadcast operands (torch.where(a > b, ...) with a (1, N), b (M, 1), e.g. triu).
@@ -519,8 +522,7 @@ module attributes {transform.with_named_sequence} {
   }
 }"""
 
-# Then (after compiler.dotcontract): contractions to FMAs, reductions row by row,
-# loop-invariant accumulators hoisted, transfers to loads and stores.
+# Between the two, compiler.dotcontract rewrites contractions along a reduction dim.
 LOWER_VECTORS_SCRIPT = """
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
