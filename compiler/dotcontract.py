@@ -21,20 +21,7 @@ with a plain ``add`` kind, are rewritten.
 
 from __future__ import annotations
 
-import re
-
-from compiler.irwalk import walk_ops
-
-_DIMS = re.compile(r"\(([^)]*)\)\s*->\s*\(([^)]*)\)")
-
-
-def _map_dims(amap: str) -> tuple[list[str], list[str]] | None:
-    m = _DIMS.search(amap)
-    if m is None:
-        return None
-    return [d.strip() for d in m.group(1).split(",") if d.strip()], [
-        d.strip() for d in m.group(2).split(",") if d.strip()
-    ]
+from compiler.irwalk import map_dims, walk_ops
 
 
 def _plan(op) -> tuple[list[int], list[int]] | None:
@@ -44,21 +31,21 @@ def _plan(op) -> tuple[list[int], list[int]] | None:
     if "#vector.kind<add>" not in str(op.attributes["kind"]):
         return None
     kinds = [str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])]
-    maps = [_map_dims(str(ir.AffineMapAttr(m).value)) for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    if any(m is None for m in maps):
+    amaps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = [map_dims(ir, m) for m in amaps]
+    if any(m is None or None in m for m in maps):
         return None
-    dims = maps[0][0]
-    shape = [0] * len(dims)
-    reduction = [i for i, k in enumerate(kinds) if "reduction" in k]
-    for (_, results), value in zip(maps[:2], op.operands[:2], strict=True):
-        if not isinstance(value.type, ir.VectorType) or results != dims[len(dims) - len(results) :]:
+    n = amaps[0].n_dims
+    shape = [0] * n
+    reduction = [d for d, k in enumerate(kinds) if "reduction" in k]
+    for dims, value in zip(maps[:2], op.operands[:2], strict=True):
+        if not isinstance(value.type, ir.VectorType) or dims != list(range(n - len(dims), n)):
             return None  # an operand that reads dims out of order, or misses an inner one
-        for d, extent in zip(range(len(dims) - len(results), len(dims)), ir.VectorType(value.type).shape, strict=True):
+        for d, extent in zip(dims, ir.VectorType(value.type).shape, strict=True):
             shape[d] = extent
     if 0 in shape or all(shape[d] == 1 for d in reduction):
         return None  # a matmul row (k tiled by 1) stays an outer product
-    parallel = [dims[i] for i in range(len(dims)) if i not in reduction]
-    if maps[2][1] != parallel:
+    if maps[2] != [d for d in range(n) if d not in reduction]:
         return None
     return shape, reduction
 

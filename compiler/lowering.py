@@ -462,14 +462,10 @@ def barriers_between_ops(module) -> int:
 
 
 def _split_script(tile_id: int, loop: int, at: int) -> str:
-    return f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-    %op = transform.structured.match attributes {{{TILE_ATTR} = {tile_id} : i64}} in %root : (!transform.any_op) -> !transform.any_op
-    %parts = transform.structured.split %op after {at} {{dimension = {loop}}} : !transform.any_op
-    transform.yield
-  }}
-}}"""
+    return _sequence(
+        _match(tile_id, 0)
+        + f"\n    %parts = transform.structured.split %op0 after {at} {{dimension = {loop}}} : !transform.any_op"
+    )
 
 
 def split_narrow_loops(module, vt) -> int:
@@ -568,14 +564,10 @@ VECTOR_REGS = 32
 
 def _loop_transform_script(attr: str, op: str, factor: int = ACC_UNROLL) -> str:
     """A transform script applying ``transform.loop.<op>`` by ``factor`` to loops tagged ``attr``."""
-    return f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-    %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op
-    transform.loop.{op} %l {{factor = {factor}}} : !transform.any_op
-    transform.yield
-  }}
-}}"""
+    return _sequence(
+        f"    %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op\n"
+        f"    transform.loop.{op} %l {{factor = {factor}}} : !transform.any_op"
+    )
 
 
 UNROLL_ATTR = "cosim_unroll"
@@ -716,16 +708,10 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     # next round. A conv as a matmul of 8 rows by 34 column tiles of 32 on
                     # t1-small jammed tiles by 2 and left the 17 pairs around the k loop:
                     # each row reloaded every B row (50% vector, now 2 rows x 2 tiles).
-                    jammable = _jam_factor(
-                        _trip_count(ir, mid), _acc_registers(ir, acc, vlen), _load_registers(ir, acc, vlen), True
-                    )
-                    if (direct or jammable == 1) and _writes_vary_with(o, acc):
-                        f = _jam_factor(
-                            _trip_count(ir, o),
-                            _acc_registers(ir, acc, vlen),
-                            _load_registers(ir, acc, vlen),
-                            _loads_vary_with(o, acc),
-                        )
+                    acc_regs, load_regs = _acc_registers(ir, acc, vlen), _load_registers(ir, acc, vlen)
+                    stuck = direct or _jam_factor(_trip_count(ir, mid), acc_regs, load_regs, True) == 1
+                    if stuck and _writes_vary_with(o, acc):
+                        f = _jam_factor(_trip_count(ir, o), acc_regs, load_regs, _loads_vary_with(o, acc))
                         if f > 1:
                             o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
                             marked[f] = marked.get(f, 0) + 1
