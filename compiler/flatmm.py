@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import index_vector, iterator_types, static_layout, walk_ops
+from compiler.irwalk import index_vector, iterator_types, operand_dims, static_layout, walk_ops
 from compiler.targets import VectorTarget
 
 # Fewest rows a block gathered with indexed loads (a non-power-of-two block) needs.
@@ -41,15 +41,6 @@ class FlatPlan:
     k: int
     rows: int  # R: output rows per vector
     tail: int = 0  # rows of one last, shorter block (M % R)
-
-
-def _dims(ir, amap) -> list[int] | None:
-    out = []
-    for e in amap.results:
-        if not isinstance(e, ir.AffineDimExpr):
-            return None
-        out.append(ir.AffineDimExpr(e).position)
-    return out
 
 
 def _is_mul_add(op) -> bool:
@@ -77,7 +68,7 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
     n_loops = len(iters)
     if n_loops < 3 or iters[-1] != "reduction" or any(t != "parallel" for t in iters[:-1]):
         return None
-    maps = [_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = operand_dims(ir, op)  # a broadcast (None) never equals the matmul maps below
     if any(m is None for m in maps):
         return None
     nb = n_loops - 3
