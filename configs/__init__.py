@@ -117,11 +117,24 @@ class VectorUnit:
 
 @dataclass(frozen=True)
 class GemminiUnit:
+    """A Gemmini v0.7-style systolic array (DESIGN.md, Gemmini unit).
+
+    Sizes in KiB; ``sp_banks``/``acc_banks`` split them into banks of rows
+    (a scratchpad row is DIM input elements, an accumulator row DIM int32).
+    ``dma_bytes`` is the DMA port's width (16 = Gemmini's 128-bit bus),
+    ``dma_max_bytes`` the largest request (64, which sets MAX_BLOCK_LEN);
+    ``loop_conv`` says whether loop_conv_ws (funct 15..21) exists.
+    :mod:`sim.gemmini.params` derives every other number from these."""
+
     dim: int
     scratchpad_kib: int
     accumulator_kib: int
     dataflows: tuple[str, ...]
     dma_bytes: int
+    sp_banks: int = 4
+    acc_banks: int = 2
+    dma_max_bytes: int = 64
+    loop_conv: bool = True
     input_type: str = "int8"
     acc_type: str = "int32"
     kind: Literal["gemmini"] = "gemmini"
@@ -262,6 +275,7 @@ def _parse(raw: dict, path: Path) -> SocConfig:
             raise ConfigError(f"{path}: gemmini dim must be a power of two >= 2, not {acc.dim}")
         if xlen != 64:
             raise ConfigError(f"{path}: Gemmini sits on an RV64 core; set xlen = 64")
+        _check_gemmini(acc, path)
     cfg = SocConfig(
         name=raw["name"],
         description=raw.get("description", ""),
@@ -295,3 +309,27 @@ def _check_vector(v: VectorUnit, march: str, path: Path) -> None:
     zvl = f"zvl{v.vlen}b"
     if zvl not in exts:
         raise ConfigError(f"{path}: march must name {zvl} to match vlen = {v.vlen}")
+
+
+def _check_gemmini(g: GemminiUnit, path: Path) -> None:
+    def pow2(x: int) -> bool:
+        return x > 0 and x & (x - 1) == 0
+
+    if (g.input_type, g.acc_type) != ("int8", "int32"):
+        raise ConfigError(f"{path}: only int8 inputs with an int32 accumulator are supported, not {g.input_type}/{g.acc_type}")
+    bad_df = set(g.dataflows) - {"WS", "OS"}
+    if not g.dataflows or bad_df:
+        raise ConfigError(f"{path}: gemmini dataflows must be a non-empty subset of ['WS', 'OS'], not {list(g.dataflows)}")
+    for key in ("sp_banks", "acc_banks", "dma_bytes", "dma_max_bytes"):
+        if not pow2(getattr(g, key)):
+            raise ConfigError(f"{path}: gemmini {key} must be a power of two, not {getattr(g, key)}")
+    if g.dma_max_bytes < g.dim:
+        raise ConfigError(f"{path}: gemmini dma_max_bytes ({g.dma_max_bytes}) must hold one int8 row of DIM = {g.dim}")
+    sp_rows = g.scratchpad_kib * 1024 // g.dim
+    acc_rows = g.accumulator_kib * 1024 // (g.dim * 4)
+    if sp_rows % g.sp_banks or not pow2(sp_rows // g.sp_banks):
+        raise ConfigError(f"{path}: scratchpad_kib = {g.scratchpad_kib} does not split into {g.sp_banks} banks of a power-of-two number of {g.dim}-byte rows")
+    if acc_rows % g.acc_banks or not pow2(acc_rows // g.acc_banks):
+        raise ConfigError(f"{path}: accumulator_kib = {g.accumulator_kib} does not split into {g.acc_banks} banks of a power-of-two number of {g.dim * 4}-byte rows")
+    if sp_rows > 1 << 26 or acc_rows > 1 << 26:
+        raise ConfigError(f"{path}: the memories are too large for Gemmini's 29-bit row field")
