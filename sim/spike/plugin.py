@@ -98,7 +98,9 @@ def build_gemmini_extension() -> Path:
     # it (Spike's own Python bridge links it the same way). Symbols the binary does
     # export, such as register_extension, still resolve to the binary first.
     lib = spike_data_dir() / "lib"
-    return _build(GEMMINI_SOURCE, GEMMINI_EXTENSION, [*_python_link_flags(), f"-L{lib}", "-lriscv", f"-Wl,-rpath,{lib}"])
+    return _build(
+        GEMMINI_SOURCE, GEMMINI_EXTENSION, [*_python_link_flags(), f"-L{lib}", "-lriscv", f"-Wl,-rpath,{lib}"]
+    )
 
 
 def python_path() -> str:
