@@ -56,6 +56,7 @@ class Trap:
     instruction: int | None = None  # the raw instruction word at pc, if known
     disassembly: str | None = None
     description: str = ""  # e.g. "illegal instruction"
+    detail: str | None = None  # why, when the simulator knows (the Gemmini model names the refused field)
 
     def to_dict(self) -> dict:
         return {
@@ -65,6 +66,7 @@ class Trap:
             "instruction": None if self.instruction is None else f"0x{self.instruction:08x}",
             "disassembly": self.disassembly,
             "description": self.description,
+            "detail": self.detail,
         }
 
 

@@ -28,7 +28,7 @@ def describe_trap(outcome: RunOutcome, img: ElfImage, soc: SocConfig) -> None:
         trap.description = f"{trap.description} in {where}"
     outcome.message = (
         f"{trap.description} at pc 0x{trap.pc:x}: {trap.disassembly or 'instruction not in the ELF'}"
-        f" (mcause {trap.cause:#x}, mtval {trap.tval:#x})"
+        f" (mcause {trap.cause:#x}, mtval {trap.tval:#x})" + (f": {trap.detail}" if trap.detail else "")
     )
 
 

@@ -269,5 +269,5 @@ class _GemminiFiles:
             return
         _, pc, _word, reason = refusals[-1].split(" ", 3)
         if out.trap is not None and out.trap.pc == int(pc, 16):
-            out.trap.description = f"illegal instruction: {reason}"
+            out.trap.detail = reason
             out.message = f"trap: illegal Gemmini instruction at pc 0x{out.trap.pc:x}: {reason}"
