@@ -95,6 +95,7 @@ def _tools() -> list[Check]:
                 "" if ver else f"apt-get install {pkg}",
             )
         )
+    checks.append(_gemmini_embedding())
     lz4 = Path("/usr/include/lz4.h").exists()
     checks.append(
         Check(
@@ -105,6 +106,18 @@ def _tools() -> list[Check]:
         )
     )
     return checks
+
+
+def _gemmini_embedding() -> Check:
+    """Spike's Gemmini extension embeds this Python (sim/spike/cosim_gemmini.cc)."""
+    from sim.errors import SimError
+    from sim.spike.plugin import python_link_flags
+
+    try:
+        flags = python_link_flags()
+    except SimError as e:
+        return Check("Python headers + libpython (Gemmini on Spike)", False, "missing", str(e))
+    return Check("Python headers + libpython (Gemmini on Spike)", True, " ".join(flags[:3]))
 
 
 def run_doctor(args) -> int:

@@ -50,7 +50,7 @@ def spike_version() -> str:
     return metadata.version("spike")
 
 
-def _python_link_flags() -> list[str]:
+def python_link_flags() -> list[str]:
     """Compile and link flags that embed this interpreter's libpython."""
     include = sysconfig.get_paths()["include"]
     libdir = sysconfig.get_config_var("LIBDIR")
@@ -98,9 +98,7 @@ def build_gemmini_extension() -> Path:
     # it (Spike's own Python bridge links it the same way). Symbols the binary does
     # export, such as register_extension, still resolve to the binary first.
     lib = spike_data_dir() / "lib"
-    return _build(
-        GEMMINI_SOURCE, GEMMINI_EXTENSION, [*_python_link_flags(), f"-L{lib}", "-lriscv", f"-Wl,-rpath,{lib}"]
-    )
+    return _build(GEMMINI_SOURCE, GEMMINI_EXTENSION, [*python_link_flags(), f"-L{lib}", "-lriscv", f"-Wl,-rpath,{lib}"])
 
 
 def python_path() -> str:
