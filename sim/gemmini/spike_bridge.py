@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from configs import load_soc
+from sim.gemmini.disasm import disasm_gemmini
 from sim.gemmini.isa import funct_of
 from sim.gemmini.model import GemminiIllegal, GemminiModel
 from sim.gemmini.params import gemmini_params
@@ -58,8 +59,6 @@ class Bridge:
         try:
             return self.model.execute(funct_of(word), rs1, rs2) & 0xFFFF_FFFF_FFFF_FFFF
         except GemminiIllegal as e:
-            from sim.gemmini.disasm import disasm_gemmini  # noqa: PLC0415 (only on the error path)
-
             text = disasm_gemmini(word, rs1, rs2)
             self._events.write(f"gemmini_illegal {pc:x} {word:x} {text}: {e}\n")
             return None
