@@ -36,6 +36,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 RUNTIME_DIR = REPO_ROOT / "baremetal"
 RUNTIME_INCLUDE = RUNTIME_DIR / "include"
 TEMPLATE_DIR = RUNTIME_DIR / "templates"
+# Gemmini's C API (gemmini.h, gemmini_testutils.h, ...) in the test-suite layout:
+# programs include "include/gemmini.h", so this directory's parent goes on the path too.
+GEMMINI_INCLUDE = RUNTIME_DIR / "gemmini" / "include"
+GEMMINI_PARAMS_HEADER = "gemmini_params.h"
+# Gemmini's test programs test for BAREMETAL (no Linux) in their headers and sources.
+GEMMINI_DEFINES = ("BAREMETAL",)
 CRT0_SOURCE = "src/crt0.S"
 LIB_SOURCES = ("src/syscalls.c", "src/trap.c", "src/string.c", "src/malloc.c", "src/printf.c")
 
@@ -164,9 +170,29 @@ class Runtime:
     def include_dirs(self) -> list[Path]:
         return [RUNTIME_INCLUDE, self.generated_include]
 
+    @property
+    def user_include_dirs(self) -> list[Path]:
+        """What user code sees: the runtime's headers, and on a Gemmini config
+        Gemmini's API both as "include/x.h" (the parents) and as "x.h"."""
+        dirs = list(self.include_dirs)
+        if self.soc.has_gemmini:
+            dirs += [GEMMINI_INCLUDE, GEMMINI_INCLUDE.parent, self.directory]
+        return dirs
+
     def complete(self) -> bool:
-        files = (self.crt0, self.library, self.linker_script, self.generated_include / "cosim_mmio.h")
+        files = [self.crt0, self.library, self.linker_script, self.generated_include / "cosim_mmio.h"]
+        if self.soc.has_gemmini:
+            files.append(self.generated_include / GEMMINI_PARAMS_HEADER)
         return all(f.is_file() and f.stat().st_size > 0 for f in files)
+
+
+def _generated_headers(soc: SocConfig) -> dict[str, str]:
+    """Headers generated from the config besides cosim_mmio.h, by file name."""
+    if not soc.has_gemmini:
+        return {}
+    from harness.gemmini_header import render_gemmini_params_h
+
+    return {GEMMINI_PARAMS_HEADER: render_gemmini_params_h(soc)}
 
 
 def _runtime_key(soc: SocConfig, header: str, script: str) -> str:
@@ -176,6 +202,9 @@ def _runtime_key(soc: SocConfig, header: str, script: str) -> str:
     for inc in sorted(RUNTIME_INCLUDE.glob("*.h")):
         h.update(inc.name.encode() + b"\0" + inc.read_bytes())
     h.update(header.encode() + script.encode())
+    # Only Gemmini configs have extra headers, so other configs keep their keys.
+    for name, text in sorted(_generated_headers(soc).items()):
+        h.update(name.encode() + b"\0" + text.encode())
     h.update(" ".join([*target_flags(soc), *BASE_CFLAGS, *RUNTIME_CFLAGS, zig_version()]).encode())
     return h.hexdigest()[:16]
 
@@ -222,6 +251,8 @@ def runtime(soc: SocConfig | str) -> Runtime:
 def _build_runtime(rt: Runtime, header: str, script: str) -> None:
     rt.generated_include.mkdir(parents=True)
     (rt.generated_include / "cosim_mmio.h").write_text(header)
+    for name, text in _generated_headers(rt.soc).items():
+        (rt.generated_include / name).write_text(text)
     rt.linker_script.write_text(script)
     base = [*zig_cc(), *target_flags(rt.soc), *BASE_CFLAGS, *RUNTIME_CFLAGS]
     base += [f"-I{d}" for d in rt.include_dirs]
@@ -270,7 +301,9 @@ def compile_flags(
     rt = runtime(soc)
     flags = [*target_flags(soc), *BASE_CFLAGS, opt]
     flags += [f"-I{d}" for d in include_dirs]
-    flags += [f"-I{d}" for d in rt.include_dirs]
+    flags += [f"-I{d}" for d in rt.user_include_dirs]
+    if soc.has_gemmini:
+        flags += [f"-D{d}" for d in GEMMINI_DEFINES]
     flags += [f"-D{d}" for d in defines]
     flags += list(extra_cflags)
     return flags
