@@ -1,8 +1,10 @@
 """Instruction word -> text, for trap reports and difftest messages.
 
-Capstone decodes the scalar ISA (I, M, F, Zicsr). Other decoders (the vector
-unit's, Gemmini's RoCC) plug in with :func:`register_decoder`; they are tried
-first, in registration order. A word nobody decodes prints as ``.word 0x...``.
+Capstone decodes the scalar ISA (I, M, F, Zicsr). Gemmini's custom-3 words go
+to :func:`sim.gemmini.disasm.disasm_gemmini` (fields decoded when the caller knows
+rs1 and rs2). Other decoders (the vector unit's) plug in with
+:func:`register_decoder`; they are tried first, in registration order. A word
+nobody decodes prints as ``.word 0x...``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from collections.abc import Callable
 from functools import cache
 
 import capstone
+
+from sim.gemmini.disasm import disasm_gemmini
+from sim.gemmini.isa import is_gemmini
 
 # (word, xlen) -> text, or None when the decoder does not know the word.
 Decoder = Callable[[int, int], str | None]
@@ -30,9 +35,11 @@ def _capstone(xlen: int) -> capstone.Cs:
     return capstone.Cs(capstone.CS_ARCH_RISCV, mode)
 
 
-def disassemble(word: int, xlen: int = 32) -> str:
-    """Assembly text of one 32-bit instruction word."""
+def disassemble(word: int, xlen: int = 32, *, rs1: int | None = None, rs2: int | None = None) -> str:
+    """Assembly text of one 32-bit instruction word (``rs1``/``rs2``: register values, for Gemmini's fields)."""
     word &= 0xFFFF_FFFF
+    if is_gemmini(word):  # capstone knows no custom-3 words
+        return disasm_gemmini(word, rs1, rs2)
     for decoder in _decoders:
         text = decoder(word, xlen)
         if text:

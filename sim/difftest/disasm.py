@@ -7,6 +7,9 @@ from functools import lru_cache
 
 import capstone
 
+from sim.gemmini.disasm import disasm_gemmini
+from sim.gemmini.isa import is_gemmini
+
 Disassembler = Callable[[int, int], str]  # (pc, insn) -> text
 
 
@@ -52,9 +55,12 @@ def vector_disassembly(insn: int, xlen: int) -> str | None:
 
 
 def with_vector_fallback(disasm: Disassembler, xlen: int) -> Disassembler:
-    """``disasm``, but vector instruction words come out as RVV assembly."""
+    """``disasm``, but vector instruction words come out as RVV assembly and Gemmini's
+    custom-3 words as ``gemmini <op> xN, xM`` (a commit log has no operand values)."""
 
     def text(pc: int, insn: int) -> str:
+        if is_gemmini(insn):
+            return disasm_gemmini(insn)
         return vector_disassembly(insn, xlen) or disasm(pc, insn)
 
     return text
