@@ -6,7 +6,9 @@
 
 The result has DESIGN.md's keys plus ``compile`` (seconds per stage, cache hit,
 per-op schedule), ``instret_forward`` (retired instructions inside the forward
-PROFILE region) and ``manifest``.
+PROFILE region) and ``manifest``; on a config with an accelerator also
+``accelerator_used`` (whether the compiled code drives it) and, when it does not,
+a ``note`` saying that the case ran on the scalar core only.
 """
 
 from __future__ import annotations
@@ -70,6 +72,20 @@ def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | No
     return mat, kernel, program, seconds
 
 
+def accelerator_use(soc, strategy: str) -> dict:
+    """``accelerator_used`` (and a ``note`` when false) for a config with an accelerator; {} without one.
+
+    Until a Gemmini compiler backend exists, a PyTorch case on a Gemmini config
+    compiles with the scalar strategy: its pass says nothing about the matrix unit."""
+    kind = soc.accelerator.kind
+    if kind == "none":
+        return {}
+    if strategy != "scalar":
+        return {"accelerator_used": True}
+    why = "no Gemmini compiler backend yet" if kind == "gemmini" else f"the compiler did not use the {kind} unit"
+    return {"accelerator_used": False, "note": f"ran on the RV{soc.xlen} core only: {why}"}
+
+
 def _ident(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
 
@@ -113,6 +129,7 @@ def verify(
             "tolerance": c.tolerance,
             "manifest": str(program.manifest) if workdir else None,
             "verify_wall_s": round(time.perf_counter() - t_start, 3),
+            **accelerator_use(soc, kernel.target.strategy),
         }
         if not mat.reference:
             extra["message_reference"] = "no reference outputs for this case: only the run itself was checked"

@@ -135,6 +135,9 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
                 "instret": r.get("instret"),
                 "cycles": r.get("cycles_total"),
                 "message": r.get("message", ""),
+                # e.g. a PyTorch case on a Gemmini config that ran on the scalar core only
+                "accelerator_used": r.get("accelerator_used"),
+                "note": r.get("note", ""),
             }
         )
     table = Table(title=f"verify: {sum(r['status'] == 'pass' for r in rows)}/{len(rows)} pass")
@@ -155,6 +158,9 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
     for r in rows:
         if r["status"] != "pass" and r["message"]:
             console.print(f"[red]{r['case']}[/]: {r['message']}")
+    for r in rows:
+        if r["accelerator_used"] is False:
+            console.print(f"[yellow]{r['case']}[/]: note: {r['note']}")
     return rows
 
 

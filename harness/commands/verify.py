@@ -13,6 +13,8 @@ def run_verify(args) -> int:
     fwd = result.get("instret_forward")
     cyc = result.get("cycles_forward")
     print(f"{result['case']} on {result['soc']} ({result['target']}): {status}")
+    if result.get("accelerator_used") is False:
+        print(f"  note: {result['note']}")
     if cyc is not None:
         print(f"  cycles: total {result['cycles_total']}, forward {cyc}")
     if fwd is not None:
