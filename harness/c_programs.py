@@ -8,6 +8,11 @@ and the program exits with code 0.
 
 A program lists the configs it runs on in a comment line
 ``cosim-socs: t1-small t1-blastoise``; without one it runs on rv32 and rv64.
+
+Gemmini's programs (``tests/gemmini_programs/*.c``, written against Gemmini's C
+API) check themselves against a CPU reference: they pass when they exit with
+code 0 (no host run: the host has no Gemmini). They run on ``gemmini-dim4``
+unless they name their configs the same way.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from harness.verify_suite import Case
 
 PROGRAM_DIR = REPO_ROOT / "tests" / "programs"
 DEFAULT_SOCS = ("rv32", "rv64")
+GEMMINI_PROGRAM_DIR = REPO_ROOT / "tests" / "gemmini_programs"
+GEMMINI_SOCS = ("gemmini-dim4",)
 _SOCS_RE = re.compile(r"cosim-socs:\s*([\w\-. ]+)")
 
 
@@ -44,12 +51,12 @@ class CProgram:
         return self.path.stem
 
 
-def discover(directory: Path = PROGRAM_DIR) -> list[CProgram]:
-    """Every ``*.c`` in ``directory`` with the configs it names (or the defaults)."""
+def discover(directory: Path = PROGRAM_DIR, default_socs: tuple[str, ...] = DEFAULT_SOCS) -> list[CProgram]:
+    """Every ``*.c`` in ``directory`` with the configs it names (or ``default_socs``)."""
     programs = []
     for path in sorted(Path(directory).glob("*.c")):
         m = _SOCS_RE.search(path.read_text())
-        socs = tuple(m.group(1).split()) if m else DEFAULT_SOCS
+        socs = tuple(m.group(1).split()) if m else default_socs
         programs.append(CProgram(path, socs))
     return programs
 
@@ -162,3 +169,28 @@ def verify_cases_rtl() -> list[Case]:
                 )
             )
     return cases
+
+
+def run_self_checking(program: CProgram, soc: str, workdir: Path, *, timeout_s: float = 120.0) -> dict:
+    """Build a self-checking program for ``soc`` and run it on Spike: pass = exit code 0."""
+    cfg = load_soc(soc)
+    workdir.mkdir(parents=True, exist_ok=True)
+    elf = build_elf([program.path], cfg, workdir / f"{program.name}.elf")
+    outcome, result = run_iss(elf, cfg, case=f"gemmini:{program.name}", timeout_s=timeout_s)
+    (workdir / "uart.txt").write_text(outcome.uart)
+    return result
+
+
+def gemmini_verify_cases() -> list[Case]:
+    """Case source for ``nox -s verify``: Gemmini's self-checking C programs on Spike."""
+    return [
+        Case(
+            id=f"gemmini:{program.name}@{soc}/iss",
+            soc=soc,
+            target="iss",
+            kind="gemmini-program",
+            run=lambda workdir, p=program, s=soc: run_self_checking(p, s, workdir),
+        )
+        for program in discover(GEMMINI_PROGRAM_DIR, GEMMINI_SOCS)
+        for soc in program.socs
+    ]

@@ -43,6 +43,7 @@ from harness.results import write_json_atomic
 CASE_SOURCES: dict[str, str] = {
     "c-programs": "harness.c_programs:verify_cases",
     "c-programs-rtl": "harness.c_programs:verify_cases_rtl",
+    "gemmini-programs": "harness.c_programs:gemmini_verify_cases",
     "torch": "harness.verify:verify_cases",
     "torch-rtl": "harness.verify:verify_cases_rtl",
 }
