@@ -43,14 +43,25 @@ GEMMINI_PARAMS_HEADER = "gemmini_params.h"
 # Gemmini's test programs test for BAREMETAL (no Linux) in their headers and sources.
 GEMMINI_DEFINES = ("BAREMETAL",)
 CRT0_SOURCE = "src/crt0.S"
-LIB_SOURCES = ("src/syscalls.c", "src/trap.c", "src/string.c", "src/malloc.c", "src/printf.c")
+LIB_SOURCES = (
+    "src/syscalls.c",
+    "src/trap.c",
+    "src/string.c",
+    "src/malloc.c",
+    "src/printf.c",
+    "src/stdlib.c",
+    "src/assert.c",
+    "src/time.c",
+)
 
 # Stack reserved at the top of SCALAR; the linker script asserts bss stays below it.
 STACK_SIZE = 1 << 20
 
 # Flags every compile gets (DESIGN.md, Toolchain facts): medany reaches our
 # addresses on RV64, -fno-math-errno keeps sqrtf/fmaf inline instead of libm calls.
-BASE_CFLAGS = ("-mcmodel=medany", "-ffreestanding", "-fno-stack-protector", "-fno-math-errno")
+# zig cc defines NDEBUG from -O1 up, which would silence assert(); -UNDEBUG undoes
+# that (a user's own -D NDEBUG comes later on the command line and still wins).
+BASE_CFLAGS = ("-mcmodel=medany", "-ffreestanding", "-fno-stack-protector", "-fno-math-errno", "-UNDEBUG")
 RUNTIME_CFLAGS = ("-O2", "-Wall", "-Wextra")
 LINK_FLAGS = ("-nostdlib", "-rtlib=compiler-rt")
 

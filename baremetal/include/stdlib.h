@@ -10,6 +10,8 @@ extern "C" {
 
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1
+/* rand(): the C standard's example LCG, see src/stdlib.c for the formula. */
+#define RAND_MAX 32767
 
 void *malloc(size_t size);
 void free(void *ptr);
@@ -20,6 +22,11 @@ void abort(void) __attribute__((noreturn));
 int abs(int x);
 long labs(long x);
 long long llabs(long long x);
+int rand(void);
+void srand(unsigned seed);
+int atoi(const char *s);
+long atol(const char *s);
+long long atoll(const char *s);
 
 #ifdef __cplusplus
 }
