@@ -4,6 +4,7 @@ assert, time, printf), run on Spike's scalar core."""
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 import textwrap
@@ -218,3 +219,246 @@ def test_rounding_shift_and_scale_macros_match_the_definition(tmp_path):
             assert bits == struct.unpack("<I", struct.pack("<f", scales[j]))[0]
             seen += 1
     assert seen == len(xs) * len(shifts) + len(small) * len(scales)
+
+
+# ---------------------------------------------------------------- libc additions
+
+
+def _lcg(seed: int, mul: int, inc: int, n: int, out):
+    x, vals = seed, []
+    for _ in range(n):
+        x = (x * mul + inc) & 0xFFFF_FFFF
+        vals.append(out(x))
+    return vals
+
+
+def test_rand_srand_follow_the_documented_formula(tmp_path):
+    elf = _build(
+        tmp_path,
+        """\
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main(void) {
+          printf("max=%d\\n", RAND_MAX);
+          for (int i = 0; i < 40; i++) printf("%d ", rand());
+          printf("\\n");
+          srand(12345u);
+          for (int i = 0; i < 40; i++) printf("%d ", rand());
+          printf("\\n");
+          srand(1);
+          printf("%d\\n", rand());
+          return 0;
+        }
+        """,
+        soc="rv64",
+    )
+    r = _run(elf)
+    assert r.ending == "exit" and r.exit_code == 0, r.message
+    lines = r.uart.splitlines()
+    assert lines[0] == "max=32767"
+    std = lambda seed, n: _lcg(seed, 1103515245, 12345, n, lambda x: (x >> 16) & 0x7FFF)  # noqa: E731
+    assert [int(v) for v in lines[1].split()] == std(1, 40)
+    assert [int(v) for v in lines[2].split()] == std(12345, 40)
+    assert int(lines[3]) == std(1, 1)[0]  # srand(1) restarts the default sequence
+
+
+@pytest.mark.parametrize("ndebug", [False, True])
+def test_assert_failure_names_file_line_and_exits_nonzero(tmp_path, ndebug):
+    code = """\
+        #include <assert.h>
+        #include <stdio.h>
+        int main(void) {
+          int x = 3;
+          assert(x == 3);
+          printf("before\\n");
+          assert(x * 2 == 7);
+          printf("after\\n");
+          return 0;
+        }
+        """
+    elf = _build(tmp_path, code, soc="rv64", defines=["NDEBUG"] if ndebug else [])
+    r = _run(elf)
+    if ndebug:  # the user's NDEBUG still turns assert off
+        assert r.ending == "exit" and r.exit_code == 0 and "after" in r.uart
+        return
+    assert r.ending == "exit" and r.exit_code == 1, (r.ending, r.exit_code, r.message)
+    assert "before" in r.uart and "after" not in r.uart
+    line = next(n for n, text in enumerate(code.splitlines(), 1) if "x * 2 == 7" in text)
+    assert f"Assertion failed: x * 2 == 7, file {tmp_path / 'prog.c'}:{line}, function main" in r.uart
+
+
+def test_printf_long_long_pointer_percent_match_python(tmp_path):
+    rng = np.random.default_rng(5)
+    signed = [0, 1, -1, (1 << 63) - 1, -(1 << 63), 1 << 40, -(1 << 33)] + [
+        int(v) for v in rng.integers(-(2**62), 2**62, 8)
+    ]
+    unsigned = [0, 1, (1 << 64) - 1, 1 << 63, 0xDEADBEEFCAFEF00D] + [int(v) for v in rng.integers(0, 2**63, 8)]
+    ptrs = [0x40000000, 0x2000_1234, 0xFFFF_FFFF_FFFF_FFF0]
+    body = "".join(f'  printf("%lld|%20lld|%-5lld|\\n", {v}LL, {v}LL, {v}LL);\n' for v in signed if v != -(1 << 63))
+    body += '  printf("%lld|\\n", (long long)(-9223372036854775807LL - 1));\n'
+    body += "".join(
+        f'  printf("%llu|%llx|%llX|%#llx|%016llx|\\n", {v}ULL, {v}ULL, {v}ULL, {v}ULL, {v}ULL);\n' for v in unsigned
+    )
+    body += "".join(f'  printf("%p|100%%|\\n", (void *)0x{v:x}ULL);\n' for v in ptrs)
+    elf = _build(tmp_path, "#include <stdio.h>\nint main(void) {\n" + body + "  return 0;\n}\n", soc="rv64")
+    r = _run(elf)
+    assert r.ending == "exit" and r.exit_code == 0, r.message
+    want = [f"{v}|{v:20d}|{v:<5d}|" for v in signed if v != -(1 << 63)] + [f"{-(1 << 63)}|"]
+    # C prints %#x of 0 as "0" (no prefix), Python as "0x0".
+    want += [f"{v}|{v:x}|{v:X}|{format(v, '#x') if v else '0'}|{v:016x}|" for v in unsigned]
+    want += [f"0x{v:x}|100%|" for v in ptrs]
+    assert r.uart.splitlines() == want
+
+
+def test_time_clock_atoi_and_float_math(tmp_path):
+    vals = [-2.5, -1.5, -0.5, -0.49999997, 0.5, 1.5, 2.5, 3.7, -3.7, 1e9, -8388609.0, 0.0]
+    lits = ", ".join(f"{v!r}f" if "e" in repr(v) else f"{v}f" for v in vals)
+    elf = _build(
+        tmp_path,
+        f"""\
+        #include <math.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <time.h>
+        static const float v[] = {{{lits}}};
+        static unsigned bits(float f) {{ unsigned b; memcpy(&b, &f, 4); return b; }}
+        int main(void) {{
+          time_t t = 7;
+          printf("time=%lld %lld\\n", (long long)time(&t), (long long)t);
+          clock_t c0 = clock();
+          for (volatile int i = 0; i < 1000; i++) {{}}
+          printf("clock_grew=%d cps=%ld\\n", clock() > c0, (long)CLOCKS_PER_SEC);
+          printf("atoi=%d %d %ld %lld\\n", atoi("  -42x"), atoi("+17"), atol("123456789"), atoll("-9000000000"));
+          for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++)
+            printf("%08x %08x %08x %08x %08x\\n", bits(floorf(v[i])), bits(ceilf(v[i])), bits(roundf(v[i])),
+                   bits(truncf(v[i])), bits(sqrtf(fabsf(v[i]))));
+          printf("nan=%d inf=%d\\n", isnan(NAN) != 0, isinf(INFINITY) != 0);
+          return 0;
+        }}
+        """,
+        soc="rv64",
+    )
+    r = _run(elf)
+    assert r.ending == "exit" and r.exit_code == 0, r.message
+    lines = r.uart.splitlines()
+    assert lines[0] == "time=0 0"
+    assert lines[1] == "clock_grew=1 cps=1000000"
+    assert lines[2] == "atoi=-42 17 123456789 -9000000000"
+    f32 = np.float32
+    hexf = lambda x: f"{struct.unpack('<I', struct.pack('<f', f32(x)))[0]:08x}"  # noqa: E731
+    import math
+
+    for line, v in zip(lines[3:], vals, strict=False):
+        x = f32(v)
+        rnd = math.copysign(math.floor(abs(float(x)) + 0.5), float(x))  # halves away from zero
+        want = [np.floor(x), np.ceil(x), rnd, np.trunc(x), np.sqrt(np.abs(x))]
+        assert line.split() == [hexf(w) for w in want], (v, line)
+    assert lines[3 + len(vals)] == "nan=1 inf=1"
+
+
+# ---------------------------------------------------------------- gemmini_testutils.h
+
+
+def _testutils_include_dirs(tmp_path) -> list:
+    """The real gemmini.h once it exists; until then an empty stand-in (testutils needs none of it)."""
+    if (GEMMINI_INCLUDE / "gemmini.h").is_file() and not os.environ.get("STUB_GEMMINI_H"):
+        return []
+    stub = tmp_path / "stub"
+    (stub / "include").mkdir(parents=True)
+    (stub / "include" / "gemmini.h").write_text("/* stand-in until baremetal/gemmini/include/gemmini.h lands */\n")
+    return [stub]
+
+
+def _matrices(text: str, tag: str, dim: int) -> list[np.ndarray]:
+    out = []
+    for m in re.finditer(rf"^{tag}\n((?:.*\n){{{dim}}})", text, re.M):
+        out.append(np.array([[int(v) for v in row.split()] for row in m[1].splitlines()], dtype=np.int64))
+    return out
+
+
+@pytest.mark.parametrize("soc", GEMMINI_SOCS)
+def test_testutils_reference_helpers(tmp_path, soc):
+    dim = gemmini_params(soc).dim
+    code = """\
+        #define GEMMINI_FULL_HELPERS
+        #define MAT_DIM_I 3
+        #define MAT_DIM_K 5
+        #define MAT_DIM_J 2
+        #include "include/gemmini_testutils.h"
+        #define PRINT_FULL(tag, m) do { printf(tag "\\n"); \\
+          for (int i = 0; i < DIM; i++) { for (int j = 0; j < DIM; j++) printf("%lld ", (long long)(m)[i][j]); \\
+          printf("\\n"); } } while (0)
+        static elem_t A[DIM][DIM], B[DIM][DIM], D[DIM][DIM], S[DIM][DIM], T[DIM][DIM];
+        static full_t F[DIM][DIM], G[DIM][DIM], H[DIM][DIM];
+        static acc_t Acc[DIM][DIM];
+        int main(void) {
+          printf("rand");
+          for (int i = 0; i < 8; i++) printf(" %d", rand());
+          printf("\\n");
+          for (int i = 0; i < DIM; i++)
+            for (int j = 0; j < DIM; j++) {
+              A[i][j] = rand() % 256 - 128; B[i][j] = rand() % 256 - 128; D[i][j] = rand() % 64 - 32;
+              Acc[i][j] = (acc_t)(rand() * 1000003) - 100000000;
+            }
+          printf("A\\n"); printMatrix(A);
+          printf("B\\n"); printMatrix(B);
+          printf("D\\n"); printMatrix(D);
+          printf("Acc\\n"); printMatrixAcc(Acc);
+          matmul(A, B, D, F); PRINT_FULL("AB", F);
+          matmul_A_transposed(A, B, D, F); PRINT_FULL("AtB", F);
+          matmul_B_transposed(A, B, D, F); PRINT_FULL("ABt", F);
+          matmul_AB_transposed(A, B, D, F); PRINT_FULL("AtBt", F);
+          matmul(A, B, D, G);
+          matmul_full(A, B, G, H); PRINT_FULL("ABG", H);
+          matmul_short(A, B, D, S); PRINT_FULL("short", S);
+          matadd(H, G, G); PRINT_FULL("GG", H);
+          matshift(G, S, 5); PRINT_FULL("shift5", S);
+          matscale(G, S, 0.0078125f); PRINT_FULL("scale", S);
+          matrelu(A, S); PRINT_FULL("relu", S);
+          transpose(A, T);
+          printf("eq %d %d %d %d %d\\n", is_equal(A, A), is_equal(A, B), is_equal_transposed(A, T),
+                 is_equal_transposed(A, A) == (MAT_IS_EQUAL(DIM, DIM, A, T)), MAT_IS_EQUAL(DIM, DIM, T, T));
+          static elem_t fa[3][5] = {{1, 2, 3, 4, 5}, {-1, -2, -3, -4, -5}, {7, 0, 7, 0, 7}};
+          static elem_t fb[5][2] = {{1, -1}, {2, -2}, {3, -3}, {4, -4}, {5, -5}};
+          static acc_t fd[3][2] = {{100, 0}, {0, 100}, {-1, 1}};
+          static full_t fc[3][2];
+          static elem_t fo[3][2];
+          full_matmul(fa, fb, fd, fc);
+          full_matshift(fc, fo, 1);
+          printf("full %lld %lld %lld %d %d %d\\n", (long long)fc[0][0], (long long)fc[1][1], (long long)fc[2][0],
+                 fo[0][0], fo[2][1], full_is_equal(fo, fo));
+          uint64_t c0 = read_cycles();
+          printf("cycles %d\\n", read_cycles() > c0);
+          return 0;
+        }
+        """
+    elf = _build(tmp_path, code, soc=soc, include_dirs=_testutils_include_dirs(tmp_path))
+    r = _run(elf)
+    assert r.ending == "exit" and r.exit_code == 0, r.message
+    u = r.uart
+    gemmini_rand = _lcg(777, 1664525, 1013904223, 8, lambda x: x >> 24)
+    assert u.splitlines()[0] == "rand " + " ".join(map(str, gemmini_rand))
+    (a,), (b,), (d,), (acc,) = (_matrices(u, t, dim) for t in ("A", "B", "D", "Acc"))
+    assert a.min() < 0 < a.max() and np.abs(acc).max() > 1 << 20  # the inputs exercise signs and width
+    (ab,), (atb,), (abt,), (atbt,) = (_matrices(u, t, dim) for t in ("AB", "AtB", "ABt", "AtBt"))
+    np.testing.assert_array_equal(ab, a @ b + d)
+    np.testing.assert_array_equal(atb, a.T @ b + d)
+    np.testing.assert_array_equal(abt, a @ b.T + d)
+    np.testing.assert_array_equal(atbt, a.T @ b.T + d)
+    g = a @ b + d
+    np.testing.assert_array_equal(_matrices(u, "ABG", dim)[0], a @ b + g)
+    np.testing.assert_array_equal(_matrices(u, "short", dim)[0], ((g + 128) % 256) - 128)  # wraps to int8
+    np.testing.assert_array_equal(_matrices(u, "GG", dim)[0], 2 * g)
+    shift = np.vectorize(lambda v: max(-128, min(127, _rrs_reference(int(v), 5))))(g)
+    np.testing.assert_array_equal(_matrices(u, "shift5", dim)[0], shift)
+    scale = np.vectorize(lambda v: _scale_reference(int(v), np.float32(0.0078125)))(g)
+    np.testing.assert_array_equal(_matrices(u, "scale", dim)[0], scale)
+    np.testing.assert_array_equal(_matrices(u, "relu", dim)[0], np.maximum(a, 0))
+    assert "eq 1 0 1 1 1" in u
+    fa = np.array([[1, 2, 3, 4, 5], [-1, -2, -3, -4, -5], [7, 0, 7, 0, 7]])
+    fb = np.array([[1, -1], [2, -2], [3, -3], [4, -4], [5, -5]])
+    fc = fa @ fb + np.array([[100, 0], [0, 100], [-1, 1]])
+    fo = np.vectorize(lambda v: max(-128, min(127, _rrs_reference(int(v), 1))))(fc)
+    assert f"full {fc[0, 0]} {fc[1, 1]} {fc[2, 0]} {fo[0, 0]} {fo[2, 1]} 1" in u
+    assert "cycles 1" in u
