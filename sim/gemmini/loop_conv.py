@@ -502,6 +502,6 @@ def _store(c: ConvLoop, d: _Derived, p: GemminiParams, acc_start: int) -> Iterat
     for b in range(batches):
         for och in range(0, ochs, dim):
             spad = ACC | (acc_start + (och // dim) * cblock + b * oplane)
-            # rows 0: a pooled mvout takes its extent from config_st
-            yield (mvout, out + (b * pod * pod * cout + och), min(ochs - och, dim) << 32 | spad)
+            # the hardware leaves rows unset (config_st gives a pooled mvout its extent); DIM keeps it a legal mvout
+            yield (mvout, out + (b * pod * pod * cout + och), dim << 48 | min(ochs - och, dim) << 32 | spad)
     yield (isa.CONFIG, c.activation << 2 | isa.CONFIG_ST, st_rs2)
