@@ -36,7 +36,8 @@
 /* ---------------------------------------------------------------------------
  * RoCC instruction words. Gemmini sits on custom-3 (opcode 0x7b). funct3 011
  * reads rs1 and rs2 and writes nothing; 111 also writes rd (the counter
- * instruction). The "memory" clobber keeps the compiler from moving the core's
+ * instruction). A one-instruction macro is a single statement and a longer one a
+ * do/while, so either may stand alone under an if/else. The "memory" clobber keeps the compiler from moving the core's
  * stores of operands past the instruction that makes Gemmini read them.
  * ------------------------------------------------------------------------- */
 #ifndef XCUSTOM_ACC
@@ -55,20 +56,14 @@
 
 #ifndef ROCC_INSTRUCTION_0_R_R
 #define ROCC_INSTRUCTION_0_R_R(x, rs1, rs2, funct) \
-  { \
-    asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 3, " GEMMINI_STR(funct) ", x0, %0, %1" \
-                 : : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory"); \
-  }
+  asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 3, " GEMMINI_STR(funct) ", x0, %0, %1" \
+               : : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory")
 #endif
 
 #ifndef ROCC_INSTRUCTION_R_R_R
 #define ROCC_INSTRUCTION_R_R_R(x, rd, rs1, rs2, funct) \
-  { \
-    uint64_t gemmini_rd_; \
-    asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 7, " GEMMINI_STR(funct) ", %0, %1, %2" \
-                 : "=r"(gemmini_rd_) : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory"); \
-    (rd) = gemmini_rd_; \
-  }
+  asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 7, " GEMMINI_STR(funct) ", %0, %1, %2" \
+               : "=r"(rd) : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory")
 #endif
 
 #ifndef ROCC_INSTRUCTION
@@ -136,10 +131,10 @@
 
 /* ---------------------------------------------------------------------------
  * Bit views of the scale types (the instructions carry fp32 scales as raw bits).
- * A generated gemmini_params.h that already provides them defines
- * GEMMINI_PARAMS_HAS_BIT_CONVERSIONS.
+ * The generated gemmini_params.h provides them (and says so with
+ * GEMMINI_PARAMS_BIT_CONVERSIONS); these copies serve a params header without.
  * ------------------------------------------------------------------------- */
-#ifndef GEMMINI_PARAMS_HAS_BIT_CONVERSIONS
+#ifndef GEMMINI_PARAMS_BIT_CONVERSIONS
 #ifdef HAS_MVIN_SCALE
 static inline scale_t_bits scale_t_to_scale_t_bits(scale_t x) {
   scale_t_bits b;
@@ -178,7 +173,7 @@ static inline acc_scale_t acc_scale_t_bits_to_acc_scale_t(acc_scale_t_bits b) {
   memcpy(&x, &b, sizeof(x));
   return x;
 }
-#endif /* GEMMINI_PARAMS_HAS_BIT_CONVERSIONS */
+#endif /* GEMMINI_PARAMS_BIT_CONVERSIONS */
 
 /* ---------------------------------------------------------------------------
  * Instruction macros. mvin/mvout/preload/compute operands pack a local address
@@ -318,59 +313,107 @@ static inline acc_scale_t acc_scale_t_bits_to_acc_scale_t(acc_scale_t_bits b) {
 
 /* counter instruction (rd written); counter_* functions are in gemmini_counter.h */
 #define gemmini_counter_access(rd, config_reg) \
-  { \
-    ROCC_INSTRUCTION(XCUSTOM_ACC, rd, config_reg, 0, k_COUNTER) \
-  }
+  ROCC_INSTRUCTION(XCUSTOM_ACC, rd, config_reg, 0, k_COUNTER)
 
 /* weight-stationary matmul loop (funct 9..13 configure, 8 starts). Sizes I, J, K are
  * in DIM tiles, pads and strides in elements. */
 #define gemmini_loop_ws(I, J, K, pad_I, pad_J, pad_K, A, B, D, C, A_stride, B_stride, D_stride, C_stride, \
                         A_transpose, B_transpose, full_C, low_D, ex_accumulate, act, a_spad_id, b_spad_id, is_resadd) \
-  { \
+  do { \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, \
       ((uint64_t)(uint16_t)(pad_K) << 32) | ((uint64_t)(uint16_t)(pad_J) << 16) | (uint64_t)(uint16_t)(pad_I), \
       ((uint64_t)(uint16_t)(K) << 32) | ((uint64_t)(uint16_t)(J) << 16) | (uint64_t)(uint16_t)(I), \
-      k_LOOP_WS_CONFIG_BOUNDS) \
-    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, A, B, k_LOOP_WS_CONFIG_ADDRS_AB) \
-    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, D, C, k_LOOP_WS_CONFIG_ADDRS_DC) \
-    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, A_stride, B_stride, k_LOOP_WS_CONFIG_STRIDES_AB) \
-    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, D_stride, C_stride, k_LOOP_WS_CONFIG_STRIDES_DC) \
+      k_LOOP_WS_CONFIG_BOUNDS); \
+    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, A, B, k_LOOP_WS_CONFIG_ADDRS_AB); \
+    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, D, C, k_LOOP_WS_CONFIG_ADDRS_DC); \
+    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, A_stride, B_stride, k_LOOP_WS_CONFIG_STRIDES_AB); \
+    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, D_stride, C_stride, k_LOOP_WS_CONFIG_STRIDES_DC); \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, \
       ((uint64_t)(a_spad_id) << 18) | ((uint64_t)(b_spad_id) << 16) | ((uint64_t)(act) << 8) | \
       ((uint64_t)(low_D) << 2) | ((uint64_t)(full_C) << 1) | (uint64_t)(ex_accumulate), \
-      ((uint64_t)(is_resadd) << 2) | ((uint64_t)(B_transpose) << 1) | (uint64_t)(A_transpose), k_LOOP_WS) \
-  }
+      ((uint64_t)(is_resadd) << 2) | ((uint64_t)(B_transpose) << 1) | (uint64_t)(A_transpose), k_LOOP_WS); \
+  } while (0)
 
 /* weight-stationary convolution loop (funct 16..21 configure, 15 starts); used by
- * gemmini_conv.h. Fields are 16 bits unless noted. */
+ * gemmini_conv.h. The encoding is v0.7's (square images, dense strides; fields are
+ * 16 bits unless noted). Two argument lists are accepted: v0.7's 46 arguments
+ * (in_dim, out_dim, pool_out_dim), and the 54 of later gemmini.h revisions
+ * (row and column dims, in/weight/out strides, spad ids), which must describe
+ * something v0.7 can run: rows == cols and strides equal to the channel counts. */
 #define GEMMINI_CONV_FIELDS4(a, b, c, d) \
   (((uint64_t)(uint16_t)(a) << 48) | ((uint64_t)(uint16_t)(b) << 32) | ((uint64_t)(uint16_t)(c) << 16) | \
    (uint64_t)(uint16_t)(d))
 
-#define gemmini_loop_conv_ws(batch_size, in_dim, in_channels, out_channels, out_dim, pool_out_dim, stride, padding, \
-                             kernel_dim, kernel_dilation, pool_size, pool_stride, pool_padding, batches, porows, \
-                             pocols, pochs, krows, kcols, kchs, lpad, rpad, upad, dpad, plpad, prpad, pupad, pdpad, \
-                             orows, ocols, weights, output, bias, input, no_bias, no_pool, downsample, wrot180, \
-                             input_dilated, activation, trans_output_1203, trans_weight_1203, trans_weight_0132, \
-                             trans_input_3120, max_pixels_per_row, dw) \
-  { \
+#define gemmini_loop_conv_ws_v07_(batch_size, in_dim, in_channels, out_channels, out_dim, pool_out_dim, stride, \
+                                  padding, kernel_dim, kernel_dilation, pool_size, pool_stride, pool_padding, \
+                                  batches, porows, pocols, pochs, krows, kcols, kchs, lpad, rpad, upad, dpad, plpad, \
+                                  prpad, pupad, pdpad, orows, ocols, weights, output, bias, input, no_bias, no_pool, \
+                                  downsample, wrot180, input_dilated, activation, trans_output_1203, \
+                                  trans_weight_1203, trans_weight_0132, trans_input_3120, max_pixels_per_row, dw) \
+  do { \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, GEMMINI_CONV_FIELDS4(out_channels, in_channels, in_dim, batch_size), \
-      GEMMINI_CONV_FIELDS4(padding, stride, pool_out_dim, out_dim), k_LOOP_CONV_WS_CONFIG_1) \
+      GEMMINI_CONV_FIELDS4(padding, stride, pool_out_dim, out_dim), k_LOOP_CONV_WS_CONFIG_1); \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, GEMMINI_CONV_FIELDS4(kernel_dim, pool_size, pool_stride, pool_padding), \
-      GEMMINI_CONV_FIELDS4(batches, porows, pocols, pochs), k_LOOP_CONV_WS_CONFIG_2) \
+      GEMMINI_CONV_FIELDS4(batches, porows, pocols, pochs), k_LOOP_CONV_WS_CONFIG_2); \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, GEMMINI_CONV_FIELDS4(krows, kcols, kchs, lpad), \
-      GEMMINI_CONV_FIELDS4(rpad, upad, dpad, plpad), k_LOOP_CONV_WS_CONFIG_3) \
+      GEMMINI_CONV_FIELDS4(rpad, upad, dpad, plpad), k_LOOP_CONV_WS_CONFIG_3); \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, GEMMINI_CONV_FIELDS4(orows, prpad, pupad, pdpad), \
-      ((uint64_t)(uint16_t)(kernel_dilation) << 16) | (uint64_t)(uint16_t)(ocols), k_LOOP_CONV_WS_CONFIG_4) \
-    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, weights, output, k_LOOP_CONV_WS_CONFIG_5) \
-    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, bias, input, k_LOOP_CONV_WS_CONFIG_6) \
+      ((uint64_t)(uint16_t)(kernel_dilation) << 16) | (uint64_t)(uint16_t)(ocols), k_LOOP_CONV_WS_CONFIG_4); \
+    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, weights, output, k_LOOP_CONV_WS_CONFIG_5); \
+    ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, bias, input, k_LOOP_CONV_WS_CONFIG_6); \
     ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, \
-      ((uint64_t)(max_pixels_per_row) << 8) | ((uint64_t)(dw) << 6) | ((uint64_t)(trans_input_3120) << 5) | \
+      ((uint64_t)(uint8_t)(max_pixels_per_row) << 8) | ((uint64_t)(dw) << 6) | ((uint64_t)(trans_input_3120) << 5) | \
       ((uint64_t)(trans_weight_0132) << 4) | ((uint64_t)(trans_weight_1203) << 3) | \
       ((uint64_t)(trans_output_1203) << 2) | ((uint64_t)(wrot180) << 1) | (uint64_t)(no_bias), \
       ((uint64_t)(activation) << 3) | ((uint64_t)(input_dilated) << 2) | ((uint64_t)(downsample) << 1) | \
-      (uint64_t)(no_pool), k_LOOP_CONV_WS) \
+      (uint64_t)(no_pool), k_LOOP_CONV_WS); \
+  } while (0)
+
+static inline void gemmini_loop_conv_ws_check_(int in_row_dim, int in_col_dim, int out_row_dim, int out_col_dim,
+                                               int pool_out_row_dim, int pool_out_col_dim, int in_channels,
+                                               int out_channels, int in_stride, int weight_stride, int out_stride) {
+  if (in_row_dim != in_col_dim || out_row_dim != out_col_dim || pool_out_row_dim != pool_out_col_dim) {
+    printf("gemmini_loop_conv_ws: v0.7's loop_conv_ws runs square images only (in %dx%d, out %dx%d, pooled %dx%d); "
+           "run non-square convolutions without the hardware loop\n",
+           in_row_dim, in_col_dim, out_row_dim, out_col_dim, pool_out_row_dim, pool_out_col_dim);
+    exit(1);
   }
+  if (in_stride != in_channels || weight_stride != out_channels || out_stride != out_channels) {
+    printf("gemmini_loop_conv_ws: v0.7's loop_conv_ws has no stride fields (in_stride %d must be in_channels %d, "
+           "weight_stride %d and out_stride %d must be out_channels %d); run strided convolutions without the "
+           "hardware loop\n",
+           in_stride, in_channels, weight_stride, out_stride, out_channels);
+    exit(1);
+  }
+}
+
+#define gemmini_loop_conv_ws_rows_cols_(batch_size, in_row_dim, in_col_dim, in_channels, out_channels, out_row_dim, \
+                                        out_col_dim, pool_out_row_dim, pool_out_col_dim, stride, padding, kernel_dim, \
+                                        kernel_dilation, pool_size, pool_stride, pool_padding, batches, porows, \
+                                        pocols, pochs, krows, kcols, kchs, lpad, rpad, upad, dpad, plpad, prpad, \
+                                        pupad, pdpad, orows, ocols, weights, output, bias, input, no_bias, no_pool, \
+                                        downsample, wrot180, input_dilated, activation, trans_output_1203, \
+                                        trans_weight_1203, trans_weight_0132, trans_input_3120, max_pixels_per_row, \
+                                        in_stride, weight_stride, out_stride, dw, a_spad_id, b_spad_id) \
+  do { \
+    (void)(a_spad_id); \
+    (void)(b_spad_id); \
+    gemmini_loop_conv_ws_check_(in_row_dim, in_col_dim, out_row_dim, out_col_dim, pool_out_row_dim, \
+                                pool_out_col_dim, in_channels, out_channels, in_stride, weight_stride, out_stride); \
+    gemmini_loop_conv_ws_v07_(batch_size, in_row_dim, in_channels, out_channels, out_row_dim, pool_out_row_dim, \
+                              stride, padding, kernel_dim, kernel_dilation, pool_size, pool_stride, pool_padding, \
+                              batches, porows, pocols, pochs, krows, kcols, kchs, lpad, rpad, upad, dpad, plpad, \
+                              prpad, pupad, pdpad, orows, ocols, weights, output, bias, input, no_bias, no_pool, \
+                              downsample, wrot180, input_dilated, activation, trans_output_1203, trans_weight_1203, \
+                              trans_weight_0132, trans_input_3120, max_pixels_per_row, dw); \
+  } while (0)
+
+/* Picks the form by argument count: the 55th of (args..., candidates...) is the match. */
+#define GEMMINI_CONV_PICK_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, name, ...) name
+#define gemmini_loop_conv_ws(...) \
+  GEMMINI_CONV_PICK_(__VA_ARGS__, gemmini_loop_conv_ws_rows_cols_, GEMMINI_CONV_BAD_ARGS_, GEMMINI_CONV_BAD_ARGS_, \
+                     GEMMINI_CONV_BAD_ARGS_, GEMMINI_CONV_BAD_ARGS_, GEMMINI_CONV_BAD_ARGS_, GEMMINI_CONV_BAD_ARGS_, \
+                     GEMMINI_CONV_BAD_ARGS_, gemmini_loop_conv_ws_v07_, GEMMINI_CONV_BAD_ARGS_)(__VA_ARGS__)
 
 #include "gemmini_counter.h"
 
