@@ -609,7 +609,9 @@ static void gemmini_conv_sw_store_(const struct gemmini_conv_tile_ *t, elem_t *o
       const int cols = gemmini_conv_min_(t->ochs - poch, DIM);
       elem_t *dst = output + (size_t)b * pool_out_row_dim * pool_out_col_dim * out_stride + poch;
       const uint32_t c_addr = c_base + (poch / DIM) * group_rows + b * t->orows * t->ocols;
-      gemmini_extended_mvout(dst, c_addr, cols, 0);
+      /* The pooled extent comes from config_st; rows is not used for it
+       * (Gemmini's library passes 0, we pass a legal DIM). */
+      gemmini_extended_mvout(dst, c_addr, cols, DIM);
     }
   gemmini_extended_config_st((size_t)out_stride * sizeof(elem_t), act, scale);
 }
