@@ -1,0 +1,430 @@
+"""sim/gemmini/model.py and loop_ws.py against the independent formulation in tests/gemmini_support/reference.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gemmini_support import reference as ref
+from gemmini_support.reference import ACC, ACCUMULATE, FULL, GARBAGE, operand
+
+from sim.gemmini import isa
+from sim.gemmini.model import GemminiIllegal, GemminiModel
+from sim.gemmini.params import gemmini_params
+
+CONFIGS = ["gemmini-dim4", "gemmini-dim16"]
+MEM_BASE = 0x8000_0000
+MEM_SIZE = 1 << 20
+
+
+@pytest.fixture(params=CONFIGS)
+def env(request):
+    p = gemmini_params(request.param)
+    mem = ref.FlatMemory(MEM_SIZE, MEM_BASE)
+    return GemminiModel(p, mem), mem, np.random.default_rng(hash(request.param) & 0xFFFF)
+
+
+def cfg(m: GemminiModel, pair: tuple[int, int]) -> None:
+    m.execute(isa.CONFIG, *pair)
+
+
+def i8(rng, shape):
+    return rng.integers(-128, 128, shape, dtype=np.int8)
+
+
+# ---------------------------------------------------------------- mvin / mvout
+
+
+def test_mvin_mvout_scratchpad_blocks_strides_unaligned(env):
+    m, mem, rng = env
+    d = m.p.dim
+    for trial in range(12):
+        rows = int(rng.integers(1, d + 1))
+        cols = int(rng.integers(1, d * m.p.max_block_len + 1))
+        stride = cols + int(rng.integers(0, 9))
+        bstride = d + int(rng.integers(0, 3))
+        src = MEM_BASE + 0x100 + int(rng.integers(0, 64))  # unaligned on purpose
+        data = i8(rng, (rows, stride))
+        mem.put(src, data)
+        before = m.sp.copy()
+        sp_row = int(rng.integers(0, 64))
+        cfg(m, ref.config_ld(stride, block_stride=bstride))
+        m.execute(isa.MVIN, src, operand(sp_row, cols, rows))
+        expect = before.copy()
+        for off, piece in ref.mvin_rows(data, rows, cols, d, bstride).items():
+            expect[sp_row + off, :len(piece)] = piece  # the rest of the row keeps its old value
+        np.testing.assert_array_equal(m.sp, expect, err_msg=f"trial {trial}: rows {rows} cols {cols}")
+        # mvout of the first block back to a fresh place
+        dst = MEM_BASE + 0x8000 + int(rng.integers(0, 16))
+        ocols = min(cols, d)
+        cfg(m, ref.config_st(ocols + 3))
+        m.execute(isa.MVOUT, dst, operand(sp_row, ocols, rows))
+        np.testing.assert_array_equal(mem.get(dst, (rows, ocols), np.int8, ocols + 3), data[:rows, :ocols])
+    assert m.counters["insn_mvin"] == 12 and m.counters["insn_mvout"] == 12
+
+
+def test_mvin_ids_have_their_own_config(env):
+    m, mem, rng = env
+    d = m.p.dim
+    data = i8(rng, (d, 3 * d))
+    mem.put(MEM_BASE, data)
+    cfg(m, ref.config_ld(3 * d, idx=0))
+    cfg(m, ref.config_ld(d, idx=1))
+    cfg(m, ref.config_ld(2 * d, idx=2, scale=2.0))
+    m.execute(isa.MVIN, MEM_BASE, operand(0, d, d))
+    m.execute(isa.MVIN2, MEM_BASE, operand(d, d, d))
+    m.execute(isa.MVIN3, MEM_BASE, operand(2 * d, d, d))
+    flat = data.reshape(-1)
+    np.testing.assert_array_equal(m.sp[:d], data[:, :d])
+    np.testing.assert_array_equal(m.sp[d:2 * d], flat[:d * d].reshape(d, d))
+    by2 = flat[:2 * d * d].reshape(d, 2 * d)[:, :d]
+    np.testing.assert_array_equal(m.sp[2 * d:3 * d], ref.scale_array(by2, 2.0, -128, 127))
+
+
+def test_mvin_scale_rounding_and_saturation(env):
+    m, mem, rng = env
+    d = m.p.dim
+    vals = np.array([-128, -3, -1, 1, 3, 5, 127, 100] * d * d, dtype=np.int8)[:d * d].reshape(d, d)
+    mem.put(MEM_BASE, vals)
+    for scale in (0.5, 1.5, -1.0, 2.0, 1e30, float("nan"), 0.1):
+        cfg(m, ref.config_ld(d, scale=scale))
+        m.execute(isa.MVIN, MEM_BASE, operand(0, d, d))
+        np.testing.assert_array_equal(m.sp[:d], ref.scale_array(vals, scale, -128, 127), err_msg=f"scale {scale}")
+    # ties go to even: 1*0.5 -> 0, 3*0.5 -> 2, -3*0.5 -> -2
+    cfg(m, ref.config_ld(d, scale=0.5))
+    m.execute(isa.MVIN, MEM_BASE, operand(0, d, d))
+    assert list(m.sp[:d].reshape(-1)[1:6]) == [-2, 0, 0, 2, 2]
+
+
+def test_mvin_accumulator_int32_shrink_accumulate_and_zero_writer(env):
+    m, mem, rng = env
+    d = m.p.dim
+    data = rng.integers(-(1 << 31), 1 << 31, (d, d), dtype=np.int64).astype(np.int32)
+    mem.put(MEM_BASE, data)
+    cfg(m, ref.config_ld(4 * d))
+    m.execute(isa.MVIN, MEM_BASE, operand(ACC | 8, d, d))
+    np.testing.assert_array_equal(m.acc[8:8 + d], data)
+    m.execute(isa.MVIN, MEM_BASE, operand(ACC | ACCUMULATE | 8, d, d))
+    np.testing.assert_array_equal(m.acc[8:8 + d], ref.wrap32(data.astype(np.int64) * 2))
+    small = i8(rng, (d, d))
+    mem.put(MEM_BASE + 0x1000, small)
+    cfg(m, ref.config_ld(d, shrink=True))
+    m.execute(isa.MVIN, MEM_BASE + 0x1000, operand(ACC | 8, d - 1, d))
+    np.testing.assert_array_equal(m.acc[8:8 + d, :d - 1], small[:, :d - 1])
+    np.testing.assert_array_equal(m.acc[8:8 + d, d - 1], ref.wrap32(data[:, d - 1].astype(np.int64) * 2))
+    m.execute(isa.MVIN, 0, operand(ACC | 8, d, 2))  # DRAM address 0: zeros, nothing read
+    assert not m.acc[8:10].any() and m.acc[10:8 + d, :d - 1].tolist() == small[2:, :d - 1].tolist()
+
+
+def test_mvout_accumulator_scale_relu_full(env):
+    m, mem, rng = env
+    d = m.p.dim
+    big = np.array([(1 << 24) + 1, -(1 << 31), (1 << 31) - 1, 3, -3, 5, 255, -129] * d, dtype=np.int64)
+    data = np.concatenate([big, rng.integers(-5000, 5000, d * d)])[:d * d].reshape(d, d).astype(np.int32)
+    m.acc[0:d] = data
+    for scale, act in ((1.0, 0), (0.5, 0), (0.5, 1), (1 / 64, 1), (-0.25, 1), (3.0, 0)):
+        cfg(m, ref.config_st(d, act=act, scale=scale))
+        m.execute(isa.MVOUT, MEM_BASE, operand(ACC, d, d))
+        got = mem.get(MEM_BASE, (d, d), np.int8)
+        np.testing.assert_array_equal(got, ref.acc_to_int8(data, scale, act == 1), err_msg=f"{scale} {act}")
+    cfg(m, ref.config_st(4 * d, act=1, scale=0.5))
+    m.execute(isa.MVOUT, MEM_BASE, operand(ACC | FULL, d, d))
+    np.testing.assert_array_equal(mem.get(MEM_BASE, (d, d), np.int32), data)  # full width: raw, no act
+
+
+def test_mvout_max_pooling(env):
+    m, mem, rng = env
+    d = m.p.dim
+    orows, ocols, ch = 5, 5, min(d, 4)
+    img = rng.integers(-300, 300, (orows * ocols, d)).astype(np.int32)
+    m.acc[0:orows * ocols] = img
+    for stride, size, upad, lpad in ((2, 3, 1, 1), (1, 2, 0, 0), (2, 2, 0, 1)):
+        porows = (orows + 2 * upad - size) // stride + 1
+        pocols = (ocols + 2 * lpad - size) // stride + 1
+        cfg(m, ref.config_st(ch, scale=0.5, pool_stride=stride, pool_size=size, out_dim=pocols, porows=porows,
+                             pocols=pocols, orows=orows, ocols=ocols, upad=upad, lpad=lpad))
+        m.execute(isa.MVOUT, MEM_BASE, operand(ACC, ch, d))
+        scaled = ref.acc_to_int8(img[:, :ch], 0.5, False).reshape(orows, ocols, ch)
+        want = ref.maxpool(scaled, stride, size, porows, pocols, upad, lpad)
+        got = mem.get(MEM_BASE, (porows * pocols, ch), np.int8).reshape(porows, pocols, ch)
+        np.testing.assert_array_equal(got, want, err_msg=f"stride {stride} size {size}")
+
+
+# ---------------------------------------------------------------- the mesh
+
+
+def _put_sp(m, row, arr):
+    m.sp[row:row + arr.shape[0], :arr.shape[1]] = arr
+
+
+def test_ws_preload_compute_sizes_garbage_accumulate(env):
+    m, mem, rng = env
+    d = m.p.dim
+    cfg(m, ref.config_ex(dataflow=1))
+    for trial in range(10):
+        a, b, dd = i8(rng, (d, d)), i8(rng, (d, d)), i8(rng, (d, d))
+        _put_sp(m, 0, a), _put_sp(m, d, b), _put_sp(m, 2 * d, dd)
+        ar, ac, bc = (int(x) for x in rng.integers(1, d + 1, 3))
+        use_d = trial % 2 == 0
+        acc_prev = rng.integers(-1000, 1000, (d, d)).astype(np.int32)
+        m.acc[0:d] = acc_prev
+        accumulate = trial % 3 == 0
+        m.execute(isa.PRELOAD, operand(d, bc, ac), operand(ACC | (ACCUMULATE if accumulate else 0), bc, ar))
+        m.execute(isa.COMPUTE_PRELOADED, operand(0, ac, ar), operand(2 * d, d, d) if use_d else GARBAGE)
+        at = ref.Tile.from_rows(a, ar, ac, d).data
+        wt = ref.Tile.from_rows(b, ac, bc, d).data
+        res = ref.ws_result(at, wt, dd.astype(np.int64) if use_d else None)[:ar, :bc]
+        expect = acc_prev.copy()
+        expect[:ar, :bc] = ref.wrap32(expect[:ar, :bc] + res) if accumulate else res
+        np.testing.assert_array_equal(m.acc[0:d], expect, err_msg=f"trial {trial}")
+    # compute_accumulated keeps the weights; garbage A gives zeros; garbage C writes nothing
+    m.execute(isa.PRELOAD, GARBAGE, operand(ACC, d, d))
+    m.execute(isa.COMPUTE_ACCUMULATED, operand(0, ac, ar), GARBAGE)
+    np.testing.assert_array_equal(m.acc[:ar, :bc], ref.ws_result(at, wt)[:ar, :bc])
+    m.execute(isa.PRELOAD, GARBAGE, operand(ACC, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, GARBAGE, GARBAGE)
+    assert not m.acc[0:d].any()
+    snap = m.acc.copy()
+    m.execute(isa.PRELOAD, operand(d, d, d), GARBAGE)
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), GARBAGE)
+    np.testing.assert_array_equal(m.acc, snap)
+
+
+def test_ws_c_stride_a_stride_and_scratchpad_output(env):
+    m, mem, rng = env
+    d = m.p.dim
+    a = i8(rng, (2 * d, d))
+    b = i8(rng, (d, d))
+    _put_sp(m, 0, a), _put_sp(m, 4 * d, b)
+    for c_stride in (1, 2, 0):
+        m.acc[:] = 7
+        cfg(m, ref.config_ex(dataflow=1, c_stride=c_stride, a_stride=2))
+        m.execute(isa.PRELOAD, operand(4 * d, d, d), operand(ACC | ACCUMULATE | 16, d, d))
+        m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), GARBAGE)
+        res = ref.ws_result(a[0:2 * d:2], b)
+        expect = np.full(m.acc.shape, 7, dtype=np.int64)
+        for r in range(d):
+            expect[16 + r * c_stride] += res[r]
+        np.testing.assert_array_equal(m.acc, expect, err_msg=f"c_stride {c_stride}")
+    # output to the scratchpad: saturated to int8, ReLU from config_ex
+    cfg(m, ref.config_ex(dataflow=1, act=1))
+    m.execute(isa.PRELOAD, operand(4 * d, d, d), operand(8 * d, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), GARBAGE)
+    np.testing.assert_array_equal(m.sp[8 * d:9 * d], np.maximum(ref.sat(ref.ws_result(a[:d], b), 8), 0))
+
+
+@pytest.mark.parametrize("which", ["a", "b"])
+def test_ws_transposes(env, which):
+    m, mem, rng = env
+    d = m.p.dim
+    a, b = i8(rng, (d, d)), i8(rng, (d, d))
+    _put_sp(m, 0, a), _put_sp(m, d, b)
+    ar, ac, bc = d - 1, d - 2 if d > 2 else 1, d - 1
+    cfg(m, ref.config_ex(dataflow=1, a_t=which == "a", b_t=which == "b"))
+    m.execute(isa.PRELOAD, operand(d, bc, ac), operand(ACC, bc, ar))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, ac, ar), GARBAGE)
+    at = ref.Tile.from_rows(a, ar, ac, d, transpose=which == "a").data
+    wt = ref.Tile.from_rows(b, ac, bc, d, transpose=which == "b").data
+    np.testing.assert_array_equal(m.acc[:ar, :bc], ref.ws_result(at, wt)[:ar, :bc])
+
+
+def test_ws_reads_operands_from_accumulator_with_scale(env):
+    m, mem, rng = env
+    d = m.p.dim
+    src = rng.integers(-600, 600, (d, d)).astype(np.int32)
+    m.acc[4 * d:5 * d] = src
+    b = i8(rng, (d, d))
+    _put_sp(m, 0, b)
+    cfg(m, ref.config_ex(dataflow=1, acc_scale=0.25, act=1))
+    m.execute(isa.PRELOAD, operand(0, d, d), operand(ACC, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(ACC | 4 * d, d, d), GARBAGE)
+    np.testing.assert_array_equal(m.acc[:d], ref.ws_result(ref.acc_to_int8(src, 0.25, True), b))
+
+
+def test_os_preload_accumulate_shift_and_flush(env):
+    m, mem, rng = env
+    d = m.p.dim
+    a1, b1, a2, b2, dd = (i8(rng, (d, d)) for _ in range(5))
+    for i, t in enumerate((a1, b1, a2, b2, dd)):
+        _put_sp(m, i * d, t)
+    for shift in (0, 1, 3, 7):
+        cfg(m, ref.config_ex(dataflow=0, shift=shift))
+        m.execute(isa.PRELOAD, operand(4 * d, d, d), GARBAGE)
+        m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+        m.execute(isa.PRELOAD, GARBAGE, operand(ACC | 2 * d, d, d))
+        m.execute(isa.COMPUTE_ACCUMULATED, operand(2 * d, d, d), operand(3 * d, d, d))
+        assert not m.acc[2 * d:3 * d].any()  # results stay in the PEs until shifted out
+        m.execute(isa.FLUSH, 0, 0)
+        total = dd.astype(np.int64) + ref.ws_result(a1, b1) + ref.ws_result(a2, b2)
+        want = np.vectorize(lambda v, s=shift: ref.rne_shift(int(v), s))(total)
+        np.testing.assert_array_equal(m.acc[2 * d:3 * d], ref.sat(want, 20), err_msg=f"shift {shift}")
+        m.acc[:] = 0
+
+
+def test_os_outputs_saturate_to_20_bits_and_shift_ties(env):
+    m, mem, rng = env
+    d = m.p.dim
+    a = np.full((d, d), -128, dtype=np.int8)
+    _put_sp(m, 0, a)
+    cfg(m, ref.config_ex(dataflow=0, shift=0))
+    m.execute(isa.PRELOAD, GARBAGE, operand(ACC, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(0, d, d))
+    for _ in range(40):  # 40 * d * 2^14 passes 2^19
+        m.execute(isa.PRELOAD, GARBAGE, operand(ACC, d, d))
+        m.execute(isa.COMPUTE_ACCUMULATED, operand(0, d, d), operand(0, d, d))
+    m.execute(isa.FLUSH, 0, 0)
+    assert (m.acc[:d] == (1 << 19) - 1).all()
+    # ties: D = [1, 3, 5, -1, -3] >> 1 -> [0, 2, 2, 0, -2]
+    dvals = np.zeros((d, d), dtype=np.int8)
+    dvals[0, :min(d, 5)] = [1, 3, 5, -1, -3][:min(d, 5)]
+    _put_sp(m, d, dvals)
+    cfg(m, ref.config_ex(dataflow=0, shift=1))
+    m.execute(isa.PRELOAD, operand(d, d, d), operand(ACC | d, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, GARBAGE, GARBAGE)
+    m.execute(isa.FLUSH, 0, 0)
+    assert list(m.acc[d, :min(d, 5)]) == [0, 2, 2, 0, -2][:min(d, 5)]
+
+
+# ---------------------------------------------------------------- loop_ws
+
+
+def _loop_ws(m, mem, rng, ti, tj, tk, pad, bias, full_c, a_t=False, b_t=False, scale=1.0, act=0):
+    d = m.p.dim
+    M, N, KK = ti * d - pad[0], tj * d - pad[1], tk * d - pad[2]
+    A, B = i8(rng, (M, KK)), i8(rng, (KK, N))
+    D = rng.integers(-3000, 3000, (M, N)).astype(np.int32)
+    As = (A.T if a_t else A).copy()
+    Bs = (B.T if b_t else B).copy()
+    aA, aB, aD, aC = MEM_BASE, MEM_BASE + 0x20000, MEM_BASE + 0x40000, MEM_BASE + 0x80000
+    mem.put(aA, As), mem.put(aB, Bs), mem.put(aD, D)
+    cfg(m, ref.config_ex(dataflow=1, a_t=a_t, b_t=b_t))
+    cfg(m, ref.config_st(N * (4 if full_c else 1), act=act, scale=scale))
+    cfg(m, ref.config_ld(As.shape[1], idx=0, block_stride=d))
+    cfg(m, ref.config_ld(Bs.shape[1], idx=1, block_stride=d))
+    cfg(m, ref.config_ld(N * 4, idx=2, block_stride=d))
+    m.execute(isa.LOOP_WS_CONFIG_BOUNDS, pad[0] | pad[1] << 16 | pad[2] << 32, ti | tj << 16 | tk << 32)
+    m.execute(isa.LOOP_WS_CONFIG_ADDRS_AB, aA, aB)
+    m.execute(isa.LOOP_WS_CONFIG_ADDRS_DC, aD if bias else 0, aC)
+    m.execute(isa.LOOP_WS_CONFIG_STRIDES_AB, As.shape[1], Bs.shape[1])
+    m.execute(isa.LOOP_WS_CONFIG_STRIDES_DC, N, N)
+    m.execute(isa.LOOP_WS, 1 | int(full_c) << 1 if bias else int(full_c) << 1, int(a_t) | int(b_t) << 1)
+    exact = A.astype(np.int64) @ B.astype(np.int64) + (D if bias else 0)
+    if full_c:
+        got = mem.get(aC, (M, N), np.int32)
+        np.testing.assert_array_equal(got, ref.wrap32(exact))
+    else:
+        got = mem.get(aC, (M, N), np.int8)
+        np.testing.assert_array_equal(got, ref.acc_to_int8(exact, scale, act == 1))
+    return A, B
+
+
+def test_loop_ws_bias_padding_full_c(env):
+    m, mem, rng = env
+    d = m.p.dim
+    _loop_ws(m, mem, rng, 3, 2, 3, (1, d - 1, 2), bias=True, full_c=True)
+    _loop_ws(m, mem, rng, 2, 3, 2, (0, 0, 0), bias=False, full_c=False, scale=1 / 32, act=1)
+
+
+@pytest.mark.parametrize("which", ["a", "b"])
+def test_loop_ws_transposes(env, which):
+    m, mem, rng = env
+    d = m.p.dim
+    _loop_ws(m, mem, rng, 2, 2, 3, (1, 2 % d, 3 % d), bias=True, full_c=True, a_t=which == "a", b_t=which == "b")
+
+
+def test_loop_ws_macs_and_double_buffering(env):
+    m, mem, rng = env
+    d = m.p.dim
+    before = m.counters["gemmini_macs"]
+    A, B = _loop_ws(m, mem, rng, 2, 1, 2, (1, 0, 3 % d), bias=False, full_c=True)
+    assert m.counters["gemmini_macs"] - before == A.shape[0] * A.shape[1] * B.shape[1]
+    half = m.p.sp_rows // 2
+    # loop 1 placed A at the bottom of the first half; loop 2 at the bottom of the second
+    first_a = m.sp[:d].copy()
+    np.testing.assert_array_equal(first_a[:d, :d], A[:d, :d])
+    A2, _ = _loop_ws(m, mem, rng, 2, 1, 2, (1, 0, 3 % d), bias=False, full_c=True)
+    np.testing.assert_array_equal(m.sp[half:half + d, :d], A2[:d, :d])
+    np.testing.assert_array_equal(m.sp[:d], first_a)
+
+
+# ---------------------------------------------------------------- counters
+
+
+def test_counter_instruction(env):
+    m, mem, rng = env
+    d = m.p.dim
+
+    def ctr(rs1):
+        return m.execute(isa.COUNTER, rs1, 0)
+
+    ctr((45 << 12) | (0 << 4) | 8)  # counter 0: RDMA read requests
+    ctr((4 << 12) | (1 << 4) | 8 | (1 << 31))  # counter 1: external RDMA bytes received
+    mem.put(MEM_BASE, i8(rng, (d, d)))
+    cfg(m, ref.config_ld(d))
+    m.execute(isa.MVIN, MEM_BASE, operand(0, d, 3))
+    assert ctr(0 << 4) == 3
+    assert ctr(1 << 4) == 3 * d
+    assert ctr((0 << 4) | 4) == 3  # take a snapshot (returns the live value)
+    m.execute(isa.MVIN, MEM_BASE, operand(0, d, 2))
+    assert ctr(0 << 4) == 3  # snapshot held
+    assert ctr((0 << 4) | 2) == 3  # clear it
+    assert ctr(0 << 4) == 5
+    ctr(1)  # reset all
+    assert ctr(0 << 4) == 0 and ctr(1 << 4) == 0
+    m.execute(isa.MVIN, MEM_BASE, operand(0, d, 1))
+    assert ctr(0 << 4) == 1  # the config survived the reset
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_errors_name_instruction_and_field(env):
+    m, mem, rng = env
+    p, d = m.p, m.p.dim
+    cases = [
+        (lambda: m.execute(isa.MVIN, MEM_BASE, operand(0, d, d + 1)), rf"mvin: rows = {d + 1} exceeds DIM = {d}"),
+        (lambda: m.execute(isa.MVIN, MEM_BASE, operand(0, d * p.max_block_len + 1, 1)), "MAX_BLOCK_LEN"),
+        (lambda: m.execute(isa.MVIN, MEM_BASE, operand(ACC, d * p.max_block_len_acc + 1, 1)), "MAX_BLOCK_LEN_ACC"),
+        (lambda: m.execute(isa.MVIN, MEM_BASE, operand(p.sp_rows - 1, d, 2)), "outside the scratchpad"),
+        (lambda: m.execute(isa.MVOUT, MEM_BASE, operand(ACC | p.acc_rows, d, 1)), "outside the accumulator"),
+        (lambda: m.execute(isa.PRELOAD, operand(0, d, d + 1), GARBAGE), rf"preload: rows = {d + 1}"),
+        (lambda: m.execute(isa.COMPUTE_PRELOADED, operand(0, d + 1, d), GARBAGE), rf"A cols = {d + 1}"),
+        (lambda: m.execute(99, 0, 0), "unknown funct 99"),
+        (lambda: cfg(m, ref.config_ex(act=2)), r"config_ex: activation = 2"),
+        (lambda: cfg(m, ref.config_st(0, act=3)), r"config_st: activation = 3"),
+        (lambda: cfg(m, ref.config_ex(dataflow=1, a_t=True, b_t=True)), "two transposers"),
+        (lambda: m.execute(isa.MVIN, MEM_BASE - 64, operand(0, d, 1)), "unmapped"),
+    ]
+    for fn, pat in cases:
+        with pytest.raises(GemminiIllegal, match=pat):
+            fn()
+
+
+def test_dataflow_and_loop_conv_availability():
+    from dataclasses import replace
+
+    p = gemmini_params("gemmini-dim4")
+    mem = ref.FlatMemory(4096)
+    m = GemminiModel(replace(p, dataflows=("WS",), loop_conv=False), mem)
+    with pytest.raises(GemminiIllegal, match=r"config_ex: dataflow = OS"):
+        cfg(m, ref.config_ex(dataflow=0))
+    for f in range(isa.LOOP_CONV_WS, isa.LOOP_CONV_WS_CONFIG_6 + 1):
+        with pytest.raises(GemminiIllegal, match=rf"{isa.FUNCT_NAMES[f]}: this config has no loop_conv_ws"):
+            m.execute(f, 0, 0)
+
+
+# ---------------------------------------------------------------- slow sweep
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS)
+def test_random_loop_ws_sweep(config):
+    p = gemmini_params(config)
+    rng = np.random.default_rng(7)
+    for _ in range(25):
+        m = GemminiModel(p, ref.FlatMemory(MEM_SIZE, MEM_BASE))
+        d = p.dim
+        ti, tj, tk = (int(x) for x in rng.integers(1, 5, 3))
+        pad = tuple(int(x) for x in rng.integers(0, d, 3))
+        t = int(rng.integers(0, 3))
+        _loop_ws(m, m.mem, rng, ti, tj, tk, pad, bias=bool(rng.integers(0, 2)), full_c=bool(rng.integers(0, 2)),
+                 a_t=t == 1, b_t=t == 2, scale=float(rng.choice([1.0, 0.5, 1 / 16])), act=int(rng.integers(0, 2)))
