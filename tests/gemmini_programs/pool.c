@@ -17,11 +17,12 @@
 static acc_t img[OROWS * OCOLS][DIM] row_align_acc(1);
 static elem_t pooled[OROWS * OCOLS][DIM] row_align(1);
 
-static void check_pool(int size, int stride, float scale, int act, const char *what) {
+/* rows: Gemmini's library issues pooled mvouts with rows = 0 (config_st gives the extent); rows = DIM too. */
+static void check_pool(int size, int stride, float scale, int act, int rows, const char *what) {
   const int porows = (OROWS - size) / stride + 1, pocols = (OCOLS - size) / stride + 1;
   memset(pooled, SENTINEL, sizeof(pooled));
   gemmini_extended2_config_st(DIM * sizeof(elem_t), act, scale, stride, size, pocols, porows, pocols, OROWS, OCOLS, 0, 0);
-  gemmini_extended_mvout(pooled, ACC_ADDR(2 * DIM), DIM, 0);
+  gemmini_extended_mvout(pooled, ACC_ADDR(2 * DIM), DIM, rows);
   gemmini_fence();
   static elem_t want[OROWS * OCOLS][DIM];
   memset(want, SENTINEL, sizeof(want));
@@ -48,9 +49,11 @@ int main(void) {
     int rows = OROWS * OCOLS - p < DIM ? OROWS * OCOLS - p : DIM;
     gemmini_extended_mvin(img[p], ACC_ADDR(2 * DIM + p), DIM, rows);
   }
-  check_pool(2, 2, ACC_SCALE_IDENTITY, NO_ACTIVATION, "max pool 2x2 stride 2");
-  check_pool(3, 1, ACC_SCALE_IDENTITY, NO_ACTIVATION, "max pool 3x3 stride 1");
-  check_pool(2, 2, 0.5f, RELU, "max pool 2x2 stride 2, scale 0.5, ReLU");
+  check_pool(2, 2, ACC_SCALE_IDENTITY, NO_ACTIVATION, DIM, "max pool 2x2 stride 2 (mvout rows DIM)");
+  check_pool(3, 1, ACC_SCALE_IDENTITY, NO_ACTIVATION, DIM, "max pool 3x3 stride 1 (mvout rows DIM)");
+  check_pool(2, 2, 0.5f, RELU, DIM, "max pool 2x2 stride 2, scale 0.5, ReLU (mvout rows DIM)");
+  check_pool(2, 2, ACC_SCALE_IDENTITY, NO_ACTIVATION, 0, "max pool 2x2 stride 2 (mvout rows 0, as Gemmini's library)");
+  check_pool(3, 1, 0.25f, NO_ACTIVATION, 0, "max pool 3x3 stride 1, scale 0.25 (mvout rows 0)");
   /* pooling off again: a plain mvout still works */
   gemmini_config_st(DIM * sizeof(elem_t));
   static elem_t plain[DIM][DIM] row_align(1);
