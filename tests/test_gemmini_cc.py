@@ -459,3 +459,51 @@ def test_testutils_reference_helpers(tmp_path, soc):
     fo = np.vectorize(lambda v: max(-128, min(127, _rrs_reference(int(v), 1))))(fc)
     assert f"full {fc[0, 0]} {fc[1, 1]} {fc[2, 0]} {fo[0, 0]} {fo[2, 1]} 1" in u
     assert "cycles 1" in u
+
+
+# ---------------------------------------------------------------- the macros agree with the model
+
+
+@pytest.mark.iss
+def test_acc_scale_macro_agrees_with_mvout_on_the_model(tmp_path):
+    """ACC_SCALE (C reference) and a scaled mvout from the accumulator (the model
+    inside Spike) give the same int8 for random int32 values and scales."""
+    from harness.commands.iss import run_iss
+
+    scales = [0.5, 0.25, 1 / 3, 0.0078125, 1e-3, 2.0, 0.3333333432674408, 37.5]
+    code = f"""\
+        #include "include/gemmini_testutils.h"
+        static const float scales[] = {{{", ".join(f"{s!r}f" for s in scales)}}};
+        #define NS (int)(sizeof scales / sizeof scales[0])
+        static acc_t In[DIM][DIM] row_align_acc(1);
+        static elem_t Out[DIM][DIM] row_align(1);
+        int main(void) {{
+          int bad = 0;
+          gemmini_flush(0);
+          for (int s = 0; s < NS; s++) {{
+            for (int i = 0; i < DIM; i++)
+              for (int j = 0; j < DIM; j++) {{
+                int r = (rand() << 8 | rand()) - 32768;  /* ties and saturation both occur */
+                In[i][j] = (i + j) % 3 == 0 ? r : (i + j) % 3 == 1 ? r / 64 : r * 4096;
+              }}
+            gemmini_config_ld(DIM * sizeof(acc_t));
+            gemmini_extended_config_st(DIM * sizeof(elem_t), NO_ACTIVATION, scales[s]);
+            gemmini_mvin(In, (uint32_t)1 << 31);
+            gemmini_mvout(Out, (uint32_t)1 << 31);
+            gemmini_fence();
+            for (int i = 0; i < DIM; i++)
+              for (int j = 0; j < DIM; j++)
+                if (Out[i][j] != ACC_SCALE(In[i][j], scales[s])) {{
+                  printf("mismatch s=%d x=%d model=%d macro=%d\\n", s, (int)In[i][j], Out[i][j],
+                         (int)ACC_SCALE(In[i][j], scales[s]));
+                  bad++;
+                }}
+          }}
+          printf("checked=%d bad=%d\\n", NS * DIM * DIM, bad);
+          return bad != 0;
+        }}
+        """
+    elf = _build(tmp_path, code)
+    outcome, _result = run_iss(elf, "gemmini-dim4", timeout_s=60)
+    assert f"checked={len(scales) * 16} bad=0" in outcome.uart, outcome.uart[-2000:]
+    assert outcome.ending == "exit" and outcome.exit_code == 0
