@@ -149,6 +149,37 @@ def test_mvout_max_pooling(env):
         np.testing.assert_array_equal(got, want, err_msg=f"stride {stride} size {size}")
 
 
+def test_mvin_pixel_repeats(env):
+    m, mem, rng = env
+    d = m.p.dim
+    w, reps, rows = max(1, d // 4), 3, min(d, 4)
+    data = i8(rng, (rows, w))
+    mem.put(MEM_BASE, data)
+    m.sp[:] = 9
+    cfg(m, ref.config_ld(w, pixel_repeats=reps, block_stride=d))
+    base = 1  # row 1: copies reaching above row 0 are dropped
+    m.execute(isa.MVIN, MEM_BASE, operand(base, w, rows))
+    expect = np.full(m.sp.shape, 9, dtype=np.int8)
+    for r in range(rows):
+        for k in range(reps):
+            if base + r - k >= 0 and k * w < d:
+                expect[base + r - k, k * w:min(d, (k + 1) * w)] = data[r, :min(w, d - k * w)]
+    np.testing.assert_array_equal(m.sp[:16], expect[:16])
+
+
+def test_mvout_1d(env):
+    m, mem, rng = env
+    d = m.p.dim
+    orows, ocols, out_dim = 3, 5, 7
+    img = rng.integers(-100, 100, (orows * ocols, d)).astype(np.int32)
+    m.acc[0:orows * ocols] = img
+    cfg(m, ref.config_st(d, pool_size=1, out_dim=out_dim, orows=orows, ocols=ocols))
+    m.execute(isa.MVOUT, MEM_BASE, operand(ACC, d, d))
+    for n in range(orows * ocols):
+        addr = MEM_BASE + ((n // ocols) * out_dim + n % ocols) * d
+        np.testing.assert_array_equal(mem.get(addr, (1, d), np.int8)[0], img[n], err_msg=f"pixel {n}")
+
+
 # ---------------------------------------------------------------- the mesh
 
 
@@ -386,6 +417,8 @@ def test_errors_name_instruction_and_field(env):
         (lambda: m.execute(isa.MVIN, MEM_BASE, operand(ACC, d * p.max_block_len_acc + 1, 1)), "MAX_BLOCK_LEN_ACC"),
         (lambda: m.execute(isa.MVIN, MEM_BASE, operand(p.sp_rows - 1, d, 2)), "outside the scratchpad"),
         (lambda: m.execute(isa.MVOUT, MEM_BASE, operand(ACC | p.acc_rows, d, 1)), "outside the accumulator"),
+        (lambda: m.execute(isa.MVOUT, MEM_BASE, operand(ACC | FULL, d + 1, 1)), "full-width accumulator mvout"),
+        (lambda: m.execute(isa.MVOUT, MEM_BASE, operand(0, d, d + 1)), rf"mvout: rows = {d + 1}"),
         (lambda: m.execute(isa.PRELOAD, operand(0, d, d + 1), GARBAGE), rf"preload: rows = {d + 1}"),
         (lambda: m.execute(isa.COMPUTE_PRELOADED, operand(0, d + 1, d), GARBAGE), rf"A cols = {d + 1}"),
         (lambda: m.execute(99, 0, 0), "unknown funct 99"),

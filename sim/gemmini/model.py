@@ -275,7 +275,7 @@ class GemminiModel:
             c = self.ld[idx]
             c.stride = rs2
             c.shrink = bool(rs1 >> 2 & 1)
-            c.pixel_repeats = max(1, (rs1 >> 8) & 0xFF)
+            c.pixel_repeats = max(1, (rs1 >> 8) & 0xFF)  # 0 would wrap the repeater's counter; read as 1
             c.block_stride = (rs1 >> 16) & 0xFFFF
             c.scale = f32_bits_to_float(rs1 >> 32)
         elif kind == isa.CONFIG_ST:
@@ -386,9 +386,9 @@ class GemminiModel:
         reps = cfg.pixel_repeats
         span = (blocks - 1) * bstride + rows
         base = self._acc_row(insn, raw, span) if to_acc else self._sp_row(insn, raw, span)
-        if reps > 1 and base < reps - 1:
-            raise GemminiIllegal(f"gemmini {insn}: pixel repeats = {reps} write {reps - 1} rows above row {base}, "
-                                 "below the start of the memory")
+        if reps > 1 and to_acc:
+            raise GemminiIllegal(f"gemmini {insn}: pixel repeats = {reps} (config_ld rs1[15:8]) only apply to "
+                                 "scratchpad mvins")
         # Gemmini's ZeroWriter: a DRAM address of 0 writes zeros instead of reading memory.
         if dram == 0:
             data = np.zeros((rows, cols), dtype=np.int64)
@@ -411,18 +411,29 @@ class GemminiModel:
             w = min(d, cols - c0)
             chunk = data[:, c0:c0 + w]
             r0 = base + b * bstride
-            for rep in range(reps):
-                # PixelRepeater: repeat k writes the same rows k rows further up.
-                lo = r0 - rep
-                if to_acc:
-                    tgt = self.acc[lo:lo + rows, :w]
-                    if accumulate:
-                        tgt[...] = wrap(tgt.astype(np.int64) + chunk, 32)
-                    else:
-                        tgt[...] = chunk
-                else:
-                    self.sp[lo:lo + rows, :w] = chunk
+            if to_acc:
+                tgt = self.acc[r0:r0 + rows, :w]
+                tgt[...] = wrap(tgt.astype(np.int64) + chunk, 32) if accumulate else chunk
+            elif reps == 1:
+                self.sp[r0:r0 + rows, :w] = chunk
+            else:
+                self._pixel_repeat(r0, chunk, reps)
         return 0
+
+    def _pixel_repeat(self, r0: int, chunk: np.ndarray, reps: int) -> None:
+        """PixelRepeater: copy k (k = reps-1 .. 0) of a row goes k rows up and k x len columns right; copies that
+        would cross below the start of the row's scratchpad half are dropped, columns past DIM are cut off."""
+        d, half = self.p.dim, self.p.sp_rows // 2
+        w = chunk.shape[1]
+        for r in range(chunk.shape[0]):
+            row = r0 + r
+            floor = 0 if row < half else half
+            for k in range(reps - 1, -1, -1):
+                if row - k < floor or k * w >= d:
+                    continue
+                c = k * w
+                n = min(w, d - c)
+                self.sp[row - k, c:c + n] = chunk[r, :n]
 
     # ------------------------------------------------------------ mvout
 
@@ -444,14 +455,18 @@ class GemminiModel:
         st = self.st
         if st.pool_stride:
             return self._mvout_pool(dram, raw, cols, rows, from_acc, full)
-        if rows > d:
+        one_d = st.pool_size != 0  # StoreController's 1-D mvout: orows x ocols rows, pool_out_dim pixels a row
+        if rows > d and not one_d:
             raise GemminiIllegal(f"gemmini mvout: rows = {rows} exceeds DIM = {d}")
-        max_blocks = self.p.max_block_len_acc if full else self.p.max_block_len
+        # StoreController refuses block mvouts of full-width accumulator rows and 1-D mvouts.
+        max_blocks = 1 if full or one_d else self.p.max_block_len
         blocks = -(-cols // d)
         if blocks > max_blocks:
-            kind = "MAX_BLOCK_LEN_ACC" if full else "MAX_BLOCK_LEN"
+            why = "a full-width accumulator mvout" if full else ("a 1-D mvout" if one_d else "MAX_BLOCK_LEN")
             raise GemminiIllegal(f"gemmini mvout: cols = {cols} is {blocks} blocks of DIM = {d}, more than "
-                                 f"{kind} = {max_blocks}")
+                                 f"{why} allows ({max_blocks})")
+        if one_d:
+            rows = st.orows * st.ocols
         span = (blocks - 1) * d + rows
         base = self._acc_row("mvout", raw, span) if from_acc else self._sp_row("mvout", raw, span)
         src = self.acc if from_acc else self.sp
@@ -465,7 +480,8 @@ class GemminiModel:
             out = tile
         nbytes = out.shape[1] * out.itemsize
         for r in range(rows):
-            self.mem.write(dram + r * st.stride, out[r].tobytes())
+            pitch = (r // st.ocols) * st.pool_out_dim + r % st.ocols if one_d else r
+            self.mem.write(dram + pitch * st.stride, out[r].tobytes())
         self._count_writes(rows, nbytes)
         return 0
 
