@@ -19,7 +19,8 @@ def run_cc(args) -> int:
         defines=args.define,
         extra_cflags=args.cflag,
     )
-    print(f"cosim cc: wrote {out} ({soc.name}, {soc.march}, {soc.mabi})", file=sys.stderr)
+    extra = f", Gemmini DIM {soc.accelerator.dim}" if soc.has_gemmini else ""
+    print(f"cosim cc: wrote {out} ({soc.name}, {soc.march}, {soc.mabi}{extra})", file=sys.stderr)
     return 0
 
 
@@ -28,7 +29,10 @@ def register(sub) -> None:
         "cc",
         help="compile and link C/assembly against the bare-metal runtime for a SoC config",
         description="Compile and link C, assembly, objects or LLVM IR with the bare-metal runtime "
-        "(baremetal/) for the ISA, ABI and memory map of a SoC config, then check the ELF.",
+        "(baremetal/) for the ISA, ABI and memory map of a SoC config, then check the ELF. "
+        "On a Gemmini config, Gemmini's C API is on the include path as in its test suite "
+        '("include/gemmini.h", "include/gemmini_testutils.h", ...; gemmini_params.h generated '
+        "from the config) and BAREMETAL is defined, so Gemmini's own test programs build unchanged.",
     )
     p.add_argument("sources", nargs="+", metavar="FILE", help=".c, .S, .s, .o, .a, .ll or .bc files")
     p.add_argument("--soc", required=True, help="SoC config name (e.g. rv32, t1-small) or path to a .toml")
