@@ -11,7 +11,7 @@ import argparse
 import importlib
 import time
 
-BENCHMARKS = ("rtl", "compile", "vector")
+BENCHMARKS = ("rtl", "compile", "vector", "gemmini")
 
 
 def main(argv: list[str] | None = None) -> int:
