@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from configs import load_soc
-from harness import verify_suite
+from harness import c_programs, verify_suite
 from harness.commands.verify import run_verify
 from harness.results import RESULT_KEYS, write_json_atomic
 from harness.verify import accelerator_use, verify
@@ -65,3 +65,38 @@ def test_accelerator_use_by_config_and_strategy():
     assert accelerator_use(load_soc("t1-small"), "rvv") == {"accelerator_used": True}
     assert accelerator_use(load_soc("gemmini-dim16"), "gemmini") == {"accelerator_used": True}
     assert accelerator_use(load_soc("gemmini-dim16"), "scalar") == {"accelerator_used": False, "note": NOTE}
+
+
+# ---------------------------------------------------------------- Gemmini's C programs in `nox -s verify`
+
+BAD_MVIN = r"""
+#include <stdint.h>
+static int8_t buf[256];
+int main(void) {
+  uint64_t rs2 = ((uint64_t)17 << 48) | ((uint64_t)4 << 32) | 0x10;  /* 17 rows: more than DIM 4 */
+  asm volatile(".insn r 0x7b, 3, 2, x0, %0, %1" :: "r"((uint64_t)(uintptr_t)buf), "r"(rs2) : "memory");
+  return 0;
+}
+"""
+
+
+def test_suite_lists_every_gemmini_program_on_gemmini_dim4():
+    cases = c_programs.gemmini_verify_cases()
+    names = sorted(p.stem for p in c_programs.GEMMINI_PROGRAM_DIR.glob("*.c"))
+    assert names, "no Gemmini programs found"
+    assert sorted(c.id for c in cases) == sorted(f"gemmini:{n}@gemmini-dim4/iss" for n in names)
+    assert {(c.soc, c.target, c.kind) for c in cases} == {("gemmini-dim4", "iss", "gemmini-program")}
+    assert "gemmini-programs" in verify_suite.CASE_SOURCES
+
+
+@pytest.mark.parametrize(
+    "source,status",
+    [("int main(void) { return 0; }\n", "pass"), ("int main(void) { return 3; }\n", "error"), (BAD_MVIN, "trap")],
+)
+def test_self_checking_run_passes_on_exit_0_only(tmp_path, source, status):
+    path = tmp_path / "prog.c"
+    path.write_text(source)
+    result = c_programs.run_self_checking(c_programs.CProgram(path, ("gemmini-dim4",)), "gemmini-dim4", tmp_path)
+    assert result["status"] == status and result["soc"] == "gemmini-dim4"
+    if status == "trap":  # the harness names the Gemmini instruction and the model the refused field
+        assert "gemmini mvin" in result["message"] and "rows" in result["trap"]["detail"]
