@@ -4,7 +4,6 @@ assert, time, printf), run on Spike's scalar core."""
 
 from __future__ import annotations
 
-import os
 import re
 import struct
 import textwrap
@@ -357,16 +356,6 @@ def test_time_clock_atoi_and_float_math(tmp_path):
 # ---------------------------------------------------------------- gemmini_testutils.h
 
 
-def _testutils_include_dirs(tmp_path) -> list:
-    """The real gemmini.h once it exists; until then an empty stand-in (testutils needs none of it)."""
-    if (GEMMINI_INCLUDE / "gemmini.h").is_file() and not os.environ.get("STUB_GEMMINI_H"):
-        return []
-    stub = tmp_path / "stub"
-    (stub / "include").mkdir(parents=True)
-    (stub / "include" / "gemmini.h").write_text("/* stand-in until baremetal/gemmini/include/gemmini.h lands */\n")
-    return [stub]
-
-
 def _matrices(text: str, tag: str, dim: int) -> list[np.ndarray]:
     out = []
     for m in re.finditer(rf"^{tag}\n((?:.*\n){{{dim}}})", text, re.M):
@@ -430,7 +419,7 @@ def test_testutils_reference_helpers(tmp_path, soc):
           return 0;
         }
         """
-    elf = _build(tmp_path, code, soc=soc, include_dirs=_testutils_include_dirs(tmp_path))
+    elf = _build(tmp_path, code, soc=soc)
     r = _run(elf)
     assert r.ending == "exit" and r.exit_code == 0, r.message
     u = r.uart
