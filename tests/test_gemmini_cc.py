@@ -15,7 +15,7 @@ import pytest
 from configs import load_soc
 from harness.cli import main
 from harness.gemmini_header import render_gemmini_params_h
-from harness.toolchain import GEMMINI_INCLUDE, build_elf, runtime
+from harness.toolchain import build_elf, runtime
 from sim.gemmini.params import gemmini_params
 from sim.spike.runner import run_spike
 
