@@ -102,5 +102,8 @@ def build_gemmini_extension() -> Path:
 
 
 def python_path() -> str:
-    """PYTHONPATH for Spike's embedded interpreter: this process's import path."""
-    return os.pathsep.join(p for p in sys.path if p and Path(p).is_dir())
+    """PYTHONPATH for Spike's embedded interpreter: this project's root (an editable
+    install reaches it through an import hook, not a path entry) and this process's
+    import path (numpy and the rest of the venv)."""
+    root = str(HERE.parent.parent)
+    return os.pathsep.join([root, *(p for p in sys.path if p and p != root and Path(p).is_dir())])
