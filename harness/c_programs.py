@@ -178,6 +178,16 @@ def run_self_checking(program: CProgram, soc: str, workdir: Path, *, timeout_s: 
     elf = build_elf([program.path], cfg, workdir / f"{program.name}.elf")
     outcome, result = run_iss(elf, cfg, case=f"gemmini:{program.name}", timeout_s=timeout_s)
     (workdir / "uart.txt").write_text(outcome.uart)
+    if outcome.ending == "exit" and not outcome.exited_ok:
+        # The programs print one "FAIL ..." line per failed check: the first one says most.
+        lines = outcome.uart.splitlines()
+        fails = [line for line in lines if line.startswith("FAIL")]
+        said = fails[0] if fails else (lines[-1] if lines else "")
+        if said:
+            more = f" ({len(fails)} FAIL lines)" if len(fails) > 1 else ""
+            result["message"] = (
+                f"{result.get('message', 'failed')}: {said!r}{more}; UART text in {workdir / 'uart.txt'}"
+            )
     return result
 
 

@@ -91,12 +91,18 @@ def test_suite_lists_every_gemmini_program_on_gemmini_dim4():
 
 @pytest.mark.parametrize(
     "source,status",
-    [("int main(void) { return 0; }\n", "pass"), ("int main(void) { return 3; }\n", "error"), (BAD_MVIN, "trap")],
+    [
+        ("int main(void) { return 0; }\n", "pass"),
+        ('#include <stdio.h>\nint main(void) { printf("ok a\\nFAIL b: 2 of 4\\n"); return 1; }\n', "error"),
+        (BAD_MVIN, "trap"),
+    ],
 )
 def test_self_checking_run_passes_on_exit_0_only(tmp_path, source, status):
     path = tmp_path / "prog.c"
     path.write_text(source)
     result = c_programs.run_self_checking(c_programs.CProgram(path, ("gemmini-dim4",)), "gemmini-dim4", tmp_path)
     assert result["status"] == status and result["soc"] == "gemmini-dim4"
+    if status == "error":  # the first failed check is in the message
+        assert "exited with code 1: 'FAIL b: 2 of 4'" in result["message"]
     if status == "trap":  # the harness names the Gemmini instruction and the model the refused field
         assert "gemmini mvin" in result["message"] and "rows" in result["trap"]["detail"]
