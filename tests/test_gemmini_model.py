@@ -461,3 +461,61 @@ def test_random_loop_ws_sweep(config):
         t = int(rng.integers(0, 3))
         _loop_ws(m, m.mem, rng, ti, tj, tk, pad, bias=bool(rng.integers(0, 2)), full_c=bool(rng.integers(0, 2)),
                  a_t=t == 1, b_t=t == 2, scale=float(rng.choice([1.0, 0.5, 1 / 16])), act=int(rng.integers(0, 2)))
+
+
+def test_os_c_stride_follows_the_shift_out_order(env):
+    m, mem, rng = env
+    d = m.p.dim
+    a, b = i8(rng, (d, d)), i8(rng, (d, d))
+    _put_sp(m, 0, a), _put_sp(m, d, b)
+    cfg(m, ref.config_ex(dataflow=0, c_stride=0))
+    m.execute(isa.PRELOAD, GARBAGE, operand(ACC | ACCUMULATE | 8, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+    m.execute(isa.FLUSH, 0, 0)
+    # stride 0: every row lands on C + DIM-1 and, with the accumulate bit, they all add up
+    np.testing.assert_array_equal(m.acc[8 + d - 1], ref.ws_result(a, b).sum(axis=0))
+    cfg(m, ref.config_ex(dataflow=0, c_stride=2))
+    m.execute(isa.PRELOAD, GARBAGE, operand(ACC | 8, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+    with pytest.raises(GemminiIllegal, match="C stride = 2"):
+        m.execute(isa.FLUSH, 0, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS)
+def test_256_cubed_matmul_through_loop_ws_is_fast(config):
+    """256x256x256 int8 with an int32 bias, tiled through loop_ws the way gemmini.h's outer loop does."""
+    import time
+
+    p = gemmini_params(config)
+    d, n = p.dim, 256
+    mem = ref.FlatMemory(1 << 21, MEM_BASE)
+    m = GemminiModel(p, mem)
+    rng = np.random.default_rng(3)
+    a, b = i8(rng, (n, n)), i8(rng, (n, n))
+    bias = rng.integers(-1000, 1000, (n, n)).astype(np.int32)
+    aa, ab, ad, ac = MEM_BASE, MEM_BASE + 0x10000, MEM_BASE + 0x20000, MEM_BASE + 0x60000
+    mem.put(aa, a), mem.put(ab, b), mem.put(ad, bias)
+    t0 = time.perf_counter()
+    cfg(m, ref.config_ex(dataflow=1))
+    cfg(m, ref.config_st(n * 4))
+    for idx, stride in ((0, n), (1, n), (2, n * 4)):
+        cfg(m, ref.config_ld(stride, idx=idx, block_stride=d))
+    ti, tj, tk = 4, 8, 256 // d // (2 if d == 4 else 1)
+    tiles = n // d
+    for i0 in range(0, tiles, ti):
+        for j0 in range(0, tiles, tj):
+            for k0 in range(0, tiles, tk):
+                m.execute(isa.LOOP_WS_CONFIG_BOUNDS, 0, ti | tj << 16 | tk << 32)
+                m.execute(isa.LOOP_WS_CONFIG_ADDRS_AB, aa + (i0 * n + k0) * d, ab + (k0 * n + j0) * d)
+                dp = ad + (i0 * n + j0) * d * 4 if k0 == 0 else 0
+                cp = ac + (i0 * n + j0) * d * 4 if k0 + tk >= tiles else 0
+                m.execute(isa.LOOP_WS_CONFIG_ADDRS_DC, dp, cp)
+                m.execute(isa.LOOP_WS_CONFIG_STRIDES_AB, n, n)
+                m.execute(isa.LOOP_WS_CONFIG_STRIDES_DC, n, n)
+                m.execute(isa.LOOP_WS, 1 | 2, 0)  # accumulate onto the bias / earlier K chunks, full C
+    elapsed = time.perf_counter() - t0
+    got = mem.get(ac, (n, n), np.int32)
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64) + bias)
+    assert m.counters["gemmini_macs"] == n ** 3
+    assert elapsed < 30, f"{config}: {elapsed:.1f} s"

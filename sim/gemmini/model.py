@@ -630,30 +630,42 @@ class GemminiModel:
         if raw == isa.GARBAGE_ADDR or pre.c_rows == 0 or pre.c_cols == 0:
             return
         rows, cols, cs = pre.c_rows, pre.c_cols, self.ex.c_stride
-        span = (rows - 1) * cs + 1
         vals = out[:rows, :cols]
-        if raw >> 31 & 1:
-            r0 = self._acc_row(insn, raw, span)
-            idx = slice(r0, r0 + span, cs) if cs else None
-            if raw >> 30 & 1:
-                if cs:
-                    cur = self.acc[idx, :cols].astype(np.int64)
-                    self.acc[idx, :cols] = wrap(cur + vals, 32)
-                else:  # every row lands on the same accumulator row, one after another
-                    self.acc[r0, :cols] = wrap(self.acc[r0, :cols].astype(np.int64) + vals.sum(axis=0), 32)
-            elif cs:
-                self.acc[idx, :cols] = vals
-            else:
-                self.acc[r0, :cols] = vals[-1]
-        else:
-            r0 = self._sp_row(insn, raw, span)
-            v8 = np.clip(vals, I8_MIN, I8_MAX)
+        to_acc = bool(raw >> 31 & 1)
+        if not to_acc:
+            vals = np.clip(vals, I8_MIN, I8_MAX)
             if self.ex.activation == isa.ACT_RELU:
-                v8 = np.maximum(v8, 0)
-            if cs:
-                self.sp[r0:r0 + span:cs, :cols] = v8
+                vals = np.maximum(vals, 0)
+        if cs == 1:  # the common case, as slices
+            r0 = self._acc_row(insn, raw, rows) if to_acc else self._sp_row(insn, raw, rows)
+            if not to_acc:
+                self.sp[r0:r0 + rows, :cols] = vals
+            elif raw >> 30 & 1:
+                self.acc[r0:r0 + rows, :cols] = wrap(self.acc[r0:r0 + rows, :cols].astype(np.int64) + vals, 32)
             else:
-                self.sp[r0, :cols] = v8[-1]
+                self.acc[r0:r0 + rows, :cols] = vals
+            return
+        # Row r of the result goes to C + r x stride (WS). OS shifts rows out last-first and the RTL steps its
+        # address down from C + DIM-1 by the stride, so row r lands at C + (DIM-1) - (DIM-1-r) x stride.
+        d = self.p.dim
+        r = np.arange(rows)
+        if self.ex.dataflow == isa.WS:
+            offs, order = r * cs, r
+        else:
+            offs, order = (d - 1) - (d - 1 - r) * cs, r[::-1]
+        if offs.min() < 0:
+            raise GemminiIllegal(f"gemmini {insn}: OS result rows with C stride = {cs} (config_ex rs2[63:48]) "
+                                 f"would go {-offs.min()} rows below the C address {raw:#010x}")
+        span = int(offs.max()) + 1
+        r0 = self._acc_row(insn, raw, span) if to_acc else self._sp_row(insn, raw, span)
+        tgt = self.acc if to_acc else self.sp
+        if to_acc and raw >> 30 & 1:
+            cur = tgt[r0:r0 + span, :cols].astype(np.int64)
+            np.add.at(cur, offs, vals)  # rows that share a target all add up
+            tgt[r0:r0 + span, :cols] = wrap(cur, 32)
+        else:
+            for i in order:  # in the order the rows come out, so the last one written wins
+                tgt[r0 + offs[i], :cols] = vals[i]
 
     def _flush(self, rs1: int, rs2: int) -> int:
         self.counters["flushes"] += 1
