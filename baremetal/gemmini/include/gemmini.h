@@ -19,9 +19,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#if __has_include(<math.h>)
 #include <math.h>
-#endif
 
 /* Gemmini's tests include "include/gemmini_params.h"; the generated header may sit
  * in an include/ directory on the path or next to this file. */
@@ -974,9 +972,7 @@ static inline void tiled_global_average_auto(const elem_t *input, elem_t *output
   tiled_global_average(input, output, batches, channels, dim, channel_tile_size);
 }
 
-/* Convolutions and pooling (tiled_conv*, written by the conv engineer). */
-#if __has_include("gemmini_conv.h")
+/* Convolutions and pooling (tiled_conv*, tiled_pool*). */
 #include "gemmini_conv.h"
-#endif
 
 #endif /* SRC_MAIN_C_GEMMINI_H */
