@@ -1369,4 +1369,91 @@ static void tiled_conv_dw_auto(
       tiled_conv_type);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Earlier square-image forms.                                               */
+
+/* Gemmini's library had square images (one in_dim, one out_dim) before it
+ * took rows and columns apart, and a relu6_shift argument before v0.7 removed
+ * ReLU6. tiled_conv_auto and tiled_conv_dw_auto accept all three argument
+ * lists, told apart by their length:
+ *   tiled_conv_auto     27 (rows and columns), 25 (square), 26 (square, relu6_shift)
+ *   tiled_conv_dw_auto  19 (rows and columns), 17 (square), 18 (square, relu6_shift)
+ * relu6_shift is ignored (ReLU6 is not an activation of this Gemmini). */
+
+static void gemmini_conv_auto_square_(
+    int batch_size, int in_dim, int in_channels, int out_channels, int out_dim,
+    int stride, int input_dilation, int kernel_dilation, int padding, int kernel_dim,
+    bool wrot180, bool trans_output_1203, bool trans_input_3120,
+    bool trans_weight_1203, bool trans_weight_0132,
+    const elem_t *input, const elem_t *weights, const acc_t *bias, elem_t *output,
+    int act, acc_scale_t scale, int pool_size, int pool_stride, int pool_padding,
+    enum tiled_matmul_type_t tiled_conv_type) {
+  tiled_conv_auto(batch_size, in_dim, in_dim, in_channels, out_channels, out_dim, out_dim,
+      stride, input_dilation, kernel_dilation, padding, kernel_dim,
+      wrot180, trans_output_1203, trans_input_3120, trans_weight_1203, trans_weight_0132,
+      input, weights, bias, output, act, scale, pool_size, pool_stride, pool_padding, tiled_conv_type);
+}
+
+static void gemmini_conv_auto_square_relu6_(
+    int batch_size, int in_dim, int in_channels, int out_channels, int out_dim,
+    int stride, int input_dilation, int kernel_dilation, int padding, int kernel_dim,
+    bool wrot180, bool trans_output_1203, bool trans_input_3120,
+    bool trans_weight_1203, bool trans_weight_0132,
+    const elem_t *input, const elem_t *weights, const acc_t *bias, elem_t *output,
+    int act, acc_scale_t scale, int relu6_shift, int pool_size, int pool_stride, int pool_padding,
+    enum tiled_matmul_type_t tiled_conv_type) {
+  (void)relu6_shift;
+  gemmini_conv_auto_square_(batch_size, in_dim, in_channels, out_channels, out_dim,
+      stride, input_dilation, kernel_dilation, padding, kernel_dim,
+      wrot180, trans_output_1203, trans_input_3120, trans_weight_1203, trans_weight_0132,
+      input, weights, bias, output, act, scale, pool_size, pool_stride, pool_padding, tiled_conv_type);
+}
+
+static void gemmini_conv_dw_auto_square_(
+    int batch_size, int in_dim, int channels, int out_dim,
+    int stride, int padding, int kernel_dim,
+    elem_t *input, elem_t *weights, acc_t *bias, elem_t *output,
+    int act, acc_scale_t scale, int pool_size, int pool_stride, int pool_padding,
+    enum tiled_matmul_type_t tiled_conv_type) {
+  tiled_conv_dw_auto(batch_size, in_dim, in_dim, channels, out_dim, out_dim, stride, padding, kernel_dim,
+      input, weights, bias, output, act, scale, pool_size, pool_stride, pool_padding, tiled_conv_type);
+}
+
+static void gemmini_conv_dw_auto_square_relu6_(
+    int batch_size, int in_dim, int channels, int out_dim,
+    int stride, int padding, int kernel_dim,
+    elem_t *input, elem_t *weights, acc_t *bias, elem_t *output,
+    int act, acc_scale_t scale, int relu6_shift, int pool_size, int pool_stride, int pool_padding,
+    enum tiled_matmul_type_t tiled_conv_type) {
+  (void)relu6_shift;
+  gemmini_conv_dw_auto_square_(batch_size, in_dim, channels, out_dim, stride, padding, kernel_dim,
+      input, weights, bias, output, act, scale, pool_size, pool_stride, pool_padding, tiled_conv_type);
+}
+
+/* Argument counting: the 33rd argument of (args..., 32, 31, ..., 1) is the count. */
+#define GEMMINI_CONVAPI_NARGS_(...) \
+  GEMMINI_CONVAPI_NARGS_I_(__VA_ARGS__, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, \
+                           15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+#define GEMMINI_CONVAPI_NARGS_I_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, \
+                                 a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, \
+                                 n, ...) n
+#define GEMMINI_CONVAPI_CAT_(a, b) GEMMINI_CONVAPI_CAT_I_(a, b)
+#define GEMMINI_CONVAPI_CAT_I_(a, b) a##b
+
+/* An argument count with no form is a call of an undeclared
+ * gemmini_conv_auto_<count> / gemmini_conv_dw_auto_<count>: the compiler
+ * names the count. Inside these expansions the API names are not expanded
+ * again, so the 27- and 19-argument forms call the functions above. */
+#define gemmini_conv_auto_27 tiled_conv_auto
+#define gemmini_conv_auto_26 gemmini_conv_auto_square_relu6_
+#define gemmini_conv_auto_25 gemmini_conv_auto_square_
+#define gemmini_conv_dw_auto_19 tiled_conv_dw_auto
+#define gemmini_conv_dw_auto_18 gemmini_conv_dw_auto_square_relu6_
+#define gemmini_conv_dw_auto_17 gemmini_conv_dw_auto_square_
+
+#define tiled_conv_auto(...) \
+  GEMMINI_CONVAPI_CAT_(gemmini_conv_auto_, GEMMINI_CONVAPI_NARGS_(__VA_ARGS__))(__VA_ARGS__)
+#define tiled_conv_dw_auto(...) \
+  GEMMINI_CONVAPI_CAT_(gemmini_conv_dw_auto_, GEMMINI_CONVAPI_NARGS_(__VA_ARGS__))(__VA_ARGS__)
+
 #endif /* DSA_COSIM_GEMMINI_CONV_H */
