@@ -21,7 +21,8 @@ def describe_trap(outcome: RunOutcome, img: ElfImage, soc: SocConfig) -> None:
     if trap is None:
         return
     trap.instruction = img.word_at(trap.pc)
-    if trap.instruction is not None:
+    # A simulator that knew the operands (Spike's Gemmini extension) has disassembled already.
+    if trap.instruction is not None and trap.disassembly is None:
         trap.disassembly = disassemble(trap.instruction, soc.xlen)
     where = img.symbol_at(trap.pc)
     if where:

@@ -7,8 +7,8 @@ session file (JSON, written by ``sim/spike/runner.py``) names the SoC config and
 the files this side writes:
 
 - ``events``: one line per refused instruction,
-  ``gemmini_illegal <pc hex> <word hex> <message>``, written before the trap so a
-  killed run keeps it;
+  ``gemmini_illegal <pc hex> <word hex> <disassembly with operands>\t<reason>``,
+  written before the trap so a killed run keeps it;
 - ``counters``: the model's counters as JSON at exit (written atomically).
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 from pathlib import Path
 
 from configs import load_soc
@@ -60,7 +61,9 @@ class Bridge:
             return self.model.execute(funct_of(word), rs1, rs2) & 0xFFFF_FFFF_FFFF_FFFF
         except GemminiIllegal as e:
             text = disasm_gemmini(word, rs1, rs2)
-            self._events.write(f"gemmini_illegal {pc:x} {word:x} {text}: {e}\n")
+            # The disassembly already names the instruction: keep only the reason.
+            reason = re.sub(r"^gemmini( [a-z0-9_]+)?: ", "", str(e))
+            self._events.write(f"gemmini_illegal {pc:x} {word:x} {text}\t{reason}\n")
             return None
 
     def finish(self) -> None:

@@ -267,7 +267,8 @@ class _GemminiFiles:
         refusals = self.events.read_text().splitlines() if self.events.is_file() else []
         if not refusals:
             return
-        _, pc, _word, reason = refusals[-1].split(" ", 3)
+        _, pc, _word, text = refusals[-1].split(" ", 3)
+        disassembly, _, reason = text.partition("\t")
         if out.trap is not None and out.trap.pc == int(pc, 16):
-            out.trap.detail = reason
-            out.message = f"trap: illegal Gemmini instruction at pc 0x{out.trap.pc:x}: {reason}"
+            out.trap.disassembly, out.trap.detail = disassembly, reason
+            out.message = f"trap: illegal Gemmini instruction at pc 0x{out.trap.pc:x}: {disassembly}: {reason}"
