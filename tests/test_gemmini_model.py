@@ -51,7 +51,7 @@ def test_mvin_mvout_scratchpad_blocks_strides_unaligned(env):
         m.execute(isa.MVIN, src, operand(sp_row, cols, rows))
         expect = before.copy()
         for off, piece in ref.mvin_rows(data, rows, cols, d, bstride).items():
-            expect[sp_row + off, :len(piece)] = piece  # the rest of the row keeps its old value
+            expect[sp_row + off, : len(piece)] = piece  # the rest of the row keeps its old value
         np.testing.assert_array_equal(m.sp, expect, err_msg=f"trial {trial}: rows {rows} cols {cols}")
         # mvout of the first block back to a fresh place
         dst = MEM_BASE + 0x8000 + int(rng.integers(0, 16))
@@ -75,15 +75,15 @@ def test_mvin_ids_have_their_own_config(env):
     m.execute(isa.MVIN3, MEM_BASE, operand(2 * d, d, d))
     flat = data.reshape(-1)
     np.testing.assert_array_equal(m.sp[:d], data[:, :d])
-    np.testing.assert_array_equal(m.sp[d:2 * d], flat[:d * d].reshape(d, d))
-    by2 = flat[:2 * d * d].reshape(d, 2 * d)[:, :d]
-    np.testing.assert_array_equal(m.sp[2 * d:3 * d], ref.scale_array(by2, 2.0, -128, 127))
+    np.testing.assert_array_equal(m.sp[d : 2 * d], flat[: d * d].reshape(d, d))
+    by2 = flat[: 2 * d * d].reshape(d, 2 * d)[:, :d]
+    np.testing.assert_array_equal(m.sp[2 * d : 3 * d], ref.scale_array(by2, 2.0, -128, 127))
 
 
 def test_mvin_scale_rounding_and_saturation(env):
     m, mem, rng = env
     d = m.p.dim
-    vals = np.array([-128, -3, -1, 1, 3, 5, 127, 100] * d * d, dtype=np.int8)[:d * d].reshape(d, d)
+    vals = np.array([-128, -3, -1, 1, 3, 5, 127, 100] * d * d, dtype=np.int8)[: d * d].reshape(d, d)
     mem.put(MEM_BASE, vals)
     for scale in (0.5, 1.5, -1.0, 2.0, 1e30, float("nan"), 0.1):
         cfg(m, ref.config_ld(d, scale=scale))
@@ -102,24 +102,24 @@ def test_mvin_accumulator_int32_shrink_accumulate_and_zero_writer(env):
     mem.put(MEM_BASE, data)
     cfg(m, ref.config_ld(4 * d))
     m.execute(isa.MVIN, MEM_BASE, operand(ACC | 8, d, d))
-    np.testing.assert_array_equal(m.acc[8:8 + d], data)
+    np.testing.assert_array_equal(m.acc[8 : 8 + d], data)
     m.execute(isa.MVIN, MEM_BASE, operand(ACC | ACCUMULATE | 8, d, d))
-    np.testing.assert_array_equal(m.acc[8:8 + d], ref.wrap32(data.astype(np.int64) * 2))
+    np.testing.assert_array_equal(m.acc[8 : 8 + d], ref.wrap32(data.astype(np.int64) * 2))
     small = i8(rng, (d, d))
     mem.put(MEM_BASE + 0x1000, small)
     cfg(m, ref.config_ld(d, shrink=True))
     m.execute(isa.MVIN, MEM_BASE + 0x1000, operand(ACC | 8, d - 1, d))
-    np.testing.assert_array_equal(m.acc[8:8 + d, :d - 1], small[:, :d - 1])
-    np.testing.assert_array_equal(m.acc[8:8 + d, d - 1], ref.wrap32(data[:, d - 1].astype(np.int64) * 2))
+    np.testing.assert_array_equal(m.acc[8 : 8 + d, : d - 1], small[:, : d - 1])
+    np.testing.assert_array_equal(m.acc[8 : 8 + d, d - 1], ref.wrap32(data[:, d - 1].astype(np.int64) * 2))
     m.execute(isa.MVIN, 0, operand(ACC | 8, d, 2))  # DRAM address 0: zeros, nothing read
-    assert not m.acc[8:10].any() and m.acc[10:8 + d, :d - 1].tolist() == small[2:, :d - 1].tolist()
+    assert not m.acc[8:10].any() and m.acc[10 : 8 + d, : d - 1].tolist() == small[2:, : d - 1].tolist()
 
 
 def test_mvout_accumulator_scale_relu_full(env):
     m, mem, rng = env
     d = m.p.dim
     big = np.array([(1 << 24) + 1, -(1 << 31), (1 << 31) - 1, 3, -3, 5, 255, -129] * d, dtype=np.int64)
-    data = np.concatenate([big, rng.integers(-5000, 5000, d * d)])[:d * d].reshape(d, d).astype(np.int32)
+    data = np.concatenate([big, rng.integers(-5000, 5000, d * d)])[: d * d].reshape(d, d).astype(np.int32)
     m.acc[0:d] = data
     for scale, act in ((1.0, 0), (0.5, 0), (0.5, 1), (1 / 64, 1), (-0.25, 1), (3.0, 0)):
         cfg(m, ref.config_st(d, act=act, scale=scale))
@@ -136,12 +136,26 @@ def test_mvout_max_pooling(env):
     d = m.p.dim
     orows, ocols, ch = 5, 5, min(d, 4)
     img = rng.integers(-300, 300, (orows * ocols, d)).astype(np.int32)
-    m.acc[0:orows * ocols] = img
+    m.acc[0 : orows * ocols] = img
     for stride, size, upad, lpad in ((2, 3, 1, 1), (1, 2, 0, 0), (2, 2, 0, 1)):
         porows = (orows + 2 * upad - size) // stride + 1
         pocols = (ocols + 2 * lpad - size) // stride + 1
-        cfg(m, ref.config_st(ch, scale=0.5, pool_stride=stride, pool_size=size, out_dim=pocols, porows=porows,
-                             pocols=pocols, orows=orows, ocols=ocols, upad=upad, lpad=lpad))
+        cfg(
+            m,
+            ref.config_st(
+                ch,
+                scale=0.5,
+                pool_stride=stride,
+                pool_size=size,
+                out_dim=pocols,
+                porows=porows,
+                pocols=pocols,
+                orows=orows,
+                ocols=ocols,
+                upad=upad,
+                lpad=lpad,
+            ),
+        )
         m.execute(isa.MVOUT, MEM_BASE, operand(ACC, ch, d))
         scaled = ref.acc_to_int8(img[:, :ch], 0.5, False).reshape(orows, ocols, ch)
         want = ref.maxpool(scaled, stride, size, porows, pocols, upad, lpad)
@@ -163,7 +177,7 @@ def test_mvin_pixel_repeats(env):
     for r in range(rows):
         for k in range(reps):
             if base + r - k >= 0 and k * w < d:
-                expect[base + r - k, k * w:min(d, (k + 1) * w)] = data[r, :min(w, d - k * w)]
+                expect[base + r - k, k * w : min(d, (k + 1) * w)] = data[r, : min(w, d - k * w)]
     np.testing.assert_array_equal(m.sp[:16], expect[:16])
 
 
@@ -172,7 +186,7 @@ def test_mvout_1d(env):
     d = m.p.dim
     orows, ocols, out_dim = 3, 5, 7
     img = rng.integers(-100, 100, (orows * ocols, d)).astype(np.int32)
-    m.acc[0:orows * ocols] = img
+    m.acc[0 : orows * ocols] = img
     cfg(m, ref.config_st(d, pool_size=1, out_dim=out_dim, orows=orows, ocols=ocols))
     m.execute(isa.MVOUT, MEM_BASE, operand(ACC, d, d))
     for n in range(orows * ocols):
@@ -184,7 +198,7 @@ def test_mvout_1d(env):
 
 
 def _put_sp(m, row, arr):
-    m.sp[row:row + arr.shape[0], :arr.shape[1]] = arr
+    m.sp[row : row + arr.shape[0], : arr.shape[1]] = arr
 
 
 def test_ws_preload_compute_sizes_garbage_accumulate(env):
@@ -231,7 +245,7 @@ def test_ws_c_stride_a_stride_and_scratchpad_output(env):
         cfg(m, ref.config_ex(dataflow=1, c_stride=c_stride, a_stride=2))
         m.execute(isa.PRELOAD, operand(4 * d, d, d), operand(ACC | ACCUMULATE | 16, d, d))
         m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), GARBAGE)
-        res = ref.ws_result(a[0:2 * d:2], b)
+        res = ref.ws_result(a[0 : 2 * d : 2], b)
         expect = np.full(m.acc.shape, 7, dtype=np.int64)
         for r in range(d):
             expect[16 + r * c_stride] += res[r]
@@ -240,7 +254,7 @@ def test_ws_c_stride_a_stride_and_scratchpad_output(env):
     cfg(m, ref.config_ex(dataflow=1, act=1))
     m.execute(isa.PRELOAD, operand(4 * d, d, d), operand(8 * d, d, d))
     m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), GARBAGE)
-    np.testing.assert_array_equal(m.sp[8 * d:9 * d], np.maximum(ref.sat(ref.ws_result(a[:d], b), 8), 0))
+    np.testing.assert_array_equal(m.sp[8 * d : 9 * d], np.maximum(ref.sat(ref.ws_result(a[:d], b), 8), 0))
 
 
 @pytest.mark.parametrize("which", ["a", "b"])
@@ -262,7 +276,7 @@ def test_ws_reads_operands_from_accumulator_with_scale(env):
     m, mem, rng = env
     d = m.p.dim
     src = rng.integers(-600, 600, (d, d)).astype(np.int32)
-    m.acc[4 * d:5 * d] = src
+    m.acc[4 * d : 5 * d] = src
     b = i8(rng, (d, d))
     _put_sp(m, 0, b)
     cfg(m, ref.config_ex(dataflow=1, acc_scale=0.25, act=1))
@@ -283,11 +297,11 @@ def test_os_preload_accumulate_shift_and_flush(env):
         m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
         m.execute(isa.PRELOAD, GARBAGE, operand(ACC | 2 * d, d, d))
         m.execute(isa.COMPUTE_ACCUMULATED, operand(2 * d, d, d), operand(3 * d, d, d))
-        assert not m.acc[2 * d:3 * d].any()  # results stay in the PEs until shifted out
+        assert not m.acc[2 * d : 3 * d].any()  # results stay in the PEs until shifted out
         m.execute(isa.FLUSH, 0, 0)
         total = dd.astype(np.int64) + ref.ws_result(a1, b1) + ref.ws_result(a2, b2)
         want = np.vectorize(lambda v, s=shift: ref.rne_shift(int(v), s))(total)
-        np.testing.assert_array_equal(m.acc[2 * d:3 * d], ref.sat(want, 20), err_msg=f"shift {shift}")
+        np.testing.assert_array_equal(m.acc[2 * d : 3 * d], ref.sat(want, 20), err_msg=f"shift {shift}")
         m.acc[:] = 0
 
 
@@ -306,13 +320,13 @@ def test_os_outputs_saturate_to_20_bits_and_shift_ties(env):
     assert (m.acc[:d] == (1 << 19) - 1).all()
     # ties: D = [1, 3, 5, -1, -3] >> 1 -> [0, 2, 2, 0, -2]
     dvals = np.zeros((d, d), dtype=np.int8)
-    dvals[0, :min(d, 5)] = [1, 3, 5, -1, -3][:min(d, 5)]
+    dvals[0, : min(d, 5)] = [1, 3, 5, -1, -3][: min(d, 5)]
     _put_sp(m, d, dvals)
     cfg(m, ref.config_ex(dataflow=0, shift=1))
     m.execute(isa.PRELOAD, operand(d, d, d), operand(ACC | d, d, d))
     m.execute(isa.COMPUTE_PRELOADED, GARBAGE, GARBAGE)
     m.execute(isa.FLUSH, 0, 0)
-    assert list(m.acc[d, :min(d, 5)]) == [0, 2, 2, 0, -2][:min(d, 5)]
+    assert list(m.acc[d, : min(d, 5)]) == [0, 2, 2, 0, -2][: min(d, 5)]
 
 
 # ---------------------------------------------------------------- loop_ws
@@ -373,7 +387,7 @@ def test_loop_ws_macs_and_double_buffering(env):
     first_a = m.sp[:d].copy()
     np.testing.assert_array_equal(first_a[:d, :d], A[:d, :d])
     A2, _ = _loop_ws(m, mem, rng, 2, 1, 2, (1, 0, 3 % d), bias=False, full_c=True)
-    np.testing.assert_array_equal(m.sp[half:half + d, :d], A2[:d, :d])
+    np.testing.assert_array_equal(m.sp[half : half + d, :d], A2[:d, :d])
     np.testing.assert_array_equal(m.sp[:d], first_a)
 
 
@@ -459,8 +473,21 @@ def test_random_loop_ws_sweep(config):
         ti, tj, tk = (int(x) for x in rng.integers(1, 5, 3))
         pad = tuple(int(x) for x in rng.integers(0, d, 3))
         t = int(rng.integers(0, 3))
-        _loop_ws(m, m.mem, rng, ti, tj, tk, pad, bias=bool(rng.integers(0, 2)), full_c=bool(rng.integers(0, 2)),
-                 a_t=t == 1, b_t=t == 2, scale=float(rng.choice([1.0, 0.5, 1 / 16])), act=int(rng.integers(0, 2)))
+        _loop_ws(
+            m,
+            m.mem,
+            rng,
+            ti,
+            tj,
+            tk,
+            pad,
+            bias=bool(rng.integers(0, 2)),
+            full_c=bool(rng.integers(0, 2)),
+            a_t=t == 1,
+            b_t=t == 2,
+            scale=float(rng.choice([1.0, 0.5, 1 / 16])),
+            act=int(rng.integers(0, 2)),
+        )
 
 
 def test_os_c_stride_follows_the_shift_out_order(env):
@@ -517,5 +544,157 @@ def test_256_cubed_matmul_through_loop_ws_is_fast(config):
     elapsed = time.perf_counter() - t0
     got = mem.get(ac, (n, n), np.int32)
     np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64) + bias)
-    assert m.counters["gemmini_macs"] == n ** 3
+    assert m.counters["gemmini_macs"] == n**3
     assert elapsed < 30, f"{config}: {elapsed:.1f} s"
+
+
+# ---------------------------------------------------------------- array drains, store and load corners
+
+
+def _os_tile(m, rng, a_row, b_row, d_row=None):
+    d = m.p.dim
+    a, b = i8(rng, (d, d)), i8(rng, (d, d))
+    _put_sp(m, a_row, a), _put_sp(m, b_row, b)
+    dd = None
+    if d_row is not None:
+        dd = i8(rng, (d, d))
+        _put_sp(m, d_row, dd)
+    return a, b, dd
+
+
+def test_os_result_lands_before_a_mvout_without_flush(env):
+    """ExecuteController flushes the array itself when its queue runs dry: a mvout right after the last compute sees C."""
+    m, mem, rng = env
+    d = m.p.dim
+    a, b, dd = _os_tile(m, rng, 0, d, 2 * d)
+    cfg(m, ref.config_ex(dataflow=0, shift=2))
+    m.execute(isa.PRELOAD, operand(2 * d, d, d), operand(ACC | 5 * d, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+    cfg(m, ref.config_st(4 * d))
+    m.execute(isa.MVOUT, MEM_BASE, operand(ACC | FULL | 5 * d, d, d))
+    want = ref.os_out(dd.astype(np.int64) + ref.ws_result(a, b), 2)
+    np.testing.assert_array_equal(mem.get(MEM_BASE, (d, d), np.int32), want)
+
+
+def test_os_pending_result_keeps_the_config_of_its_computes(env):
+    """A config_ex waits for the array to drain: the held-over result uses the shift and activation it ran with."""
+    m, mem, rng = env
+    d = m.p.dim
+    a, b, dd = _os_tile(m, rng, 0, d, 2 * d)
+    cfg(m, ref.config_ex(dataflow=0, shift=1, act=0))
+    m.execute(isa.PRELOAD, operand(2 * d, d, d), operand(3 * d, d, d))  # C into the scratchpad: int8, activation
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+    cfg(m, ref.config_ex(dataflow=0, shift=6, act=1))
+    want = ref.os_out(dd.astype(np.int64) + ref.ws_result(a, b), 1)
+    np.testing.assert_array_equal(m.sp[3 * d : 4 * d], np.clip(want, -128, 127))
+    # the next result uses the new config
+    m.execute(isa.PRELOAD, operand(2 * d, d, d), operand(4 * d, d, d))
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+    m.execute(isa.PRELOAD, GARBAGE, GARBAGE)
+    m.execute(isa.COMPUTE_PRELOADED, GARBAGE, GARBAGE)
+    want2 = ref.os_out(dd.astype(np.int64) + ref.ws_result(a, b), 6)
+    np.testing.assert_array_equal(m.sp[4 * d : 5 * d], np.maximum(np.clip(want2, -128, 127), 0))
+
+
+def test_os_chain_keeps_summing_across_loads(env):
+    """Preloads without a C leave nothing in flight: mvins between a chain's computes do not drain it."""
+    m, mem, rng = env
+    d = m.p.dim
+    a1, b1, _ = _os_tile(m, rng, 0, d)
+    a2, b2 = i8(rng, (d, d)), i8(rng, (d, d))
+    mem.put(MEM_BASE, a2), mem.put(MEM_BASE + d * d, b2)
+    cfg(m, ref.config_ex(dataflow=0, shift=0))
+    cfg(m, ref.config_ld(d))
+    m.execute(isa.PRELOAD, GARBAGE, GARBAGE)
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), operand(d, d, d))
+    m.execute(isa.MVIN, MEM_BASE, operand(2 * d, d, d))
+    m.execute(isa.MVIN, MEM_BASE + d * d, operand(3 * d, d, d))
+    m.execute(isa.PRELOAD, GARBAGE, operand(ACC | ACCUMULATE | 0, d, d))
+    m.execute(isa.COMPUTE_ACCUMULATED, operand(2 * d, d, d), operand(3 * d, d, d))
+    assert not m.acc[:d].any()  # still in the array
+    m.execute(isa.FLUSH, 0, 0)
+    np.testing.assert_array_equal(m.acc[:d], ref.os_out(ref.ws_result(a1, b1) + ref.ws_result(a2, b2), 0))
+
+
+def test_flush_is_the_tlb_flush_and_keeps_a_preload(env):
+    m, mem, rng = env
+    d = m.p.dim
+    a, w, _ = _os_tile(m, rng, 0, d)
+    cfg(m, ref.config_ex(dataflow=1))
+    m.execute(isa.PRELOAD, operand(d, d, d), operand(ACC | 2 * d, d, d))
+    m.execute(isa.FLUSH, 0, 0)
+    m.execute(isa.COMPUTE_PRELOADED, operand(0, d, d), GARBAGE)
+    np.testing.assert_array_equal(m.acc[2 * d : 3 * d], ref.ws_result(a, w))
+
+
+def test_pooled_mvout_takes_its_size_from_config_st(env):
+    """StoreController's pooling walks porows x pocols x window from config_st; the rows field is not used."""
+    m, mem, rng = env
+    d = m.p.dim
+    orows, ocols, ch = 4, 6, min(d, 3)
+    img = rng.integers(-300, 300, (orows * ocols, d)).astype(np.int32)
+    m.acc[0 : orows * ocols] = img
+    porows, pocols = (orows - 2) // 2 + 1, (ocols - 2) // 2 + 1
+    want = ref.maxpool(ref.acc_to_int8(img[:, :ch], 0.25, True).reshape(orows, ocols, ch), 2, 2, porows, pocols, 0, 0)
+    for rows in (0, d, 1):
+        mem.put(MEM_BASE, np.zeros(porows * pocols * ch, dtype=np.int8))
+        cfg(
+            m,
+            ref.config_st(
+                ch,
+                act=1,
+                scale=0.25,
+                pool_stride=2,
+                pool_size=2,
+                out_dim=pocols,
+                porows=porows,
+                pocols=pocols,
+                orows=orows,
+                ocols=ocols,
+            ),
+        )
+        m.execute(isa.MVOUT, MEM_BASE, operand(ACC, ch, rows))
+        got = mem.get(MEM_BASE, (porows * pocols, ch), np.int8).reshape(porows, pocols, ch)
+        np.testing.assert_array_equal(got, want, err_msg=f"rows {rows}")
+    # without pooling, rows = 0 still moves nothing
+    cfg(m, ref.config_st(ch))
+    mem.put(MEM_BASE, np.full(d, 7, dtype=np.int8))
+    m.execute(isa.MVOUT, MEM_BASE, operand(ACC, ch, 0))
+    assert (mem.get(MEM_BASE, (1, d), np.int8) == 7).all()
+
+
+def test_config_st_scale_all_ones_keeps_the_scale(env):
+    """StoreController latches config_st's scale only when its bits are not all ones (ACC_SCALE_NO_CHANGE)."""
+    m, mem, rng = env
+    d = m.p.dim
+    data = rng.integers(-2000, 2000, (d, d)).astype(np.int32)
+    m.acc[:d] = data
+    cfg(m, ref.config_st(d, scale=0.125))
+    m.execute(isa.CONFIG, isa.CONFIG_ST | 1 << 2, (0xFFFF_FFFF << 32) | d)  # ReLU, stride d, "no change"
+    m.execute(isa.MVOUT, MEM_BASE, operand(ACC, d, d))
+    np.testing.assert_array_equal(mem.get(MEM_BASE, (d, d), np.int8), ref.acc_to_int8(data, 0.125, True))
+    cfg(m, ref.config_st(d, scale=2.0))  # any other value is taken
+    m.execute(isa.MVOUT, MEM_BASE, operand(ACC, d, d))
+    np.testing.assert_array_equal(mem.get(MEM_BASE, (d, d), np.int8), ref.acc_to_int8(data, 2.0, False))
+
+
+def test_shrunk_accumulator_mvin_goes_through_the_mvin_scale(env):
+    """Scratchpad.scala: int8 accumulator mvins (is_acc && !has_acc_bitwidth) use the int8 mvin scale unit;
+    int32 accumulator mvins have no scaler in the default Gemmini."""
+    m, mem, rng = env
+    d = m.p.dim
+    small = i8(rng, (d, d))
+    mem.put(MEM_BASE, small)
+    for scale in (0.5, 3.0, -1.0, 0.3):
+        cfg(m, ref.config_ld(d, scale=scale, shrink=True))
+        m.execute(isa.MVIN, MEM_BASE, operand(ACC | 2 * d, d, d))
+        np.testing.assert_array_equal(m.acc[2 * d : 3 * d], ref.mvin_int8_scaled(small, scale), err_msg=f"{scale}")
+    base = m.acc[2 * d : 3 * d].astype(np.int64)
+    cfg(m, ref.config_ld(d, scale=0.5, shrink=True))
+    m.execute(isa.MVIN, MEM_BASE, operand(ACC | ACCUMULATE | 2 * d, d, d))
+    np.testing.assert_array_equal(m.acc[2 * d : 3 * d], base + ref.mvin_int8_scaled(small, 0.5))
+    wide = rng.integers(-(1 << 20), 1 << 20, (d, d)).astype(np.int32)
+    mem.put(MEM_BASE + 0x1000, wide)
+    cfg(m, ref.config_ld(4 * d, scale=0.5))
+    m.execute(isa.MVIN, MEM_BASE + 0x1000, operand(ACC | 4 * d, d, d))
+    np.testing.assert_array_equal(m.acc[4 * d : 5 * d], wide)

@@ -203,8 +203,16 @@ def _derive(c: ConvLoop, dim: int) -> _Derived:
         b_rows = _ceil_div(ochs, dim) * weight_spad_stride
     bias_spad_stride = c.batches * c.orows * c.ocols
     return _Derived(
-        irows, icols, irows_unpadded, icols_unpadded, input_spad_stride, weight_spad_stride, bias_spad_stride,
-        a_rows, b_rows, _ceil_div(ochs, dim) * bias_spad_stride,
+        irows,
+        icols,
+        irows_unpadded,
+        icols_unpadded,
+        input_spad_stride,
+        weight_spad_stride,
+        bias_spad_stride,
+        a_rows,
+        b_rows,
+        _ceil_div(ochs, dim) * bias_spad_stride,
     )
 
 
@@ -214,14 +222,32 @@ def _check(c: ConvLoop, p: GemminiParams) -> None:
         raise _illegal("this Gemmini config has loop_conv = false (no hardware conv loop); tile in software")
     if not p.has_ws:
         raise _illegal("the conv loop is weight-stationary but this config has no WS dataflow")
-    for name in ("batch_size", "in_dim", "in_channels", "out_channels", "out_dim", "stride", "kernel_dim",
-                 "kernel_dilation", "batches", "porows", "pocols", "pochs", "krows", "kcols", "kchs",
-                 "orows", "ocols"):
+    for name in (
+        "batch_size",
+        "in_dim",
+        "in_channels",
+        "out_channels",
+        "out_dim",
+        "stride",
+        "kernel_dim",
+        "kernel_dilation",
+        "batches",
+        "porows",
+        "pocols",
+        "pochs",
+        "krows",
+        "kcols",
+        "kchs",
+        "orows",
+        "ocols",
+    ):
         if getattr(c, name) == 0:
             raise _illegal(f"{name} is 0 (config registers not written, or an empty tile)")
     if c.activation not in (isa.ACT_NONE, isa.ACT_RELU):
-        raise _illegal(f"activation {c.activation} ({isa.ACTIVATION_NAMES.get(c.activation, '?')}) needs "
-                       "normalization units this Gemmini has not; use 0 (none) or 1 (relu)")
+        raise _illegal(
+            f"activation {c.activation} ({isa.ACTIVATION_NAMES.get(c.activation, '?')}) needs "
+            "normalization units this Gemmini has not; use 0 (none) or 1 (relu)"
+        )
     if c.input_dilated and c.kernel_dilation > 1:
         raise _illegal("input_dilated with kernel_dilation > 1: the loop supports one dilation at a time")
     if c.input_dilated and c.stride != 1:
@@ -234,8 +260,17 @@ def _check(c: ConvLoop, p: GemminiParams) -> None:
         if c.pool_size == 0 or c.pool_stride == 0:
             raise _illegal(f"pooling with pool_size {c.pool_size} pool_stride {c.pool_stride} (set no_pool instead)")
         # config_st's pooling fields are narrow; the hardware would truncate them silently
-        for name, width in (("ocols", 8), ("orows", 8), ("pocols", 8), ("porows", 8), ("pool_out_dim", 8),
-                            ("plpad", 2), ("pupad", 2), ("pool_size", 2), ("pool_stride", 2)):
+        for name, width in (
+            ("ocols", 8),
+            ("orows", 8),
+            ("pocols", 8),
+            ("porows", 8),
+            ("pool_out_dim", 8),
+            ("plpad", 2),
+            ("pupad", 2),
+            ("pool_size", 2),
+            ("pool_stride", 2),
+        ):
             if getattr(c, name) >> width:
                 raise _illegal(f"{name} {getattr(c, name)} does not fit config_st's {width}-bit pooling field")
 
@@ -284,8 +319,9 @@ class LoopConv:
         self.last = c
         return self._generate(c, d, params, a_start, b_end - d.b_rows, acc_start)
 
-    def _generate(self, c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int, b_start: int,
-                  acc_start: int) -> Iterator[tuple[int, int, int]]:
+    def _generate(
+        self, c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int, b_start: int, acc_start: int
+    ) -> Iterator[tuple[int, int, int]]:
         yield from _ld_bias(c, d, p, acc_start)
         yield from _ld_weights(c, d, p, b_start)
         yield from _ld_input(c, d, p, a_start)
@@ -294,8 +330,13 @@ class LoopConv:
 
 
 def _config_ld(state_id: int, spad_stride: int, dram_stride: int, pixel_repeats: int = 1) -> tuple[int, int, int]:
-    rs1 = (MVIN_SCALE_ONE << 32) | (spad_stride & 0xFFFF) << 16 | (pixel_repeats & 0xFF) << 8 | state_id << 3 \
+    rs1 = (
+        (MVIN_SCALE_ONE << 32)
+        | (spad_stride & 0xFFFF) << 16
+        | (pixel_repeats & 0xFF) << 8
+        | state_id << 3
         | isa.CONFIG_LD
+    )
     return (isa.CONFIG, rs1, dram_stride)
 
 
@@ -391,11 +432,11 @@ def _ld_input(c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int) -> Itera
                 col_spad = row_spad + ((icol + lpad_u) >> ds)
                 for ich in range(0, ichs, ich_step):
                     if trans:
-                        off = ((ich * in_dim * in_dim + irow * in_dim + icol) * batches + b)
+                        off = (ich * in_dim * in_dim + irow * in_dim + icol) * batches + b
                         spad = a_start + (b // dim) * stride_spad + ich * plane + col_spad
                         cols = min(batches - b, per_mvin)
                     else:
-                        off = ((b * in_dim * in_dim + irow * in_dim + icol) * cin + ich)
+                        off = (b * in_dim * in_dim + irow * in_dim + icol) * cin + ich
                         spad = a_start + (ich // dim) * stride_spad + b * plane + col_spad
                         cols = min(ichs - ich, per_mvin)
                     dram = 0 if zero else base_addr + (off & MASK32)
@@ -403,15 +444,19 @@ def _ld_input(c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int) -> Itera
                 icol += n
 
 
-def _execute(c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int, b_start: int,
-             acc_start: int) -> Iterator[tuple[int, int, int]]:
+def _execute(
+    c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int, b_start: int, acc_start: int
+) -> Iterator[tuple[int, int, int]]:
     dim = p.dim
     dil, ds = int(c.input_dilated), int(c.downsample)
     trans = c.trans_input_3120
     if trans:
         # the loop sets only the strides: A rows one image plane apart, C rows one output plane apart
-        yield (isa.CONFIG, (d.irows * d.icols & 0xFFFF) << 16 | 1 << 7 | isa.CONFIG_EX,
-               (c.orows * c.ocols & 0xFFFF) << 48)
+        yield (
+            isa.CONFIG,
+            (d.irows * d.icols & 0xFFFF) << 16 | 1 << 7 | isa.CONFIG_EX,
+            (c.orows * c.ocols & 0xFFFF) << 48,
+        )
     ochs, kchs, krows, kcols, batches = c.pochs, c.kchs, c.krows, c.kcols, c.batches
     orows, ocols, stride, kdil = c.orows, c.ocols, c.stride, c.kernel_dilation
     upad, lpad = c.upad, c.lpad
@@ -436,11 +481,13 @@ def _execute(c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int, b_start: 
                 for kch in range(0, kchs, dim):
                     cols_k = pixels * min(kchs - kch, dim)
                     if c.trans_weight_0132:
-                        b_addr = b_start + (kch // dim) * krows * kcols * ochs + krow_ * kcols * ochs \
-                            + kcol_ * ochs + och
+                        b_addr = (
+                            b_start + (kch // dim) * krows * kcols * ochs + krow_ * kcols * ochs + kcol_ * ochs + och
+                        )
                     else:
-                        b_addr = b_start + (och // dim) * krows * kcols * kchs + krow_ * kcols * kchs \
-                            + kcol_ * kchs + kch
+                        b_addr = (
+                            b_start + (och // dim) * krows * kcols * kchs + krow_ * kcols * kchs + kcol_ * kchs + kch
+                        )
                     new_weights = True
                     pre_rs1_w = cols_k << 48 | cols_j << 32
                     for b in range(0, batches, b_step):
@@ -455,18 +502,34 @@ def _execute(c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int, b_start: 
                                 icol = (ocol * stride + kcol * kdil + dil) >> dil
                                 if trans:
                                     rows_i = min(batches - b, dim)
-                                    a_addr = a_start + (b // dim) * in_stride + kch * plane \
-                                        + (irow >> ds) * plane_cols + (icol >> ds)
+                                    a_addr = (
+                                        a_start
+                                        + (b // dim) * in_stride
+                                        + kch * plane
+                                        + (irow >> ds) * plane_cols
+                                        + (icol >> ds)
+                                    )
                                 else:
                                     rows_i = (min(ocols - ocol, ocol_block) + dil) >> dil
-                                    a_addr = a_start + (kch // dim) * in_stride + b * plane \
-                                        + (irow >> ds) * plane_cols + (icol >> ds)
+                                    a_addr = (
+                                        a_start
+                                        + (kch // dim) * in_stride
+                                        + b * plane
+                                        + (irow >> ds) * plane_cols
+                                        + (icol >> ds)
+                                    )
                                 c_addr = c_och + b * oplane + orow * ocols + ocol
                                 ij = rows_i << 48 | cols_j << 32
-                                yield (preload, pre_rs1_w | (b_addr if new_weights else garbage),
-                                       ij | ACC_ACCUMULATE | c_addr)
-                                yield (comp_pre if new_weights else comp_acc, rows_i << 48 | cols_k << 32 | a_addr,
-                                       ij | garbage)
+                                yield (
+                                    preload,
+                                    pre_rs1_w | (b_addr if new_weights else garbage),
+                                    ij | ACC_ACCUMULATE | c_addr,
+                                )
+                                yield (
+                                    comp_pre if new_weights else comp_acc,
+                                    rows_i << 48 | cols_k << 32 | a_addr,
+                                    ij | garbage,
+                                )
                                 new_weights = False
                                 ocol += 1 if trans else ocol_block
 
@@ -488,17 +551,28 @@ def _store(c: ConvLoop, d: _Derived, p: GemminiParams, acc_start: int) -> Iterat
                     rows_i = min(ocols - ocol, dim)
                     for och in range(0, ochs, dim):
                         if c.trans_output_1203:
-                            off = ((orow * out_dim * c.batch_size + ocol * c.batch_size + b) * cout + och)
+                            off = (orow * out_dim * c.batch_size + ocol * c.batch_size + b) * cout + och
                         else:
-                            off = ((b * out_dim * out_dim + orow * out_dim + ocol) * cout + och)
+                            off = (b * out_dim * out_dim + orow * out_dim + ocol) * cout + och
                         spad = ACC | (acc_start + (och // dim) * cblock + b * oplane + orow * ocols + ocol)
                         yield (mvout, out + (off & MASK32), rows_i << 48 | min(ochs - och, dim) << 32 | spad)
         return
     pod = c.pool_out_dim
-    yield (isa.CONFIG,
-           ocols << 56 | orows << 48 | c.pocols << 40 | c.porows << 32 | pod << 24 | c.plpad << 10 | c.pupad << 8
-           | c.pool_size << 6 | c.pool_stride << 4 | c.activation << 2 | isa.CONFIG_ST,
-           st_rs2)
+    yield (
+        isa.CONFIG,
+        ocols << 56
+        | orows << 48
+        | c.pocols << 40
+        | c.porows << 32
+        | pod << 24
+        | c.plpad << 10
+        | c.pupad << 8
+        | c.pool_size << 6
+        | c.pool_stride << 4
+        | c.activation << 2
+        | isa.CONFIG_ST,
+        st_rs2,
+    )
     for b in range(batches):
         for och in range(0, ochs, dim):
             spad = ACC | (acc_start + (och // dim) * cblock + b * oplane)

@@ -70,27 +70,34 @@ class LoopWs:
         c, d = self.cfg, p.dim
         for name, v in (("pad_I", c.pad_i), ("pad_J", c.pad_j), ("pad_K", c.pad_k)):
             if v >= d:
-                raise GemminiIllegal(f"gemmini loop_ws: {name} = {v} must be below DIM = {d} (padding is inside the "
-                                     "last tile)")
+                raise GemminiIllegal(
+                    f"gemmini loop_ws: {name} = {v} must be below DIM = {d} (padding is inside the last tile)"
+                )
         act = (rs1 >> 8) & 0x7
         if act > isa.ACT_RELU:
-            raise GemminiIllegal(f"gemmini loop_ws: activation = {act} (rs1[10:8]) needs a normalization unit this "
-                                 "Gemmini has not")
+            raise GemminiIllegal(
+                f"gemmini loop_ws: activation = {act} (rs1[10:8]) needs a normalization unit this Gemmini has not"
+            )
         if rs2 >> 2 & 1:
-            raise GemminiIllegal("gemmini loop_ws: residual add (rs2[2]) is not modelled; use mvin with the "
-                                 "accumulate bit")
+            raise GemminiIllegal(
+                "gemmini loop_ws: residual add (rs2[2]) is not modelled; use mvin with the accumulate bit"
+            )
         if rs2 & 1 and rs2 >> 1 & 1:
             raise GemminiIllegal("gemmini loop_ws: A transpose and B transpose together are not supported")
         half_sp = p.sp_rows // 2
         a_rows = c.max_i * c.max_k * d
         b_rows = c.max_k * c.max_j * d
         if a_rows + b_rows > half_sp - d:
-            raise GemminiIllegal(f"gemmini loop_ws: I x K + K x J tiles ({c.max_i}x{c.max_k} + {c.max_k}x{c.max_j}) "
-                                 f"need {a_rows + b_rows} scratchpad rows, more than half the scratchpad minus DIM "
-                                 f"({half_sp - d})")
+            raise GemminiIllegal(
+                f"gemmini loop_ws: I x K + K x J tiles ({c.max_i}x{c.max_k} + {c.max_k}x{c.max_j}) "
+                f"need {a_rows + b_rows} scratchpad rows, more than half the scratchpad minus DIM "
+                f"({half_sp - d})"
+            )
         if c.max_i * c.max_j * d > p.acc_rows // 2:
-            raise GemminiIllegal(f"gemmini loop_ws: I x J tiles ({c.max_i}x{c.max_j}) need {c.max_i * c.max_j * d} "
-                                 f"accumulator rows, more than half the accumulator ({p.acc_rows // 2})")
+            raise GemminiIllegal(
+                f"gemmini loop_ws: I x J tiles ({c.max_i}x{c.max_j}) need {c.max_i * c.max_j * d} "
+                f"accumulator rows, more than half the accumulator ({p.acc_rows // 2})"
+            )
 
     def commands(self, rs1: int, rs2: int, p: GemminiParams) -> Iterator[tuple[int, int, int]]:
         """The primitive commands of the loop loop_ws(rs1, rs2) starts, in an order that respects its dependencies."""
@@ -110,8 +117,18 @@ class LoopWs:
             return iter(())
         return self._unroll(p, a_start, b_end, acc_start, ex_accumulate, full_c, low_d, a_t, b_t)
 
-    def _unroll(self, p: GemminiParams, a_start: int, b_end: int, acc_start: int, ex_accumulate: bool,
-                full_c: bool, low_d: bool, a_t: bool, b_t: bool) -> Iterator[tuple[int, int, int]]:
+    def _unroll(
+        self,
+        p: GemminiParams,
+        a_start: int,
+        b_end: int,
+        acc_start: int,
+        ex_accumulate: bool,
+        full_c: bool,
+        low_d: bool,
+        a_t: bool,
+        b_t: bool,
+    ) -> Iterator[tuple[int, int, int]]:
         c, d = self.cfg, p.dim
         mi, mj, mk = c.max_i, c.max_j, c.max_k
         mbl, mbla = p.max_block_len, p.max_block_len_acc
@@ -169,8 +186,11 @@ class LoopWs:
                     out = (c_base if ex_accumulate or k else acc_base) + tile * d
                     pre = b_addr if i == 0 else garbage
                     yield isa.PRELOAD, _rs2(pre, b_cols, b_rows), _rs2(out, b_cols, rows)
-                    yield (isa.COMPUTE_PRELOADED if i == 0 else isa.COMPUTE_ACCUMULATED,
-                           _rs2(a_addr, a_cols, rows), d_rs2)
+                    yield (
+                        isa.COMPUTE_PRELOADED if i == 0 else isa.COMPUTE_ACCUMULATED,
+                        _rs2(a_addr, a_cols, rows),
+                        d_rs2,
+                    )
 
         # stC: int8 rows in blocks of MAX_BLOCK_LEN tiles, or one int32 tile at a time (full_C).
         if c.c_addr != 0:

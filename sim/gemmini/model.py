@@ -136,9 +136,23 @@ COUNTER_NAMES = tuple(f"insn_{n}" for n in isa.FUNCT_NAMES.values())
 # rows moved by mvin/mvout, rows streamed through the mesh (preload and compute each stream DIM), DMA requests
 # (one a row) and beats (dma_bytes each), commands the loop unrollers issued, pooled pixels, and computes whose
 # A / B(D) operand was the garbage address.
-BASE_COUNTERS = ("gemmini_macs", "dma_bytes_read", "dma_bytes_written", "mvin_rows", "mvout_rows", "mesh_rows",
-                 "dma_read_reqs", "dma_write_reqs", "dma_read_beats", "dma_write_beats", "loop_cmds",
-                 "pool_pixels", "a_garbage", "bd_garbage", "flushes")
+BASE_COUNTERS = (
+    "gemmini_macs",
+    "dma_bytes_read",
+    "dma_bytes_written",
+    "mvin_rows",
+    "mvout_rows",
+    "mesh_rows",
+    "dma_read_reqs",
+    "dma_write_reqs",
+    "dma_read_beats",
+    "dma_write_beats",
+    "loop_cmds",
+    "pool_pixels",
+    "a_garbage",
+    "bd_garbage",
+    "flushes",
+)
 
 
 class CounterFile:
@@ -152,10 +166,25 @@ class CounterFile:
     N = 8
     WIDTH_MASK = 0xFFFF_FFFF
     # event number (gemmini_counter.h) -> model counter it reads
-    EVENTS = {1: "mvin_rows", 2: "mvout_rows", 3: "mesh_rows", 9: "mvin_rows", 12: "mvout_rows",
-              13: "pool_pixels", 16: "dma_read_reqs", 17: "dma_read_reqs", 18: "dma_read_beats",
-              21: "dma_write_beats", 24: "mesh_rows", 25: "flushes", 35: "a_garbage", 36: "bd_garbage",
-              43: "loop_cmds", 45: "dma_read_reqs", 46: "dma_write_reqs"}
+    EVENTS = {
+        1: "mvin_rows",
+        2: "mvout_rows",
+        3: "mesh_rows",
+        9: "mvin_rows",
+        12: "mvout_rows",
+        13: "pool_pixels",
+        16: "dma_read_reqs",
+        17: "dma_read_reqs",
+        18: "dma_read_beats",
+        21: "dma_write_beats",
+        24: "mesh_rows",
+        25: "flushes",
+        35: "a_garbage",
+        36: "bd_garbage",
+        43: "loop_cmds",
+        45: "dma_read_reqs",
+        46: "dma_write_reqs",
+    }
     # external counter number -> model counter (4 RDMA_BYTES_REC, 5 WDMA_BYTES_SENT; ROB occupancy is 0 here)
     EXTERNAL = {4: "dma_bytes_read", 5: "dma_bytes_written"}
 
@@ -195,6 +224,10 @@ class CounterFile:
             self.config[idx] = cfg
             self.base[idx] = self._raw(cfg) if not cfg & 0x40 else 0
         return rd
+
+
+# The commands that keep an output-stationary matmul in the array (see GemminiModel._os_drain).
+_MESH_STREAM = frozenset((isa.PRELOAD, isa.COMPUTE_PRELOADED, isa.COMPUTE_ACCUMULATED))
 
 
 class GemminiModel:
@@ -250,6 +283,8 @@ class GemminiModel:
         if fn is None:
             raise GemminiIllegal(f"gemmini: unknown funct {funct} (Gemmini v0.7 defines {sorted(isa.FUNCT_NAMES)})")
         self.counters["insn_" + isa.FUNCT_NAMES[funct]] += 1
+        if self._os_out is not None and funct not in _MESH_STREAM:
+            self._os_drain()
         return fn(rs1 & 0xFFFF_FFFF_FFFF_FFFF, rs2 & 0xFFFF_FFFF_FFFF_FFFF)
 
     def run(self, cmds: Iterable[tuple[int, int, int]]) -> None:
@@ -258,6 +293,8 @@ class GemminiModel:
         n = 0
         for funct, rs1, rs2 in cmds:
             cnt["insn_" + isa.FUNCT_NAMES[funct]] += 1
+            if self._os_out is not None and funct not in _MESH_STREAM:
+                self._os_drain()
             disp[funct](rs1, rs2)
             n += 1
         cnt["loop_cmds"] += n
@@ -271,7 +308,9 @@ class GemminiModel:
         elif kind == isa.CONFIG_LD:
             idx = (rs1 >> 3) & 3
             if idx > 2:
-                raise GemminiIllegal(f"gemmini config_ld: mvin id = {idx} (rs1[4:3]) is not 0 (mvin), 1 (mvin2) or 2 (mvin3)")
+                raise GemminiIllegal(
+                    f"gemmini config_ld: mvin id = {idx} (rs1[4:3]) is not 0 (mvin), 1 (mvin2) or 2 (mvin3)"
+                )
             c = self.ld[idx]
             c.stride = rs2
             c.shrink = bool(rs1 >> 2 & 1)
@@ -281,19 +320,25 @@ class GemminiModel:
         elif kind == isa.CONFIG_ST:
             act = (rs1 >> 2) & 3
             self._check_act("config_st", act, "rs1[3:2]")
+            # StoreController: stride, activation, pool stride and size always; the pooling geometry only with a
+            # pool stride, orows/ocols/pool_out_dim also for a 1-D mvout (pool size without stride); a scale of
+            # all ones (LoopConv's ACC_SCALE_NO_CHANGE) keeps the scale in force.
             s = self.st
             s.activation = act
             s.pool_stride = (rs1 >> 4) & 3
             s.pool_size = (rs1 >> 6) & 3
-            s.upad = (rs1 >> 8) & 3
-            s.lpad = (rs1 >> 10) & 3
-            s.pool_out_dim = (rs1 >> 24) & 0xFF
-            s.porows = (rs1 >> 32) & 0xFF
-            s.pocols = (rs1 >> 40) & 0xFF
-            s.orows = (rs1 >> 48) & 0xFF
-            s.ocols = (rs1 >> 56) & 0xFF
+            if s.pool_stride:
+                s.upad = (rs1 >> 8) & 3
+                s.lpad = (rs1 >> 10) & 3
+                s.porows = (rs1 >> 32) & 0xFF
+                s.pocols = (rs1 >> 40) & 0xFF
+            if s.pool_stride or s.pool_size:
+                s.pool_out_dim = (rs1 >> 24) & 0xFF
+                s.orows = (rs1 >> 48) & 0xFF
+                s.ocols = (rs1 >> 56) & 0xFF
             s.stride = rs2 & 0xFFFF_FFFF
-            s.scale = f32_bits_to_float(rs2 >> 32)
+            if rs2 >> 32 != 0xFFFF_FFFF:
+                s.scale = f32_bits_to_float(rs2 >> 32)
         else:
             raise GemminiIllegal("gemmini config_norm (rs1[1:0] = 3): this Gemmini has no normalization unit")
         return 0
@@ -305,16 +350,20 @@ class GemminiModel:
             df = (rs1 >> 2) & 1
             name = "WS" if df == isa.WS else "OS"
             if name not in self.p.dataflows:
-                raise GemminiIllegal(f"gemmini config_ex: dataflow = {name} (rs1[2] = {df}) is not in this config "
-                                     f"(dataflows {', '.join(self.p.dataflows)})")
+                raise GemminiIllegal(
+                    f"gemmini config_ex: dataflow = {name} (rs1[2] = {df}) is not in this config "
+                    f"(dataflows {', '.join(self.p.dataflows)})"
+                )
             act = (rs1 >> 3) & 3
             self._check_act("config_ex", act, "rs1[4:3]")
             a_t, b_t = bool(rs1 >> 8 & 1), bool(rs1 >> 9 & 1)
             # Gemmini has one transposer: WS transposes A and/or B itself, OS feeds A through it unless A is transposed.
             uses = (a_t if df == isa.WS else not a_t) + b_t
             if uses > 1:
-                raise GemminiIllegal(f"gemmini config_ex: {name} with A transpose = {int(a_t)} and B transpose = "
-                                     f"{int(b_t)} needs two transposers (Gemmini has one)")
+                raise GemminiIllegal(
+                    f"gemmini config_ex: {name} with A transpose = {int(a_t)} and B transpose = "
+                    f"{int(b_t)} needs two transposers (Gemmini has one)"
+                )
             e.dataflow, e.activation, e.a_transpose, e.b_transpose = df, act, a_t, b_t
             e.acc_scale = f32_bits_to_float(rs1 >> 32)
             e.shift = rs2 & 0x1F
@@ -324,26 +373,34 @@ class GemminiModel:
     @staticmethod
     def _check_act(insn: str, act: int, where: str) -> None:
         if act not in (isa.ACT_NONE, isa.ACT_RELU):
-            raise GemminiIllegal(f"gemmini {insn}: activation = {act} ({isa.ACTIVATION_NAMES.get(act, '?')}, {where}) "
-                                 "needs a normalization unit this Gemmini has not; use 0 (none) or 1 (ReLU)")
+            raise GemminiIllegal(
+                f"gemmini {insn}: activation = {act} ({isa.ACTIVATION_NAMES.get(act, '?')}, {where}) "
+                "needs a normalization unit this Gemmini has not; use 0 (none) or 1 (ReLU)"
+            )
 
     # ------------------------------------------------------------ local addresses
 
     def _acc_row(self, insn: str, raw: int, span: int) -> int:
         row = raw & ((1 << 26) - 1)
         if (raw >> 26) & 7:
-            raise GemminiIllegal(f"gemmini {insn}: norm command = {(raw >> 26) & 7} (local address bits 28..26) needs "
-                                 "a normalization unit this Gemmini has not")
+            raise GemminiIllegal(
+                f"gemmini {insn}: norm command = {(raw >> 26) & 7} (local address bits 28..26) needs "
+                "a normalization unit this Gemmini has not"
+            )
         if row + span > self.p.acc_rows:
-            raise GemminiIllegal(f"gemmini {insn}: accumulator rows {row}..{row + span - 1} (local address "
-                                 f"{raw:#010x}) are outside the accumulator ({self.p.acc_rows} rows)")
+            raise GemminiIllegal(
+                f"gemmini {insn}: accumulator rows {row}..{row + span - 1} (local address "
+                f"{raw:#010x}) are outside the accumulator ({self.p.acc_rows} rows)"
+            )
         return row
 
     def _sp_row(self, insn: str, raw: int, span: int) -> int:
         row = raw & 0x3FFF_FFFF  # bits 30 and 29 mean nothing for the scratchpad
         if row + span > self.p.sp_rows:
-            raise GemminiIllegal(f"gemmini {insn}: scratchpad rows {row}..{row + span - 1} (local address "
-                                 f"{raw:#010x}) are outside the scratchpad ({self.p.sp_rows} rows)")
+            raise GemminiIllegal(
+                f"gemmini {insn}: scratchpad rows {row}..{row + span - 1} (local address "
+                f"{raw:#010x}) are outside the scratchpad ({self.p.sp_rows} rows)"
+            )
         return row
 
     def _check_rows(self, insn: str, what: str, rows: int, cols: int, max_cols: int | None = None) -> None:
@@ -379,16 +436,18 @@ class GemminiModel:
         blocks = -(-cols // d)
         if blocks > max_blocks:
             kind = "MAX_BLOCK_LEN_ACC" if int32_data else "MAX_BLOCK_LEN"
-            raise GemminiIllegal(f"gemmini {insn}: cols = {cols} is {blocks} blocks of DIM = {d}, more than "
-                                 f"{kind} = {max_blocks}")
+            raise GemminiIllegal(
+                f"gemmini {insn}: cols = {cols} is {blocks} blocks of DIM = {d}, more than {kind} = {max_blocks}"
+            )
         eb = ACC_BYTES if int32_data else ELEM_BYTES
         bstride = cfg.block_stride
         reps = cfg.pixel_repeats
         span = (blocks - 1) * bstride + rows
         base = self._acc_row(insn, raw, span) if to_acc else self._sp_row(insn, raw, span)
         if reps > 1 and to_acc:
-            raise GemminiIllegal(f"gemmini {insn}: pixel repeats = {reps} (config_ld rs1[15:8]) only apply to "
-                                 "scratchpad mvins")
+            raise GemminiIllegal(
+                f"gemmini {insn}: pixel repeats = {reps} (config_ld rs1[15:8]) only apply to scratchpad mvins"
+            )
         # Gemmini's ZeroWriter: a DRAM address of 0 writes zeros instead of reading memory.
         if dram == 0:
             data = np.zeros((rows, cols), dtype=np.int64)
@@ -400,22 +459,23 @@ class GemminiModel:
             c["dma_bytes_read"] += rows * nbytes
             c["dma_read_reqs"] += rows
             c["dma_read_beats"] += rows * -(-nbytes // self.p.dma_bytes)
-            if not to_acc and cfg.scale != np.float32(1.0):
+            # Scratchpad.scala sends scratchpad mvins and shrunk (int8) accumulator mvins (is_acc &&
+            # !has_acc_bitwidth) through the int8 mvin scale unit: scaled and saturated to int8. The default Gemmini
+            # has no accumulator mvin scaler (mvin_scale_acc_args = None): int32 data is written as read.
+            if not int32_data and cfg.scale != np.float32(1.0):
                 data = scale_to_int(data, cfg.scale, I8_MIN, I8_MAX)
-            # The default Gemmini has no accumulator mvin scaler (mvin_scale_acc_args = None): int32/shrunk data is
-            # written as read.
         self.counters["mvin_rows"] += rows * blocks * reps
         accumulate = to_acc and bool(raw >> 30 & 1)
         for b in range(blocks):
             c0 = b * d
             w = min(d, cols - c0)
-            chunk = data[:, c0:c0 + w]
+            chunk = data[:, c0 : c0 + w]
             r0 = base + b * bstride
             if to_acc:
-                tgt = self.acc[r0:r0 + rows, :w]
+                tgt = self.acc[r0 : r0 + rows, :w]
                 tgt[...] = wrap(tgt.astype(np.int64) + chunk, 32) if accumulate else chunk
             elif reps == 1:
-                self.sp[r0:r0 + rows, :w] = chunk
+                self.sp[r0 : r0 + rows, :w] = chunk
             else:
                 self._pixel_repeat(r0, chunk, reps)
         return 0
@@ -433,7 +493,7 @@ class GemminiModel:
                     continue
                 c = k * w
                 n = min(w, d - c)
-                self.sp[row - k, c:c + n] = chunk[r, :n]
+                self.sp[row - k, c : c + n] = chunk[r, :n]
 
     # ------------------------------------------------------------ mvout
 
@@ -447,12 +507,14 @@ class GemminiModel:
 
     def _mvout(self, dram: int, rs2: int) -> int:
         raw, cols, rows = rs2 & 0xFFFF_FFFF, (rs2 >> 32) & 0xFFFF, (rs2 >> 48) & 0xFFFF
-        if raw == isa.GARBAGE_ADDR or rows == 0 or cols == 0:
+        st = self.st
+        # A pooled mvout takes its size from config_st (StoreController's pooling state counts porows x pocols x
+        # window, never the rows field): Gemmini's library issues them with rows = 0.
+        if raw == isa.GARBAGE_ADDR or cols == 0 or (rows == 0 and not st.pool_stride):
             return 0
         d = self.p.dim
         from_acc = bool(raw >> 31 & 1)
         full = from_acc and bool(raw >> 29 & 1)
-        st = self.st
         if st.pool_stride:
             return self._mvout_pool(dram, raw, cols, rows, from_acc, full)
         one_d = st.pool_size != 0  # StoreController's 1-D mvout: orows x ocols rows, pool_out_dim pixels a row
@@ -463,15 +525,16 @@ class GemminiModel:
         blocks = -(-cols // d)
         if blocks > max_blocks:
             why = "a full-width accumulator mvout" if full else ("a 1-D mvout" if one_d else "MAX_BLOCK_LEN")
-            raise GemminiIllegal(f"gemmini mvout: cols = {cols} is {blocks} blocks of DIM = {d}, more than "
-                                 f"{why} allows ({max_blocks})")
+            raise GemminiIllegal(
+                f"gemmini mvout: cols = {cols} is {blocks} blocks of DIM = {d}, more than {why} allows ({max_blocks})"
+            )
         if one_d:
             rows = st.orows * st.ocols
         span = (blocks - 1) * d + rows
         base = self._acc_row("mvout", raw, span) if from_acc else self._sp_row("mvout", raw, span)
         src = self.acc if from_acc else self.sp
         # Block b of a wide mvout is the DIM rows after block b-1.
-        tile = np.concatenate([src[base + b * d: base + b * d + rows] for b in range(blocks)], axis=1)[:, :cols]
+        tile = np.concatenate([src[base + b * d : base + b * d + rows] for b in range(blocks)], axis=1)[:, :cols]
         if full:
             out = tile.astype("<i4")
         elif from_acc:
@@ -493,12 +556,14 @@ class GemminiModel:
         if full:
             raise GemminiIllegal("gemmini mvout (pooling): the full-width accumulator read (bit 29) cannot pool")
         if st.pool_size == 0 or st.ocols == 0 or st.orows == 0:
-            raise GemminiIllegal(f"gemmini mvout (pooling): pool stride = {st.pool_stride} needs a pool size and "
-                                 f"output dims (pool size = {st.pool_size}, orows = {st.orows}, ocols = {st.ocols})")
+            raise GemminiIllegal(
+                f"gemmini mvout (pooling): pool stride = {st.pool_stride} needs a pool size and "
+                f"output dims (pool size = {st.pool_size}, orows = {st.orows}, ocols = {st.ocols})"
+            )
         span = st.orows * st.ocols
         base = self._acc_row("mvout", raw, span) if from_acc else self._sp_row("mvout", raw, span)
         src = self.acc if from_acc else self.sp
-        img = src[base:base + span, :cols].astype(np.int64)
+        img = src[base : base + span, :cols].astype(np.int64)
         if from_acc:
             img = self._acc_read_scaled(img, st.scale, st.activation)
         img = img.reshape(st.orows, st.ocols, cols)
@@ -544,18 +609,18 @@ class GemminiModel:
         span = (mrows - 1) * stride + 1
         if raw >> 31 & 1:
             r0 = self._acc_row(insn, raw, span)
-            blk = self.acc[r0:r0 + span:stride if stride else None, :mcols]
+            blk = self.acc[r0 : r0 + span : stride if stride else None, :mcols]
             if stride == 0:
-                blk = np.repeat(self.acc[r0:r0 + 1, :mcols], mrows, axis=0)
+                blk = np.repeat(self.acc[r0 : r0 + 1, :mcols], mrows, axis=0)
             blk = self._acc_read_scaled(blk, self.ex.acc_scale, self.ex.activation)
         else:
             r0 = self._sp_row(insn, raw, span)
             if stride == 1:
-                blk = self.sp[r0:r0 + mrows, :mcols]
+                blk = self.sp[r0 : r0 + mrows, :mcols]
             elif stride == 0:
-                blk = np.repeat(self.sp[r0:r0 + 1, :mcols], mrows, axis=0)
+                blk = np.repeat(self.sp[r0 : r0 + 1, :mcols], mrows, axis=0)
             else:
-                blk = self.sp[r0:r0 + span:stride, :mcols]
+                blk = self.sp[r0 : r0 + span : stride, :mcols]
         out[:mrows, :mcols] = blk
         return out.T.copy() if transpose else out
 
@@ -618,10 +683,34 @@ class GemminiModel:
         return 0
 
     def _os_shift_out(self) -> None:
-        """OS: the next flip (or a flush) shifts the PEs' sums out, rounding-shifted and saturated to 20 bits."""
+        """OS: the next flip shifts the PEs' sums out, rounding-shifted and saturated to 20 bits.
+
+        The shift is config_ex's in force: every config_ex writes a pending result out first (_os_drain), so it is
+        the shift of the computes that made the sums, as in the RTL, where a config_ex waits for the array."""
         out, self._os_out = self._os_out, None
         if out is None:
             return
+        val = saturate(round_shift(self._os_acc, self.ex.shift), MESH_OUTPUT_BITS)
+        self._write_result("OS shift-out", val, out)
+
+    def _os_drain(self) -> None:
+        """OS: write a pending result before any command other than preload/compute runs.
+
+        ExecuteController flushes the array by itself, without any flush instruction, when a matmul whose preload
+        named a C is in the array (``matmul_in_progress``: a valid ROB id, which garbage-C preloads do not get) and
+        either its command queue runs dry or a config_ex is next (``matmul_in_progress && (current_dataflow === OS
+        || DoConfig)``); the flush flips the array only if the last preload named a C (``in_prop_flush``). A
+        sequential model cannot see the queue run dry, so it takes any command outside the mesh stream (mvin,
+        mvout, any config, flush, counter, loop starts, clock gate) as that point: a mvout right after the last
+        compute sees the result, a config_ex cannot change the shift, activation or C stride the result is written
+        with, and a compute_accumulated chain whose preloads name no C (Gemmini's library puts C on the chain's last
+        preload) keeps summing across mvins. Funct 7 is Gemmini's TLB flush and never reaches the array; it is just
+        another such point here. After a drain the PEs keep their sums (a later compute_accumulated adds to them,
+        with no destination until a preload names one), which is what the array holds when no flip happened."""
+        out = self._os_out
+        if out.c_raw == isa.GARBAGE_ADDR or out.c_rows == 0 or out.c_cols == 0:
+            return  # no ROB id in the array: ExecuteController does not flush, the chain goes on
+        self._os_out = None
         val = saturate(round_shift(self._os_acc, self.ex.shift), MESH_OUTPUT_BITS)
         self._write_result("OS shift-out", val, out)
 
@@ -639,11 +728,11 @@ class GemminiModel:
         if cs == 1:  # the common case, as slices
             r0 = self._acc_row(insn, raw, rows) if to_acc else self._sp_row(insn, raw, rows)
             if not to_acc:
-                self.sp[r0:r0 + rows, :cols] = vals
+                self.sp[r0 : r0 + rows, :cols] = vals
             elif raw >> 30 & 1:
-                self.acc[r0:r0 + rows, :cols] = wrap(self.acc[r0:r0 + rows, :cols].astype(np.int64) + vals, 32)
+                self.acc[r0 : r0 + rows, :cols] = wrap(self.acc[r0 : r0 + rows, :cols].astype(np.int64) + vals, 32)
             else:
-                self.acc[r0:r0 + rows, :cols] = vals
+                self.acc[r0 : r0 + rows, :cols] = vals
             return
         # Row r of the result goes to C + r x stride (WS). OS shifts rows out last-first and the RTL steps its
         # address down from C + DIM-1 by the stride, so row r lands at C + (DIM-1) - (DIM-1-r) x stride.
@@ -654,24 +743,25 @@ class GemminiModel:
         else:
             offs, order = (d - 1) - (d - 1 - r) * cs, r[::-1]
         if offs.min() < 0:
-            raise GemminiIllegal(f"gemmini {insn}: OS result rows with C stride = {cs} (config_ex rs2[63:48]) "
-                                 f"would go {-offs.min()} rows below the C address {raw:#010x}")
+            raise GemminiIllegal(
+                f"gemmini {insn}: OS result rows with C stride = {cs} (config_ex rs2[63:48]) "
+                f"would go {-offs.min()} rows below the C address {raw:#010x}"
+            )
         span = int(offs.max()) + 1
         r0 = self._acc_row(insn, raw, span) if to_acc else self._sp_row(insn, raw, span)
         tgt = self.acc if to_acc else self.sp
         if to_acc and raw >> 30 & 1:
-            cur = tgt[r0:r0 + span, :cols].astype(np.int64)
+            cur = tgt[r0 : r0 + span, :cols].astype(np.int64)
             np.add.at(cur, offs, vals)  # rows that share a target all add up
-            tgt[r0:r0 + span, :cols] = wrap(cur, 32)
+            tgt[r0 : r0 + span, :cols] = wrap(cur, 32)
         else:
             for i in order:  # in the order the rows come out, so the last one written wins
                 tgt[r0 + offs[i], :cols] = vals[i]
 
     def _flush(self, rs1: int, rs2: int) -> int:
+        """Funct 7 flushes Gemmini's TLB (Controller.scala sends it to the TLB, not to the ROB): nothing of the
+        array or a pending preload changes; execute() has already written a pending OS result (_os_drain)."""
         self.counters["flushes"] += 1
-        if self.ex.dataflow == isa.OS:
-            self._os_shift_out()
-        self._pending = None
         return 0
 
     # ------------------------------------------------------------ loops

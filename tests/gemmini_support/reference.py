@@ -31,23 +31,54 @@ def operand(addr: int, cols: int, rows: int) -> int:
     return (rows << 48) | (cols << 32) | addr
 
 
-def config_ex(dataflow: int = 1, act: int = 0, shift: int = 0, acc_scale: float = 1.0, a_stride: int = 1,
-              a_t: bool = False, b_t: bool = False, c_stride: int = 1) -> tuple[int, int]:
+def config_ex(
+    dataflow: int = 1,
+    act: int = 0,
+    shift: int = 0,
+    acc_scale: float = 1.0,
+    a_stride: int = 1,
+    a_t: bool = False,
+    b_t: bool = False,
+    c_stride: int = 1,
+) -> tuple[int, int]:
     rs1 = (f32(acc_scale) << 32) | (a_stride << 16) | (int(b_t) << 9) | (int(a_t) << 8) | (act << 3) | (dataflow << 2)
     return rs1, (c_stride << 48) | shift
 
 
-def config_ld(stride: int, scale: float = 1.0, shrink: bool = False, idx: int = 0, block_stride: int = 0,
-              pixel_repeats: int = 1) -> tuple[int, int]:
+def config_ld(
+    stride: int, scale: float = 1.0, shrink: bool = False, idx: int = 0, block_stride: int = 0, pixel_repeats: int = 1
+) -> tuple[int, int]:
     rs1 = (f32(scale) << 32) | (block_stride << 16) | (pixel_repeats << 8) | (idx << 3) | (int(shrink) << 2) | 1
     return rs1, stride
 
 
-def config_st(stride: int, act: int = 0, scale: float = 1.0, pool_stride: int = 0, pool_size: int = 0,
-              out_dim: int = 0, porows: int = 0, pocols: int = 0, orows: int = 0, ocols: int = 0, upad: int = 0,
-              lpad: int = 0) -> tuple[int, int]:
-    rs1 = ((ocols << 56) | (orows << 48) | (pocols << 40) | (porows << 32) | (out_dim << 24) | (lpad << 10)
-           | (upad << 8) | (pool_size << 6) | (pool_stride << 4) | (act << 2) | 2)
+def config_st(
+    stride: int,
+    act: int = 0,
+    scale: float = 1.0,
+    pool_stride: int = 0,
+    pool_size: int = 0,
+    out_dim: int = 0,
+    porows: int = 0,
+    pocols: int = 0,
+    orows: int = 0,
+    ocols: int = 0,
+    upad: int = 0,
+    lpad: int = 0,
+) -> tuple[int, int]:
+    rs1 = (
+        (ocols << 56)
+        | (orows << 48)
+        | (pocols << 40)
+        | (porows << 32)
+        | (out_dim << 24)
+        | (lpad << 10)
+        | (upad << 8)
+        | (pool_size << 6)
+        | (pool_stride << 4)
+        | (act << 2)
+        | 2
+    )
     return rs1, (f32(scale) << 32) | stride
 
 
@@ -70,11 +101,11 @@ class FlatMemory:
 
     def read(self, addr: int, size: int) -> bytes:
         o = self._off(addr, size)
-        return bytes(self.buf[o:o + size])
+        return bytes(self.buf[o : o + size])
 
     def write(self, addr: int, data: bytes) -> None:
         o = self._off(addr, len(data))
-        self.buf[o:o + len(data)] = data
+        self.buf[o : o + len(data)] = data
 
     def put(self, addr: int, arr: np.ndarray) -> None:
         self.write(addr, arr.tobytes())
@@ -83,8 +114,7 @@ class FlatMemory:
         dt = np.dtype(dtype)
         rows, cols = shape
         step = row_stride if row_stride is not None else cols * dt.itemsize
-        return np.stack([np.frombuffer(self.read(addr + r * step, cols * dt.itemsize), dtype=dt)
-                         for r in range(rows)])
+        return np.stack([np.frombuffer(self.read(addr + r * step, cols * dt.itemsize), dtype=dt) for r in range(rows)])
 
 
 # ---------------------------------------------------------------- numerics
@@ -139,7 +169,7 @@ def mvin_rows(dram: np.ndarray, rows: int, cols: int, dim: int, block_stride: in
     for c0 in range(0, cols, dim):
         b = c0 // dim
         for r in range(rows):
-            out[b * block_stride + r] = dram[r, c0:min(cols, c0 + dim)]
+            out[b * block_stride + r] = dram[r, c0 : min(cols, c0 + dim)]
     return out
 
 
@@ -178,3 +208,15 @@ def maxpool(img: np.ndarray, stride: int, size: int, porows: int, pocols: int, u
                     best = v if best is None else np.maximum(best, v)
             out[pr, pc] = best
     return out
+
+
+def os_out(total: np.ndarray, shift: int) -> np.ndarray:
+    """An output-stationary result as it leaves the array: D + sum of A B, shifted right rounding half to even,
+    saturated to the 20-bit mesh output."""
+    shifted = np.vectorize(lambda v: rne_shift(int(v), shift), otypes=[np.int64])(np.asarray(total))
+    return sat(shifted, 20)
+
+
+def mvin_int8_scaled(data: np.ndarray, scale: float) -> np.ndarray:
+    """int8 DRAM data through the mvin scale unit (scratchpad mvins and shrunk accumulator mvins)."""
+    return scale_array(data.astype(np.int64), scale, -128, 127)
