@@ -34,9 +34,11 @@
 /* ---------------------------------------------------------------------------
  * RoCC instruction words. Gemmini sits on custom-3 (opcode 0x7b). funct3 011
  * reads rs1 and rs2 and writes nothing; 111 also writes rd (the counter
- * instruction). A one-instruction macro is a single statement and a longer one a
- * do/while, so either may stand alone under an if/else. The "memory" clobber keeps the compiler from moving the core's
- * stores of operands past the instruction that makes Gemmini read them.
+ * instruction). A one-instruction macro is a braced block, as in Gemmini's own
+ * header, so programs may write it with or without a trailing semicolon (Gemmini's
+ * tests do both); a longer one is a do/while. The "memory" clobber keeps the
+ * compiler from moving the core's stores of operands past the instruction that
+ * makes Gemmini read them.
  * ------------------------------------------------------------------------- */
 #ifndef XCUSTOM_ACC
 #define XCUSTOM_ACC 3
@@ -54,14 +56,18 @@
 
 #ifndef ROCC_INSTRUCTION_0_R_R
 #define ROCC_INSTRUCTION_0_R_R(x, rs1, rs2, funct) \
-  asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 3, " GEMMINI_STR(funct) ", x0, %0, %1" \
-               : : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory")
+  { \
+    asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 3, " GEMMINI_STR(funct) ", x0, %0, %1" \
+                 : : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory"); \
+  }
 #endif
 
 #ifndef ROCC_INSTRUCTION_R_R_R
 #define ROCC_INSTRUCTION_R_R_R(x, rd, rs1, rs2, funct) \
-  asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 7, " GEMMINI_STR(funct) ", %0, %1, %2" \
-               : "=r"(rd) : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory")
+  { \
+    asm volatile(".insn r " GEMMINI_STR(GEMMINI_XOPCODE(x)) ", 7, " GEMMINI_STR(funct) ", %0, %1, %2" \
+                 : "=r"(rd) : "r"((uint64_t)(rs1)), "r"((uint64_t)(rs2)) : "memory"); \
+  }
 #endif
 
 #ifndef ROCC_INSTRUCTION

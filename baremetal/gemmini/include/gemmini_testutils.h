@@ -31,9 +31,7 @@
 #include "cosim.h"
 #include "include/gemmini_params.h"
 #include "include/gemmini.h"
-#if __has_include("include/gemmini_counter.h")
 #include "include/gemmini_counter.h"
-#endif
 
 /* Gemmini's header gives BAREMETAL programs an assert that prints and exits(1);
  * ours (assert.h) does the same. */
@@ -174,6 +172,10 @@ GEMMINI_TU_ int gemmini_testutils_rand(void) {
 
 /* Cycles since reset (mcycle; our core runs in machine mode). */
 GEMMINI_TU_ uint64_t read_cycles(void) { return read_cycle(); }
+
+/* Gemmini's Linux builds lock the program's pages in memory here; bare metal has
+ * nothing to lock. */
+GEMMINI_TU_ void pin_all(void) {}
 
 /* ---- Whole-matrix helpers, opt-in (see the top of this file). */
 #ifdef GEMMINI_FULL_HELPERS
