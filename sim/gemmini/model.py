@@ -24,6 +24,7 @@ from sim.gemmini import isa
 from sim.gemmini.params import ACC_BYTES, ELEM_BYTES, MESH_OUTPUT_BITS, GemminiParams
 
 I8_MIN, I8_MAX = -128, 127
+_ROW_MASK = (1 << 26) - 1  # a local address's row bits (below the norm command)
 I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
 
 
@@ -237,9 +238,11 @@ class GemminiModel:
         d = params.dim
         self.sp = np.zeros((params.sp_rows, d), dtype=np.int8)
         self.acc = np.zeros((params.acc_rows, d), dtype=np.int32)
-        self.ld = [LoadConfig(block_stride=d) for _ in range(3)]
+        # Gemmini's RTL leaves the DRAM strides unset at reset; like Gemmini's own Spike model we start them at one
+        # int8 row (DIM bytes), which Gemmini's older tests rely on (they mvin/mvout without a config_ld/st).
+        self.ld = [LoadConfig(stride=d * ELEM_BYTES, block_stride=d) for _ in range(3)]
         self.ex = ExConfig(dataflow=isa.WS if params.has_ws else isa.OS)
-        self.st = StoreConfig()
+        self.st = StoreConfig(stride=d * ELEM_BYTES)
         self.counters: dict[str, int] = {k: 0 for k in BASE_COUNTERS}
         for n in COUNTER_NAMES:
             self.counters[n] = 0
@@ -630,6 +633,8 @@ class GemminiModel:
         self._check_rows("preload", "", bd_rows, bd_cols)
         self._check_rows("preload", "C ", c_rows, c_cols)
         ws = self.ex.dataflow == isa.WS
+        if not ws:
+            self._os_drain_if_read(bd_raw, bd_rows, bd_cols)
         bd = None
         if bd_raw != isa.GARBAGE_ADDR:
             bd = self._read_operand("preload", bd_raw, bd_rows, bd_cols, ws and self.ex.b_transpose)
@@ -650,6 +655,9 @@ class GemminiModel:
         self._check_rows(insn, "A ", a_rows, a_cols)
         self._check_rows(insn, "B/D ", b_rows, b_cols)
         e = self.ex
+        if e.dataflow == isa.OS:
+            self._os_drain_if_read(a_raw, a_rows, a_cols, e.a_stride)
+            self._os_drain_if_read(b_raw, b_rows, b_cols)
         a = self._read_operand(insn, a_raw, a_rows, a_cols, e.a_transpose, e.a_stride)
         pre, self._pending = self._pending, None
         garbage_a = a_raw == isa.GARBAGE_ADDR
@@ -713,6 +721,28 @@ class GemminiModel:
         self._os_out = None
         val = saturate(round_shift(self._os_acc, self.ex.shift), MESH_OUTPUT_BITS)
         self._write_result("OS shift-out", val, out)
+
+    def _os_drain_if_read(self, raw: int, rows: int, cols: int, stride: int = 1) -> None:
+        """OS: a preload or compute that reads rows a pending result will write waits, in Gemmini, for that
+        result (the ROB sees the read-after-write hazard); the array, with nothing else to run, flushes itself and
+        the result lands first. Rows read are bounded generously (rows or cols, whichever is larger, times the
+        stride): an early drain only moves a write the hardware would make anyway before this read."""
+        out = self._os_out
+        if out is None or raw == isa.GARBAGE_ADDR or out.c_raw == isa.GARBAGE_ADDR:
+            return
+        if bool(raw >> 31 & 1) != bool(out.c_raw >> 31 & 1):
+            return  # one reads the scratchpad, the other writes the accumulator (or the other way round)
+        d, cs = self.p.dim, self.ex.c_stride
+        lo = (raw & _ROW_MASK) % self._space(raw)
+        hi = lo + max(rows, cols, 1) * max(stride, 1)
+        c0 = (out.c_raw & _ROW_MASK) % self._space(out.c_raw)
+        offs = [(d - 1) - (d - 1 - r) * cs for r in range(out.c_rows)]  # where OS rows land (see _write_result)
+        c_lo, c_hi = c0 + min(offs), c0 + max(offs) + 1
+        if lo < c_hi and c_lo < hi:
+            self._os_drain()
+
+    def _space(self, raw: int) -> int:
+        return self.p.acc_rows if raw >> 31 & 1 else self.p.sp_rows
 
     def _write_result(self, insn: str, out: np.ndarray, pre: _Preload) -> None:
         raw = pre.c_raw
