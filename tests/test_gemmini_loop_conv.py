@@ -538,3 +538,34 @@ def test_typical_conv_time():
     ncmd = sum(v for key, v in model.counters.items() if key.startswith("insn_"))
     print(f"typical conv: {elapsed:.2f} s for {ncmd} instructions/commands")
     assert elapsed < 30
+
+
+def test_transposed_input_rows_step_by_the_whole_batch():
+    """With trans_input_3120 the input is [C][H][W][N]: a loop over 2 of 6 batches reads pixel (c, y, x) of batch b
+    at ((c * in_dim + y) * in_dim + x) * batch_size + b, the full batch size (not the loop's 2)."""
+    in_dim, cin, batch_size, batches = 4, 3, 6, 2
+    f = simple(
+        batch_size=batch_size,
+        batches=batches,
+        in_dim=in_dim,
+        in_channels=cin,
+        kchs=cin,
+        out_dim=in_dim,
+        pool_out_dim=in_dim,
+        porows=in_dim,
+        pocols=in_dim,
+        orows=in_dim,
+        ocols=in_dim,
+    )
+    rs1, rs2 = start_regs()
+    lc = LoopConv()
+    for funct, (a, b) in conv_regs(**f).items():
+        lc.configure(funct, a, b)
+    cmds = list(lc.commands(rs1 | 1 << 5, rs2, DIM4))
+    loads = [c for c in cmds if c[0] == isa.MVIN and c[1] != 0]
+    # One mvin per (channel, image row): DIM pixels of `batches` columns, pixel rows batch_size apart in DRAM.
+    assert all((c[2] >> 48) == in_dim and (c[2] >> 32) & 0xFFFF == batches for c in loads), loads[:3]
+    want = {f["input"] + (ch * in_dim + y) * in_dim * batch_size for ch in range(cin) for y in range(in_dim)}
+    assert {c[1] for c in loads} == want
+    ld0 = [c for c in cmds if c[0] == isa.CONFIG and c[1] & 3 == isa.CONFIG_LD and (c[1] >> 3) & 3 == 0]
+    assert ld0 and ld0[0][2] == batch_size  # the DRAM stride between pixels

@@ -432,7 +432,7 @@ def _ld_input(c: ConvLoop, d: _Derived, p: GemminiParams, a_start: int) -> Itera
                 col_spad = row_spad + ((icol + lpad_u) >> ds)
                 for ich in range(0, ichs, ich_step):
                     if trans:
-                        off = (ich * in_dim * in_dim + irow * in_dim + icol) * batches + b
+                        off = (ich * in_dim * in_dim + irow * in_dim + icol) * c.batch_size + b  # the whole batch
                         spad = a_start + (b // dim) * stride_spad + ich * plane + col_spad
                         cols = min(batches - b, per_mvin)
                     else:
