@@ -1,4 +1,4 @@
-"""Self-checking Gemmini C programs (tests/gemmini_programs/) on Spike, gemmini-dim4.
+"""Self-checking Gemmini C programs (tests/gemmini_programs/) on Spike, gemmini-dim4 and gemmini-dim16.
 
 Each program is written against Gemmini's public C API and checks itself against
 a CPU reference: it passes when it exits with code 0 (it prints each check).
@@ -20,6 +20,8 @@ from sim.gemmini.params import gemmini_params
 from sim.spike.runner import run_spike
 
 SOC = "gemmini-dim4"
+# The programs are DIM-generic; Spike needs no build, so Gemmini's default DIM 16 costs seconds.
+SOCS = ("gemmini-dim4", "gemmini-dim16")
 PROG_DIR = Path(__file__).resolve().parent / "gemmini_programs"
 GOOD = sorted(p.stem for p in PROG_DIR.glob("*.c") if p.stem != "raw_insn")
 # Programs whose checks include computes on the array (so gemmini_macs must count them).
@@ -43,21 +45,23 @@ def gemmini_elves(tmp_path_factory) -> dict[str, Path]:
     return {"_dir": tmp_path_factory.mktemp("gemmini-programs")}
 
 
-def _elf(cache: dict[str, Path], name: str, sub: str = "", defines: tuple[str, ...] = ()) -> Path:
-    if name not in cache:
+def _elf(cache: dict[str, Path], name: str, sub: str = "", defines: tuple[str, ...] = (), soc: str = SOC) -> Path:
+    key = f"{soc}/{name}"
+    if key not in cache:
         src = PROG_DIR / sub / f"{name}.c"
-        cache[name] = build_elf([src], SOC, cache["_dir"] / f"{name}.elf", defines=defines)
-    return cache[name]
+        cache[key] = build_elf([src], soc, cache["_dir"] / f"{name}-{soc}.elf", defines=defines)
+    return cache[key]
 
 
-def _run(elf: Path, tmp_path: Path):
+def _run(elf: Path, tmp_path: Path, soc: str = SOC):
     (tmp_path / "iss").mkdir(exist_ok=True)
-    return run_spike(elf, SOC, workdir=tmp_path / "iss", timeout_s=120)
+    return run_spike(elf, soc, workdir=tmp_path / "iss", timeout_s=120)
 
 
+@pytest.mark.parametrize("soc", SOCS)
 @pytest.mark.parametrize("name", GOOD)
-def test_program_passes(name, gemmini_elves, tmp_path):
-    out = _run(_elf(gemmini_elves, name), tmp_path)
+def test_program_passes(name, soc, gemmini_elves, tmp_path):
+    out = _run(_elf(gemmini_elves, name, soc=soc), tmp_path, soc)
     assert out.ending == "exit", f"{name}: ended {out.ending}: {out.message}\n{out.uart}"
     assert out.exit_code == 0, f"{name}: exit code {out.exit_code}\n{out.uart}"
     # Every check prints "ok ..." and none prints FAIL/MISMATCH; at least one ran.
@@ -95,9 +99,10 @@ def _shift_rne(x: np.ndarray, s: int) -> np.ndarray:
     return q + ((r > half) | ((r == half) & (q & 1 == 1)))
 
 
-def test_raw_insn_bytes_match_numpy(gemmini_elves, tmp_path):
-    dim = gemmini_params(SOC).dim
-    out = _run(_elf(gemmini_elves, "raw_insn", defines=(f"RAW_DIM={dim}",)), tmp_path)
+@pytest.mark.parametrize("soc", SOCS)
+def test_raw_insn_bytes_match_numpy(soc, gemmini_elves, tmp_path):
+    dim = gemmini_params(soc).dim
+    out = _run(_elf(gemmini_elves, "raw_insn", defines=(f"RAW_DIM={dim}",), soc=soc), tmp_path, soc)
     assert out.exited_ok, f"{out.ending} {out.message}\n{out.uart}"
     lines = {ln.split()[0]: ln for ln in out.uart.splitlines() if ln.strip()}
     assert int(lines["dim"].split()[1]) == dim
