@@ -15,14 +15,16 @@ bufferization, before the schedule.
 
 from __future__ import annotations
 
-from compiler.irwalk import walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from compiler.mlir_utils import walk_ops
 
 ALLOCATIONS = ("memref.alloc", "memref.alloca")
 
 
 def widen_bool_buffers(module) -> int:
     """Rewrite every i1 allocation whose users are all linalg ops; returns how many."""
-    from torch_mlir import ir
 
     count = 0
     with module.context:
@@ -34,13 +36,12 @@ def widen_bool_buffers(module) -> int:
             users = [u.owner for u in op.results[0].uses]
             if not users or any(not u.name.startswith("linalg.") or not u.regions for u in users):
                 continue  # views, copies, calls: left as they are
-            _widen(ir, op, mtype, users)
+            _widen(op, mtype, users)
             count += 1
     return count
 
 
-def _widen(ir, alloc, mtype, users) -> None:
-    from torch_mlir.dialects import arith
+def _widen(alloc, mtype, users) -> None:
 
     i8 = ir.IntegerType.get_signless(8)
     attrs = {alloc.attributes[i].name: alloc.attributes[i].attr for i in range(len(alloc.attributes))}
@@ -73,7 +74,6 @@ def _widen(ir, alloc, mtype, users) -> None:
 
 def _inputs(op) -> int:
     """Number of input operands of a linalg op (its ``operandSegmentSizes``)."""
-    from torch_mlir import ir
 
     sizes = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
     return sizes[0]

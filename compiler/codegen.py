@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from torch_mlir.dialects import llvm as llvm_d
+
 from compiler.downlevel import downlevel
 from compiler.errors import CompileError
 from compiler.evl import declared_functions, explicit_vector_lengths
@@ -29,7 +31,6 @@ _LIBM = re.compile(r"@llvm\.(exp|exp2|exp10|log|log2|log10|pow|sin|cos|tan|tanh|
 
 def translate(module) -> str:
     """LLVM dialect module -> LLVM IR text (LLVM 24 spelling)."""
-    from torch_mlir.dialects import llvm as llvm_d
 
     leftover = _non_llvm_ops(module)
     if leftover:

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 from math import prod
 
-from compiler.irwalk import (
+from torch_mlir import ir
+from torch_mlir.dialects import memref
+
+from compiler.mlir_utils import (
     identity_layout,
     iterator_types,
     most_live_values,
@@ -49,11 +52,10 @@ def _mergeable(d: int, dims: list[int | None], strides: list[int], sizes: list[i
 
 def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
     """Groups of adjacent loop dims to merge (None if nothing to merge)."""
-    from torch_mlir import ir
 
     if op.name != "linalg.generic" or reads_loop_indices(op):
         return None
-    iters = iterator_types(ir, op)
+    iters = iterator_types(op)
     if len(iters) < 2 or any(t != "parallel" for t in iters):
         return None
     block = op.regions[0].blocks[0]
@@ -63,10 +65,10 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
     body = [o.operation for o in block.operations]
     if len(body) == 1:
         return None  # a copy: copyelim and flatew know the copies
-    maps = operand_dims(ir, op)
+    maps = operand_dims(op)
     if any(m is None for m in maps) or maps[-1] != list(range(len(iters))):
         return None
-    layouts = [static_layout(ir, v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
+    layouts = [static_layout(v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
     if any(lay is None for lay in layouts):
         return None
     sizes = [list(ir.ShapedType(v.type).shape) for v in op.operands]
@@ -100,15 +102,14 @@ def plan_reduction_groups(op) -> list[list[int]] | None:
     neither: the output and the reduction dims), they are one loop, in the same
     order: a reduction over 160 elements. Trailing parallel dims of a reduction merge
     the same way (``x.mean(dim=1)`` of 3x9x11x2: rows of 22, not 2), up to MAX_ROW."""
-    from torch_mlir import ir
 
     if op.name != "linalg.generic" or op.results or reads_loop_indices(op):
         return None
-    iters = iterator_types(ir, op)
+    iters = iterator_types(op)
     if "reduction" not in iters or len(iters) < 2:
         return None
-    maps = operand_dims(ir, op)
-    layouts = [static_layout(ir, v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
+    maps = operand_dims(op)
+    layouts = [static_layout(v.type) if isinstance(v.type, ir.MemRefType) else None for v in op.operands]
     if any(m is None for m in maps) or any(lay is None for lay in layouts):
         return None
     sizes = [list(ir.ShapedType(v.type).shape) for v in op.operands]
@@ -134,12 +135,10 @@ def plan_reduction_groups(op) -> list[list[int]] | None:
 
 def collapse_op(op, groups: list[list[int]]) -> None:
     """Rewrite ``op`` over the merged loops of ``groups`` (see :func:`plan_groups`)."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import memref
 
     new_dim = {g[0]: n for n, g in enumerate(groups)}
     merged_away = {d for g in groups for d in g[1:]}
-    maps = operand_dims(ir, op)
+    maps = operand_dims(op)
     i64 = ir.IntegerType.get_signless(64)
     new_maps = []
     with ir.InsertionPoint(op), op.location:
@@ -161,17 +160,17 @@ def collapse_op(op, groups: list[list[int]]) -> None:
             new_maps.append(ir.AffineMapAttr.get(ir.AffineMap.get(len(groups), 0, exprs)))
             if len(reassociation) == len(dims):
                 continue
-            strides, offset = static_layout(ir, mtype)
+            strides, offset = static_layout(mtype)
             new_shape = [prod(shape[j] for j in g) for g in reassociation]
             # a group's stride is its innermost dim's (size-1 members move nothing)
             new_strides = [strides[next((j for j in reversed(g) if shape[j] != 1), g[-1])] for g in reassociation]
             layout = None  # an identity source collapses to an identity view
-            if not identity_layout(ir, mtype):
+            if not identity_layout(mtype):
                 layout = ir.StridedLayoutAttr.get(offset, new_strides)
             rtype = ir.MemRefType.get(new_shape, mtype.element_type, layout, mtype.memory_space)
             attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, j) for j in g]) for g in reassociation])
             op.operands[i] = memref.CollapseShapeOp(rtype, value, attr).result
-    kinds = iterator_types(ir, op)
+    kinds = iterator_types(op)
     op.attributes["indexing_maps"] = ir.ArrayAttr.get(new_maps)
     op.attributes["iterator_types"] = ir.ArrayAttr.get(
         [ir.Attribute.parse(f"#linalg.iterator_type<{kinds[g[0]]}>") for g in groups]

@@ -29,7 +29,10 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import pairwise
 
-from compiler.irwalk import buffer_root, constant_int, static_layout
+from torch_mlir import ir
+from torch_mlir.dialects import arith, vector
+
+from compiler.mlir_utils import buffer_root, constant_int, static_layout
 from compiler.strided import strided_gather
 
 # Longest splat, in DLEN-bit datapath rows (24 fp32 columns on t1-blastoise's 256-bit rows = 3).
@@ -39,9 +42,8 @@ MAX_GROUP = 32
 
 
 def _const_index(value) -> int | None:
-    from torch_mlir import ir
 
-    return constant_int(ir, value)
+    return constant_int(value)
 
 
 # Consumers a splat may feed: vector ops the lanes do at one row per cycle, like the
@@ -69,7 +71,7 @@ def _may_write(op, root) -> bool:
 _OTHER_WRITES = {"memref.copy", "func.call", "linalg.generic", "linalg.fill", "linalg.copy"}
 
 
-def _splat_users(ir, load, dlen: int) -> list | None:
+def _splat_users(load, dlen: int) -> list | None:
     """The ``vector.broadcast`` user of a scalar load, if that is its only user, it
     has one user itself (an FMA, add, sub or mul), and its 1-D vector (at least 2
     elements) spans at most SPLAT_MAX_ROWS datapath rows."""
@@ -105,7 +107,7 @@ def _split_index(value) -> tuple[object, int]:
     return value, 0
 
 
-def _groups(ir, block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, object, list]]]]:
+def _groups(block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, object, list]]]]:
     """Loads of one block whose indices differ only in a constant offset along one
     dimension d (``c`` or ``i + c``), as (d, step, [(offset, load, broadcast users)])
     with the offsets in equal steps, sorted."""
@@ -116,7 +118,7 @@ def _groups(ir, block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, ob
         mtype = op.operands[0].type
         if not isinstance(mtype, ir.MemRefType) or not isinstance(ir.MemRefType(mtype).element_type, ir.FloatType):
             continue
-        users = _splat_users(ir, op, dlen)
+        users = _splat_users(op, dlen)
         if users is None:
             continue
         idx = [_split_index(v) for v in op.operands[1:]]
@@ -157,8 +159,6 @@ def _groups(ir, block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, ob
 
 def broadcasts_to_lane_splats(module, dlen: int) -> int:
     """Rewrite every qualifying group of broadcast scalar loads; returns how many loads."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import arith, vector
 
     done = 0
 
@@ -176,7 +176,7 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
         for region in op.regions:
             for block in region.blocks:
                 ops = [o.operation for o in block.operations]
-                groups = sorted(_groups(ir, ops, dlen), key=lambda g: min(ops.index(m[1]) for m in g[2]))
+                groups = sorted(_groups(ops, dlen), key=lambda g: min(ops.index(m[1]) for m in g[2]))
                 # Every column load goes to the top (before the first group's first load)
                 # when nothing in between writes memory: the LSU then fetches the next
                 # columns while the splats of the first one run.
@@ -199,7 +199,7 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                         continue  # the loads cannot move above a store to their buffer
                     src = first_load.operands[0]
                     mtype = ir.MemRefType(src.type)
-                    layout = static_layout(ir, mtype)
+                    layout = static_layout(mtype)
                     if layout is None:
                         continue
                     strides, offset = layout

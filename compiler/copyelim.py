@@ -18,19 +18,22 @@ stored every k step, against 645 for the same layer on one 1 x 57 row).
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, identity_layout, walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import memref
+
+from compiler.mlir_utils import child_ops, identity_layout, walk_ops
 
 _VIEWS = ("memref.collapse_shape", "memref.expand_shape")
 
 
-def _elements(ir, t) -> int:
+def _elements(t) -> int:
     n = 1
     for d in ir.MemRefType(t).shape:
         n *= d
     return n
 
 
-def _candidate(ir, copy):
+def _candidate(copy):
     """(temporary, chain of views, writers) if ``copy`` can be removed, else None.
 
     The chain runs from the temporary to the copy's source through reshapes; every
@@ -47,7 +50,7 @@ def _candidate(ir, copy):
         return None
     if not isinstance(dst.owner, ir.Block):  # the output must be a function argument
         return None
-    if not all(identity_layout(ir, v.type) for v in chain) or not identity_layout(ir, dst.type):
+    if not all(identity_layout(v.type) for v in chain) or not identity_layout(dst.type):
         return None
     if any(d < 0 for d in ir.MemRefType(dst.type).shape):
         return None
@@ -93,7 +96,7 @@ def _groups(outer: list[int], inner: list[int]) -> list[list[int]] | None:
     return groups if i == len(inner) else None
 
 
-def _view_as(ir, memref, dst, vtype, writer):
+def _view_as(dst, vtype, writer):
     """``dst`` viewed with the temporary's shape: an ``expand_shape`` where the shapes
     allow one (MLIR folds loads and stores through it onto ``dst`` itself, so a
     matmul row's accumulator can be hoisted: it never hoists through a
@@ -113,13 +116,11 @@ def _view_as(ir, memref, dst, vtype, writer):
 
 def eliminate_output_copies(module) -> int:
     """Apply the rewrite (module docstring) everywhere it is safe; returns how many."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import memref
 
     done = 0
     with module.context:
         for copy in [o for o in walk_ops(module.operation) if o.name == "memref.copy"]:
-            cand = _candidate(ir, copy)
+            cand = _candidate(copy)
             if cand is None:
                 continue
             temp, chain, writers = cand
@@ -129,7 +130,7 @@ def eliminate_output_copies(module) -> int:
                 if value == chain[0]:
                     target = dst  # the copy's source has the output's shape
                 else:
-                    target = _view_as(ir, memref, dst, ir.MemRefType(value.type), writer)
+                    target = _view_as(dst, ir.MemRefType(value.type), writer)
                 for i, operand in enumerate(list(writer.operands)):
                     if operand == value:
                         writer.operands[i] = target

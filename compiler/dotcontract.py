@@ -21,18 +21,20 @@ with a plain ``add`` kind, are rewritten.
 
 from __future__ import annotations
 
-from compiler.irwalk import map_dims, walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import arith, vector
+
+from compiler.mlir_utils import map_dims, walk_ops
 
 
 def _plan(op) -> tuple[list[int], list[int]] | None:
     """(iteration shape, reduction dims) of a contraction to rewrite, else None."""
-    from torch_mlir import ir
 
     if "#vector.kind<add>" not in str(op.attributes["kind"]):
         return None
     kinds = [str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])]
     amaps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    maps = [map_dims(ir, m) for m in amaps]
+    maps = [map_dims(m) for m in amaps]
     if any(m is None or None in m for m in maps):
         return None
     n = amaps[0].n_dims
@@ -53,8 +55,6 @@ def _plan(op) -> tuple[list[int], list[int]] | None:
 def contractions_to_reductions(module) -> int:
     """Rewrite every qualifying ``vector.contract`` (see the module docstring);
     returns how many."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import arith, vector
 
     done = 0
     with module.context:

@@ -25,9 +25,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import (
+from torch_mlir import ir
+from torch_mlir.dialects import arith, scf, vector
+
+from compiler.mlir_utils import (
+    flat_indices,
+    flat_view,
     index_vector,
     iterator_types,
+    linear_index,
     most_live_values,
     operand_dims,
     static_layout,
@@ -49,11 +55,10 @@ def _offset(dims: list[int | None], strides: list[int], point: list[int]) -> int
 
 
 def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
-    from torch_mlir import ir
 
     if op.name != "linalg.generic":
         return None
-    iters = iterator_types(ir, op)
+    iters = iterator_types(op)
     if not iters or any(t != "parallel" for t in iters):
         return None
     if any(not isinstance(v.type, ir.MemRefType) or ir.MemRefType(v.type).rank == 0 for v in op.operands):
@@ -65,7 +70,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     if list(out_arg.uses):
         return None  # the body reads the output (an accumulation): not elementwise
     n_out = len(op.results) if op.results else None
-    maps = operand_dims(ir, op)
+    maps = operand_dims(op)
     if any(m is None for m in maps) or len(maps) != len(op.operands):
         return None
     out_val, out_map = op.operands[-1], maps[-1]
@@ -74,7 +79,7 @@ def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
     shape = tuple(ir.ShapedType(out_val.type).shape)
     if out_map != list(range(len(iters))) or any(d <= 0 for d in shape):
         return None
-    layouts = [static_layout(ir, v.type) for v in op.operands]
+    layouts = [static_layout(v.type) for v in op.operands]
     if any(lay is None or (lay[0] and lay[0][-1] != 1) for lay in layouts):
         return None  # loads and gathers index the innermost dim linearly
     strides = layouts[-1][0]
@@ -150,24 +155,20 @@ def _local_points(tile: FlatTile) -> list[list[int]]:
     return points
 
 
-def _zero(ir, etype):
+def _zero(etype):
     return ir.FloatAttr.get(etype, 0.0) if isinstance(etype, ir.FloatType) else ir.IntegerAttr.get(etype, 0)
 
 
 def emit_flat(op, tile: FlatTile) -> None:
-    from torch_mlir import ir
-    from torch_mlir.dialects import arith, memref, scf, vector
 
-    from compiler.flatmm import _at, _flat_view, _linear
-
-    maps = operand_dims(ir, op)
+    maps = operand_dims(op)
     block = op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
     points = _local_points(tile)
     rank = len(tile.shape)
     with ir.InsertionPoint(op), op.location:
         index = ir.IndexType.get()
-        views = [_flat_view(ir, memref, arith, v) for v in op.operands]
+        views = [flat_view(v) for v in op.operands]
         ivt = ir.VectorType.get([tile.width], ir.IntegerType.get_signless(32))
         mt = ir.VectorType.get([tile.width], ir.IntegerType.get_signless(1))
         mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
@@ -177,7 +178,7 @@ def emit_flat(op, tile: FlatTile) -> None:
             if pat == list(range(tile.width)):
                 patterns.append(None)  # unit stride
             else:
-                patterns.append(index_vector(ir, op, ivt, pat))
+                patterns.append(index_vector(op, ivt, pat))
         c0 = arith.ConstantOp(index, 0).result
         # Gathered operands the outer loops do not move (a broadcast row) are read once,
         # here: memory reads are not hoisted out of the loops by LICM.
@@ -187,9 +188,9 @@ def emit_flat(op, tile: FlatTile) -> None:
             if pat is not None and list(arg.uses) and all(d is None or d >= tile.split for d in dims):
                 etype = ir.MemRefType(flat.type).element_type
                 vtype = ir.VectorType.get([tile.width], etype)
-                passthru = vector.BroadcastOp(vtype, arith.ConstantOp(etype, _zero(ir, etype)).result).result
+                passthru = vector.BroadcastOp(vtype, arith.ConstantOp(etype, _zero(etype)).result).result
                 base = arith.ConstantOp(index, off).result
-                hoisted[arg] = vector.GatherOp(vtype, flat, _at(ir, arith, flat, base), pat, mask, passthru).result
+                hoisted[arg] = vector.GatherOp(vtype, flat, flat_indices(flat, base), pat, mask, passthru).result
 
         def build(level: int, ivs: list):
             outer = tile.split if tile.split > 0 else 0
@@ -210,15 +211,15 @@ def emit_flat(op, tile: FlatTile) -> None:
                 if not list(arg.uses) or arg in values:
                     continue
                 terms = [(ivs[d], s) for d, s in zip(dims, strides, strict=True) if d is not None and d < len(ivs)]
-                base = _linear(ir, arith, off, terms)
+                base = linear_index(off, terms)
                 etype = ir.MemRefType(flat.type).element_type
                 vtype = ir.VectorType.get([tile.width], etype)
                 if pat is None:
-                    values[arg] = vector.LoadOp(vtype, flat, _at(ir, arith, flat, base)).result
+                    values[arg] = vector.LoadOp(vtype, flat, flat_indices(flat, base)).result
                 else:
-                    zero = arith.ConstantOp(etype, _zero(ir, etype)).result
+                    zero = arith.ConstantOp(etype, _zero(etype)).result
                     passthru = vector.BroadcastOp(vtype, zero).result
-                    values[arg] = vector.GatherOp(vtype, flat, _at(ir, arith, flat, base), pat, mask, passthru).result
+                    values[arg] = vector.GatherOp(vtype, flat, flat_indices(flat, base), pat, mask, passthru).result
             for o in body[:-1]:
                 operands = []
                 for v in o.operands:
@@ -240,7 +241,7 @@ def emit_flat(op, tile: FlatTile) -> None:
             result = values[y] if y in values else vector.BroadcastOp(ir.VectorType.get([tile.width], y.type), y).result
             flat, strides, off = views[-1]
             terms = [(ivs[d], strides[d]) for d in range(min(len(ivs), rank))]
-            vector.StoreOp(result, flat, _at(ir, arith, flat, _linear(ir, arith, off, terms)))
+            vector.StoreOp(result, flat, flat_indices(flat, linear_index(off, terms)))
 
         build(0, [])
     op.erase()

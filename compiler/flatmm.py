@@ -26,7 +26,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.irwalk import index_vector, iterator_types, operand_dims, static_layout, walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import arith, scf, vector
+
+from compiler.mlir_utils import (
+    flat_indices,
+    flat_view,
+    index_constant,
+    index_vector,
+    iterator_types,
+    linear_index,
+    operand_dims,
+    static_layout,
+    walk_ops,
+)
 from compiler.targets import VectorTarget
 
 # Fewest rows a block gathered with indexed loads (a non-power-of-two block) needs.
@@ -58,17 +71,16 @@ def _is_mul_add(op) -> bool:
 def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
     """A plan if ``op`` (a linalg.generic on memrefs) is a (batched) matmul whose
     output rows cannot be split into column tiles, else None."""
-    from torch_mlir import ir
 
     if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_mul_add(op):
         return None
     if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
         return None
-    iters = iterator_types(ir, op)
+    iters = iterator_types(op)
     n_loops = len(iters)
     if n_loops < 3 or iters[-1] != "reduction" or any(t != "parallel" for t in iters[:-1]):
         return None
-    maps = operand_dims(ir, op)  # a broadcast (None) never equals the matmul maps below
+    maps = operand_dims(op)  # a broadcast (None) never equals the matmul maps below
     if any(m is None for m in maps):
         return None
     nb = n_loops - 3
@@ -81,7 +93,7 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
         return None
     m, kk = shapes[0][-2], shapes[0][-1]
     n = shapes[1][-1]
-    layouts = [static_layout(ir, v.type) for v in op.operands]
+    layouts = [static_layout(v.type) for v in op.operands]
     if any(lay is None for lay in layouts):
         return None
     if any(lay[0][-1] != 1 for lay in layouts):
@@ -114,48 +126,19 @@ def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
     return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows, tail)
 
 
-def _const_index(ir, arith, value: int):
-    return arith.ConstantOp(ir.IndexType.get(), value).result
-
-
-def _flat_view(ir, memref, arith, value):
-    """``value`` with its strides and an offset of 0: element offsets are taken from
-    the memref's own first element and applied to its innermost index (``_at``).
-    No reinterpret_cast: a view aliasing a buffer stops MLIR from hoisting the
-    other contractions' accumulators out of their k loops."""
-    strides, _offset = static_layout(ir, value.type)
-    return value, strides, 0
-
-
-def _at(ir, arith, value, lin) -> list:
-    """Indices of element ``lin`` (a linear offset, innermost stride 1) of ``value``."""
-    rank = ir.MemRefType(value.type).rank
-    return [_const_index(ir, arith, 0)] * (rank - 1) + [lin]
-
-
-def _linear(ir, arith, offset: int, terms: list[tuple[object, int]]):
-    lin = _const_index(ir, arith, offset)
-    for iv, stride in terms:
-        if stride:
-            lin = arith.AddIOp(lin, arith.MulIOp(iv, _const_index(ir, arith, stride)).result).result
-    return lin
-
-
 def emit_flat_matmul(op, plan: FlatPlan) -> None:
     """Replace ``op`` by loops over batches and row blocks, each a k loop of two
     constant-index gathers and one vector FMA on a hoisted accumulator (then one
     shorter block for the ``tail`` rows, if any)."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import arith, memref, scf, vector
 
     a_val, b_val, c_val = op.operands[0], op.operands[1], op.operands[2]
     f32 = ir.MemRefType(c_val.type).element_type
     with ir.InsertionPoint(op), op.location:
-        a_flat, a_st, a_off = _flat_view(ir, memref, arith, a_val)
-        b_flat, b_st, b_off = _flat_view(ir, memref, arith, b_val)
-        c_flat, c_st, c_off = _flat_view(ir, memref, arith, c_val)
+        a_flat, a_st, a_off = flat_view(a_val)
+        b_flat, b_st, b_off = flat_view(b_val)
+        c_flat, c_st, c_off = flat_view(c_val)
         zero = arith.ConstantOp(f32, ir.FloatAttr.get(f32, 0.0)).result
-        c0, c1 = _const_index(ir, arith, 0), _const_index(ir, arith, 1)
+        c0, c1 = index_constant(0), index_constant(1)
 
         def operands(rows: int) -> tuple:
             """Vector type, index vectors, mask and pass-through of a block of ``rows`` rows
@@ -164,8 +147,8 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
             vtype = ir.VectorType.get([width], f32)
             itype = ir.VectorType.get([width], ir.IntegerType.get_signless(32))
             mtype = ir.VectorType.get([width], ir.IntegerType.get_signless(1))
-            idx_a = index_vector(ir, op, itype, [(p // plan.n) * a_st[-2] for p in range(width)])
-            idx_b = index_vector(ir, op, itype, [(p % plan.n) * b_st[-1] for p in range(width)])
+            idx_a = index_vector(op, itype, [(p // plan.n) * a_st[-2] for p in range(width)])
+            idx_b = index_vector(op, itype, [(p % plan.n) * b_st[-1] for p in range(width)])
             mask = arith.ConstantOp(mtype, ir.DenseElementsAttr.get_splat(mtype, ir.BoolAttr.get(True))).result
             return vtype, idx_a, idx_b, mask, vector.BroadcastOp(vtype, zero).result
 
@@ -174,32 +157,28 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
         def blocks(ivs: list, first: int, end: int, rows: int):
             """Row blocks of ``rows`` rows from ``first`` to ``end``."""
             vtype, idx_a, idx_b, mask, passthru = shapes[rows]
-            loop = scf.ForOp(
-                _const_index(ir, arith, first), _const_index(ir, arith, end), _const_index(ir, arith, rows)
-            )
+            loop = scf.ForOp(index_constant(first), index_constant(end), index_constant(rows))
             with ir.InsertionPoint(loop.body):
                 i0 = loop.induction_variable
-                c_at = _linear(ir, arith, c_off, [*zip(ivs, c_st[:-2], strict=True), (i0, c_st[-2])])
-                acc0 = vector.LoadOp(vtype, c_flat, _at(ir, arith, c_flat, c_at)).result
-                kloop = scf.ForOp(c0, _const_index(ir, arith, plan.k), c1, [acc0])
+                c_at = linear_index(c_off, [*zip(ivs, c_st[:-2], strict=True), (i0, c_st[-2])])
+                acc0 = vector.LoadOp(vtype, c_flat, flat_indices(c_flat, c_at)).result
+                kloop = scf.ForOp(c0, index_constant(plan.k), c1, [acc0])
                 with ir.InsertionPoint(kloop.body):
                     kv = kloop.induction_variable
-                    a_at = _linear(
-                        ir, arith, a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])]
-                    )
+                    a_at = linear_index(a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])])
                     # B may have fewer batch dims than C only through broadcasting maps, excluded by flat_plan
-                    b_at = _linear(ir, arith, b_off, [*zip(ivs, b_st[:-2], strict=True), (kv, b_st[-2])])
-                    av = vector.GatherOp(vtype, a_flat, _at(ir, arith, a_flat, a_at), idx_a, mask, passthru).result
-                    bv = vector.GatherOp(vtype, b_flat, _at(ir, arith, b_flat, b_at), idx_b, mask, passthru).result
+                    b_at = linear_index(b_off, [*zip(ivs, b_st[:-2], strict=True), (kv, b_st[-2])])
+                    av = vector.GatherOp(vtype, a_flat, flat_indices(a_flat, a_at), idx_a, mask, passthru).result
+                    bv = vector.GatherOp(vtype, b_flat, flat_indices(b_flat, b_at), idx_b, mask, passthru).result
                     acc = vector.FMAOp(av, bv, kloop.inner_iter_args[0]).result
                     scf.YieldOp([acc])
-                vector.StoreOp(kloop.results[0], c_flat, _at(ir, arith, c_flat, c_at))
+                vector.StoreOp(kloop.results[0], c_flat, flat_indices(c_flat, c_at))
                 scf.YieldOp([])
 
         def nest(level: int, ivs: list):
             """Batch loops, then the row-block loops."""
             if level < len(plan.batch):
-                loop = scf.ForOp(c0, _const_index(ir, arith, plan.batch[level]), c1)
+                loop = scf.ForOp(c0, index_constant(plan.batch[level]), c1)
                 with ir.InsertionPoint(loop.body):
                     nest(level + 1, [*ivs, loop.induction_variable])
                     scf.YieldOp([])

@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from torch_mlir import ir, passmanager
+from torch_mlir.dialects import arith
 
 from compiler.decompose import SCALAR_TOO, WINDOW_OPS
 from compiler.decompose import table as window_decompositions
 from compiler.errors import CompileError, short_location
-from compiler.irwalk import walk_ops
+from compiler.mlir_utils import walk_ops
 
 # Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
 SUPPORTED_DTYPES = ("float32", "int32", "int64", "int16", "int8", "uint8", "bool")
@@ -315,7 +317,7 @@ def import_torch(
     scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
     scalar targets."""
     torch = _torch()
-    from torch_mlir import fx
+    from torch_mlir import fx  # imports torch (about 3 s): only where a torch program is imported
 
     source = source or name
     if not isinstance(example_inputs, tuple):
@@ -438,7 +440,6 @@ def _drop_zero_divisor_asserts(module) -> int:
     """Erase torch-mlir's ``cf.assert`` of a non-zero reciprocal operand (see
     ZERO_DIVISOR_ASSERT); returns how many. Other asserts stay: run-time checks
     (LOWERABLE_OPS)."""
-    from torch_mlir import ir
 
     count = 0
     with module.context:
@@ -457,8 +458,6 @@ def _narrow_scalar_compares(module) -> int:
     constant, eager PyTorch compares in f32 with the scalar rounded to f32 (so
     ``f32(0.1) > 0.1`` is False). Rewrite such compares to f32 (which also keeps
     f64, which the targets cannot run, out of the kernel). Returns how many."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import arith
 
     def as_f32(value, ip):
         owner = value.owner
@@ -488,8 +487,6 @@ def _narrow_scalar_compares(module) -> int:
             op.erase()
             count += 1
     if count:
-        from torch_mlir import passmanager
-
         with module.context:
             passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
     return count
@@ -502,7 +499,6 @@ def _fold_weight_transposes(module, n_weights: int) -> dict[int, tuple[str, list
     no kernel gathers a matrix column by column and no reshape is propagated into
     the consumer's loops. Returns weight index -> ("permute", permutation) or
     ("reshape", shape) to apply to its data."""
-    from torch_mlir import ir
 
     folded: dict[int, tuple[str, list[int]]] = {}
     with module.context:
@@ -532,8 +528,6 @@ def _fold_weight_transposes(module, n_weights: int) -> dict[int, tuple[str, list
             inputs = [a.type for a in block.arguments]
             fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, list(ftype.results)))
     if folded:
-        from torch_mlir import passmanager
-
         with module.context:
             passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
     return folded
@@ -574,7 +568,6 @@ def _forward_func(module):
 
 
 def _parse_tensor_type(t) -> tuple[tuple[int, ...], str]:
-    from torch_mlir import ir
 
     rt = ir.RankedTensorType(t)
     if not rt.has_static_shape:
@@ -587,7 +580,6 @@ def _parse_tensor_type(t) -> tuple[tuple[int, ...], str]:
 
 
 def _outputs_of(module) -> list[TensorSpec]:
-    from torch_mlir import ir
 
     fn = _forward_func(module)
     ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
@@ -610,7 +602,6 @@ def import_mlir_file(path: str | Path, inputs: dict | None = None, *, name: str 
     shapes and dtypes come from the function's signature; missing entries are
     ``randn`` inputs.
     """
-    from torch_mlir import ir, passmanager
 
     path = Path(path)
     if not path.is_file():

@@ -14,7 +14,10 @@ and inlined back afterwards.
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import func
+
+from compiler.mlir_utils import child_ops, passes, run_transform, walk_ops
 
 SHIELD_PREFIX = "__cosim_shield_"
 RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
@@ -45,8 +48,6 @@ def _feeds_reduction(op) -> bool:
 
 def shield_reshapes(module) -> int:
     """Replace reshapes feeding reductions by calls of private one-op functions."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import func
 
     found = []
 
@@ -92,9 +93,6 @@ def generalize_transposes(module) -> int:
     (x.t() + 1 of 12x20 on t1-blastoise: 2,236 instructions instead of 22).
     A transpose with several users stays a copy (the fusion pass would not fold
     it into more than one)."""
-    from torch_mlir import ir
-
-    from compiler.lowering import _run_transform
 
     marked = 0
     with module.context:
@@ -104,7 +102,7 @@ def generalize_transposes(module) -> int:
                 op.attributes[TRANSPOSE_MARK] = ir.UnitAttr.get()
                 marked += 1
     if marked:
-        _run_transform(
+        run_transform(
             module,
             f"""
 module attributes {{transform.with_named_sequence}} {{
@@ -126,10 +124,8 @@ module attributes {{transform.with_named_sequence}} {{
 def fuse_elementwise(module) -> None:
     """``linalg-fuse-elementwise-ops`` with reshapes into reductions shielded and
     transposes into elementwise users generalized first."""
-    from compiler.lowering import _passes
-
     generalize_transposes(module)
     shielded = shield_reshapes(module)
-    _passes("func.func(linalg-fuse-elementwise-ops)")(module)
+    passes("func.func(linalg-fuse-elementwise-ops)")(module)
     if shielded:
-        _passes("inline,symbol-dce")(module)
+        passes("inline,symbol-dce")(module)

@@ -19,6 +19,7 @@ HOST = Target(soc="host", xlen=64, march="host", mabi="host", features=(), vecto
 
 def run_on_host(imported: Imported) -> dict[str, np.ndarray]:
     """``out<i>`` -> array, computed by JIT-compiling ``imported`` for this machine."""
+    # the execution engine loads MLIR's JIT runtime libraries: only for .mlir cases' references
     from torch_mlir.execution_engine import ExecutionEngine
     from torch_mlir.runtime.np_to_memref import get_ranked_memref_descriptor
 

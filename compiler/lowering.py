@@ -28,6 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from torch_mlir import ir
+from torch_mlir.dialects import linalg
+
 from compiler.boolbufs import widen_bool_buffers
 from compiler.collapse import collapse_elementwise
 from compiler.colsplat import broadcasts_to_lane_splats
@@ -37,18 +40,23 @@ from compiler.errors import CompileError
 from compiler.flatew import flatten_elementwise
 from compiler.flatmm import flatten_narrow_matmuls
 from compiler.fusion import fuse_elementwise
-from compiler.irwalk import (
+from compiler.mathexpand import expand_math
+from compiler.mlir_utils import (
     child_ops,
     constant_int,
+    drop_attribute,
     first_reader,
     identity_layout,
     is_fill,
     iterator_types,
     memory_barrier,
     most_live_values,
+    passes,
+    restore,
+    run_transform,
+    transform_sequence,
     walk_ops,
 )
-from compiler.mathexpand import expand_math
 from compiler.narrowidx import narrow_index_compares
 from compiler.shortred import unroll_short_reductions
 from compiler.staticbufs import allocations_to_globals, place_buffers
@@ -75,18 +83,6 @@ class ScheduleReport:
         return sum(1 for o in self.ops if o["vectorized"])
 
 
-def _passes(pipeline: str) -> Callable[[object], None]:
-    def run(module) -> None:
-        from torch_mlir import passmanager
-
-        with module.context:
-            pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
-            pm.run(module.operation)
-
-    run.pipeline = pipeline  # type: ignore[attr-defined]
-    return run
-
-
 # What MLIR's math-expand-ops rewrites for us: all it knows but ceil, whose
 # expansion loses the sign of a -0.0 result (ceil(-0.5)); mathexpand does ceil.
 MLIR_EXPANDED = "ctlz,tan,sinh,cosh,asinh,acosh,atanh,tanh,fma,exp2,powf,roundeven,round,rsqrt,fpowi"
@@ -94,15 +90,14 @@ MLIR_EXPANDED = "ctlz,tan,sinh,cosh,asinh,acosh,atanh,tanh,fma,exp2,powf,roundev
 
 def _preprocess(module) -> None:
     fuse_elementwise(module)
-    _passes(f"canonicalize,cse,func.func(math-expand-ops{{ops={MLIR_EXPANDED}}})")(module)
+    passes(f"canonicalize,cse,func.func(math-expand-ops{{ops={MLIR_EXPANDED}}})")(module)
     expand_math(module)
-    _passes("canonicalize,cse")(module)
+    passes("canonicalize,cse")(module)
 
 
 def _mark_noalias(module) -> None:
     """Arguments of ``forward`` never alias (the program builder gives each its own
     buffer): saying so lets accumulators be hoisted and LLVM vectorize freely."""
-    from torch_mlir import ir
 
     with module.context:
         for op in module.body.operations:
@@ -129,7 +124,6 @@ def _mark_data_pointers_noalias(module) -> None:
     14 900 instructions; handing the pointers to an empty asm at the entry fixed
     that). Scalar code has no such barriers. compiler/README.md has the
     measurements."""
-    from torch_mlir import ir
 
     with module.context:
         for op in module.body.operations:
@@ -149,14 +143,12 @@ def _copies_to_linalg(module) -> int:
     """memref.copy between strided views (e.g. into the interior of a padded
     buffer) lowers to a call of MLIR's C runner ``memrefCopy``, which bare-metal
     programs do not have: make those copies linalg.copy (loops, or vectors)."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import linalg
 
     with module.context:
         copies = [o for o in walk_ops(module.operation) if o.name == "memref.copy"]
         for op in copies:
             src, dst = op.operands[0], op.operands[1]
-            if all(identity_layout(ir, v.type) for v in (src, dst)):
+            if all(identity_layout(v.type) for v in (src, dst)):
                 continue  # contiguous: becomes llvm.memcpy
             with ir.InsertionPoint(op), op.location:
                 linalg.copy(src, outs=[dst])
@@ -165,7 +157,7 @@ def _copies_to_linalg(module) -> int:
 
 
 def _bufferize(module) -> None:
-    _passes(BUFFERIZE)(module)
+    passes(BUFFERIZE)(module)
     eliminate_output_copies(module)
     _copies_to_linalg(module)
     widen_bool_buffers(module)
@@ -216,7 +208,7 @@ module attributes {{transform.with_named_sequence}} {{
     transform.yield
   }}
 }}"""
-    rest = _passes(
+    rest = passes(
         "func.func(llvm-request-c-wrappers),"
         # Whatever vector op the transform left (n-D strided slices, ...) has no
         # memref and no index operand left: the plain pass is safe for those.
@@ -233,50 +225,13 @@ module attributes {{transform.with_named_sequence}} {{
 
     def run(module) -> None:
         if "vector." in str(module):
-            _run_transform(module, vector_script)
+            run_transform(module, vector_script)
         rest(module)
         if target.vector is None:
             _mark_data_pointers_noalias(module)
         place_buffers(module)
 
     return run
-
-
-def _drop_attribute(module, name: str) -> None:
-    with module.context:
-        for op in walk_ops(module.operation):
-            if name in op.attributes:
-                del op.attributes[name]
-
-
-def _restore(module, text: str) -> None:
-    """Replace ``module``'s body with the module printed as ``text``."""
-    from torch_mlir import ir
-
-    with module.context:
-        parsed = ir.Module.parse(text)
-        for op in list(module.body.operations):
-            op.operation.erase()
-        for op in list(parsed.body.operations):
-            module.body.append(op)
-
-
-def _run_transform(module, script: str) -> None:
-    from torch_mlir import ir, passmanager
-
-    with module.context:
-        seq_module = ir.Module.parse(script)
-        module.operation.attributes["transform.with_named_sequence"] = ir.UnitAttr.get()
-        ops = list(seq_module.body.operations)
-        for op in ops:
-            module.body.append(op)
-        try:
-            passmanager.PassManager.parse("builtin.module(transform-interpreter)").run(module.operation)
-        finally:
-            for op in list(module.body.operations):
-                if op.operation.name == "transform.named_sequence":
-                    op.operation.erase()
-            del module.operation.attributes["transform.with_named_sequence"]
 
 
 # ---------------------------------------------------------------------------
@@ -297,7 +252,7 @@ def _linalg_ops(module) -> list:
     return out
 
 
-def _projected_or_broadcast(ir, amap) -> bool:
+def _projected_or_broadcast(amap) -> bool:
     """A projected permutation, allowing constant-0 results (a size-1 dim being
     broadcast, e.g. a bias of shape (C, 1)): both vectorize as plain reads."""
     seen = set()
@@ -314,10 +269,9 @@ def _projected_or_broadcast(ir, amap) -> bool:
 
 def op_shape(op) -> OpShape:
     """Loop ranges, iterator kinds and map properties of a linalg.generic on buffers."""
-    from torch_mlir import ir
 
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    iters = tuple(iterator_types(ir, op))
+    iters = tuple(iterator_types(op))
     ranges = [-1] * len(iters)
     for operand, amap in zip(op.operands, maps, strict=False):
         if not isinstance(operand.type, ir.ShapedType):
@@ -328,7 +282,7 @@ def op_shape(op) -> OpShape:
                 pos = ir.AffineDimExpr(expr).position
                 if ranges[pos] < 0 and dim >= 0:
                     ranges[pos] = dim
-    projected = all(_projected_or_broadcast(ir, m) for m in maps)
+    projected = all(_projected_or_broadcast(m) for m in maps)
     last = len(iters) - 1
 
     def innermost(results):  # the last result that is a dim (trailing constants index size-1 dims)
@@ -368,17 +322,6 @@ def op_shape(op) -> OpShape:
     )
 
 
-def _sequence(steps: str) -> str:
-    """A transform module whose entry sequence runs ``steps`` on the payload root."""
-    return f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
-{steps}
-    transform.yield
-  }}
-}}"""
-
-
 def _match(tile_id: int, n: int) -> str:
     return (
         f"    %op{n} = transform.structured.match attributes {{{TILE_ATTR} = {tile_id} : i64}} in %root "
@@ -410,14 +353,13 @@ def _to_loops_steps(tile_id: int, n: int = 0) -> str:
 
 
 def _tile_script(tile_id: int, plan: TilePlan) -> str:
-    return _sequence(_tile_steps(tile_id, plan))
+    return transform_sequence(_tile_steps(tile_id, plan))
 
 
 def _verify(module, rewrite: str) -> None:
     """Our Python rewrites build IR by hand; invalid IR would crash MLIR's transforms
     (a segfault, no message: a ``triu`` mask's ``linalg.index`` once outlived merged
     loops). Check it here and say which rewrite made it."""
-    from torch_mlir import ir
 
     try:
         ok = module.operation.verify()
@@ -445,7 +387,6 @@ def barriers_between_ops(module) -> int:
     barrier there, a Linear of 18 -> 43 on two rows lost 4% of its vector share), and
     so are fills (a reduction's zeros were stored and reloaded with ``flw`` per row).
     Returns how many."""
-    from torch_mlir import ir
 
     count = 0
     with module.context:
@@ -462,7 +403,7 @@ def barriers_between_ops(module) -> int:
 
 
 def _split_script(tile_id: int, loop: int, at: int) -> str:
-    return _sequence(
+    return transform_sequence(
         _match(tile_id, 0)
         + f"\n    %parts = transform.structured.split %op0 after {at} {{dimension = {loop}}} : !transform.any_op"
     )
@@ -471,7 +412,6 @@ def _split_script(tile_id: int, loop: int, at: int) -> str:
 def split_narrow_loops(module, vt) -> int:
     """Split ops whose loop has no useful full-tile size in two (targets.split_point):
     each part is planned on its own. Returns how many ops were split."""
-    from torch_mlir import ir
 
     with module.context:
         splits = []
@@ -481,12 +421,12 @@ def split_narrow_loops(module, vt) -> int:
                 op.attributes[TILE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i)
                 splits.append((i, *point))
     for i, loop, at in splits:
-        _run_transform(module, _split_script(i, loop, at))
+        run_transform(module, _split_script(i, loop, at))
     return len(splits)
 
 
 def _to_loops_script(tile_id: int) -> str:
-    return _sequence(_to_loops_steps(tile_id))
+    return transform_sequence(_to_loops_steps(tile_id))
 
 
 # After tiling: drop unit dimensions (a 1 x n tile becomes a rank-1 op, a k-by-1
@@ -564,7 +504,7 @@ VECTOR_REGS = 32
 
 def _loop_transform_script(attr: str, op: str, factor: int = ACC_UNROLL) -> str:
     """A transform script applying ``transform.loop.<op>`` by ``factor`` to loops tagged ``attr``."""
-    return _sequence(
+    return transform_sequence(
         f"    %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op\n"
         f"    transform.loop.{op} %l {{factor = {factor}}} : !transform.any_op"
     )
@@ -574,15 +514,15 @@ UNROLL_ATTR = "cosim_unroll"
 JAM_ATTR = "cosim_jam"
 
 
-def _trip_count(ir, loop) -> int | None:
-    vals = [constant_int(ir, v) for v in loop.operands[:3]]
+def _trip_count(loop) -> int | None:
+    vals = [constant_int(v) for v in loop.operands[:3]]
     if None in vals:
         return None
     lb, ub, step = vals
     return (ub - lb) // step if step > 0 else None
 
 
-def _vector_regs(ir, vtype, vlen: int) -> int:
+def _vector_regs(vtype, vlen: int) -> int:
     """Registers an LLVM register group of ``vtype`` occupies (LMUL rounded up to a power of two)."""
     vt = ir.VectorType(vtype)
     bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
@@ -592,9 +532,9 @@ def _vector_regs(ir, vtype, vlen: int) -> int:
     return lmul
 
 
-def _acc_registers(ir, loop, vlen: int) -> int:
+def _acc_registers(loop, vlen: int) -> int:
     """Vector registers the accumulators of ``loop`` (an scf.for yielding vectors) occupy."""
-    regs = sum(_vector_regs(ir, r.type, vlen) for r in loop.results if isinstance(r.type, ir.VectorType))
+    regs = sum(_vector_regs(r.type, vlen) for r in loop.results if isinstance(r.type, ir.VectorType))
     return max(regs, 1)
 
 
@@ -605,9 +545,9 @@ def _vector_reads(loop) -> list:
     return [o for o in walk_ops(loop) if o.name in _VECTOR_READS]
 
 
-def _load_registers(ir, loop, vlen: int) -> int:
+def _load_registers(loop, vlen: int) -> int:
     """Vector registers one step of ``loop`` loads into (the B rows of a matmul step)."""
-    return sum(_vector_regs(ir, o.results[0].type, vlen) for o in _vector_reads(loop))
+    return sum(_vector_regs(o.results[0].type, vlen) for o in _vector_reads(loop))
 
 
 def _depends_on(value, target, depth: int = 6) -> bool:
@@ -633,7 +573,7 @@ def _single_loop(op):
     return loops[0] if len(loops) == 1 else None
 
 
-def _acc_loop_inside(ir, op):
+def _acc_loop_inside(op):
     """The accumulator loop (an scf.for yielding vectors) directly inside ``op`` or one
     single loop further in (rows -> column tiles -> k), else None."""
     inner = _single_loop(op)
@@ -692,14 +632,13 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
     accumulators: a B-row load serves every row, an A scalar every column tile.
     Called until nothing changes (column tiles first, then rows around them).
     Returns factor -> number of loops marked."""
-    from torch_mlir import ir
 
     marked: dict[int, int] = {}
 
     def visit(op):
         for o in child_ops(op):
             if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
-                acc = _acc_loop_inside(ir, o)
+                acc = _acc_loop_inside(o)
                 if acc is not None:
                     mid = _single_loop(o)
                     direct = mid == acc
@@ -708,10 +647,10 @@ def _mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     # next round. A conv as a matmul of 8 rows by 34 column tiles of 32 on
                     # t1-small jammed tiles by 2 and left the 17 pairs around the k loop:
                     # each row reloaded every B row (50% vector, now 2 rows x 2 tiles).
-                    acc_regs, load_regs = _acc_registers(ir, acc, vlen), _load_registers(ir, acc, vlen)
-                    stuck = direct or _jam_factor(_trip_count(ir, mid), acc_regs, load_regs, True) == 1
+                    acc_regs, load_regs = _acc_registers(acc, vlen), _load_registers(acc, vlen)
+                    stuck = direct or _jam_factor(_trip_count(mid), acc_regs, load_regs, True) == 1
                     if stuck and _writes_vary_with(o, acc):
-                        f = _jam_factor(_trip_count(ir, o), acc_regs, load_regs, _loads_vary_with(o, acc))
+                        f = _jam_factor(_trip_count(o), acc_regs, load_regs, _loads_vary_with(o, acc))
                         if f > 1:
                             o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
                             marked[f] = marked.get(f, 0) + 1
@@ -734,7 +673,6 @@ def _mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
     """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
     less when many jammed rows would each load an A scalar per step.
     Returns factor -> loops marked."""
-    from torch_mlir import ir
 
     marked: dict[int, int] = {}
 
@@ -746,9 +684,9 @@ def _mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
                     # A scalars one step loads (one per jammed row; column tiles share them)
                     scalars = sum(1 for b in walk_ops(o) if b.name == "memref.load") or accs
                     # and the B rows of the unrolled steps must fit beside the accumulators
-                    room = (VECTOR_REGS - _acc_registers(ir, o, vlen)) // max(1, _load_registers(ir, o, vlen))
+                    room = (VECTOR_REGS - _acc_registers(o, vlen)) // max(1, _load_registers(o, vlen))
                     f = max(1, min(ACC_UNROLL, F_OPERANDS // scalars, room))
-                    trips = _trip_count(ir, o)
+                    trips = _trip_count(o)
                     # a factor dividing the trip count leaves no remainder loop
                     exact = [d for d in range(f, 1, -1) if trips and trips % d == 0]
                     f = exact[0] if exact else f
@@ -772,7 +710,6 @@ ROW_ATTR = "cosim_rows"
 def _mark_row_loops(module) -> dict[int, int]:
     """Tag innermost loops (no nested loop, no vector results) that contain vector
     ops with the largest of ROW_UNROLL, 2 dividing their trip count."""
-    from torch_mlir import ir
 
     marked: dict[int, int] = {}
 
@@ -789,7 +726,7 @@ def _mark_row_loops(module) -> dict[int, int]:
                 continue
             if not any(b.name.startswith("vector.") for b in body):
                 continue
-            trips = _trip_count(ir, o)
+            trips = _trip_count(o)
             for f in (ROW_UNROLL, 2):
                 if trips and trips % f == 0:
                     o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
@@ -813,26 +750,25 @@ def _tile_all(module, plans: list[tuple[int, TilePlan]]) -> dict[int, str]:
     steps = [_tile_steps(i, plan, i) if plan.vectorize else _to_loops_steps(i, i) for i, plan in plans]
     snapshot = module.operation.get_asm(enable_debug_info=True)
     try:
-        _run_transform(module, _sequence("\n".join(steps)))
+        run_transform(module, transform_sequence("\n".join(steps)))
         return {}
     except Exception:
-        _restore(module, snapshot)
+        restore(module, snapshot)
     failed = {}
     for i, plan in plans:
         if not plan.vectorize:
-            _run_transform(module, _to_loops_script(i))
+            run_transform(module, _to_loops_script(i))
             continue
         try:
-            _run_transform(module, _tile_script(i, plan))
+            run_transform(module, _tile_script(i, plan))
         except Exception as e:
             failed[i] = str(e).splitlines()[0][:200]
     return failed
 
 
 def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
-    from torch_mlir import ir
 
-    _passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
+    passes("func.func(linalg-generalize-named-ops),canonicalize")(module)
     assert target.vector is not None
     narrow_index_compares(module)
     _verify(module, "narrowidx")
@@ -871,10 +807,10 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         elif plan.vectorize:
             entry["vectorized"] = True
         report.ops.append(entry)
-    _run_transform(module, VECTORIZE_SCRIPT)
+    run_transform(module, VECTORIZE_SCRIPT)
     contractions_to_reductions(module)
     _verify(module, "dotcontract")
-    _run_transform(module, LOWER_VECTORS_SCRIPT)
+    run_transform(module, LOWER_VECTORS_SCRIPT)
     strided_reads_to_gathers(module)
     unit_broadcasts_to_splats(module)
     for _round in range(2):  # column tiles, then the rows around them
@@ -883,24 +819,24 @@ def schedule_rvv(module, target: Target, report: ScheduleReport) -> None:
         try:
             for factor in marked:
                 script = _loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
-                _run_transform(module, script)
+                run_transform(module, script)
         except Exception:  # a loop MLIR cannot jam: keep the round's input (correct, less blocked)
-            _restore(module, snapshot)
+            restore(module, snapshot)
             break
         # A jammed loop keeps its mark: the next round's script would jam it again
         # (a conv's 17 remaining column-tile pairs by 2: MLIR refused, and the rows
         # around them were not jammed either).
-        _drop_attribute(module, JAM_ATTR)
-        _passes("canonicalize,cse")(module)
+        drop_attribute(module, JAM_ATTR)
+        passes("canonicalize,cse")(module)
         if not marked:
             break
     for factor in _mark_accumulator_loops(module, target.vector.vlen):
-        _run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
+        run_transform(module, _loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
     for factor in _mark_row_loops(module):
-        _run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
-    _passes("canonicalize,cse")(module)
+        run_transform(module, _loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
+    passes("canonicalize,cse")(module)
     if broadcasts_to_lane_splats(module, target.vector.dlen):
-        _passes("canonicalize,cse")(module)
+        passes("canonicalize,cse")(module)
     # Whatever linalg op is still there was not vectorized (its loops stay scalar).
     with module.context:
         left = {
@@ -927,7 +863,7 @@ def build_stages(target: Target, report: ScheduleReport) -> list[Stage]:
         Stage("preprocess", _preprocess),
         Stage("bufferize", _bufferize),
         Stage("schedule", schedule),
-        Stage("to-loops", _passes(TO_LOOPS)),
+        Stage("to-loops", passes(TO_LOOPS)),
         Stage("to-llvm", _to_llvm(target)),
     ]
 
@@ -945,7 +881,6 @@ class Lowered:
 
 def lower(mlir_text: str, target: Target, *, dump_dir: str | Path | None = None, first_index: int = 1) -> Lowered:
     """Run every stage on a fresh context; dump IR after each one if asked."""
-    from torch_mlir import ir
 
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = False

@@ -32,6 +32,8 @@ operands, before vectorization (so the expansions vectorize with the op around t
 
 from __future__ import annotations
 
+from torch_mlir import ir
+
 from compiler.errors import CompileError, short_location
 
 # math ops left to LLVM after expansion: each is a single RISC-V F / RVV instruction.
@@ -72,8 +74,7 @@ TWO_23 = 8388608.0
 class _Builder:
     """Creates arith/math ops before ``anchor`` with the type of ``like``."""
 
-    def __init__(self, ir, anchor, like) -> None:
-        self.ir = ir
+    def __init__(self, anchor, like) -> None:
         self.t = like.type
         self.loc = anchor.location
         self.ip = ir.InsertionPoint(anchor)
@@ -86,21 +87,21 @@ class _Builder:
         )
 
     def _op(self, name, operands, result, attrs=None):
-        op = self.ir.Operation.create(
+        op = ir.Operation.create(
             name, results=[result], operands=operands, attributes=attrs or {}, loc=self.loc, ip=self.ip
         )
         return op.result
 
     def const(self, value: float):
-        attr = self.ir.FloatAttr.get(self.ir.F32Type.get(), value)
+        attr = ir.FloatAttr.get(ir.F32Type.get(), value)
         if self.shape is not None:
-            attr = self.ir.DenseElementsAttr.get_splat(self.t, attr)
+            attr = ir.DenseElementsAttr.get_splat(self.t, attr)
         return self._op("arith.constant", [], self.t, {"value": attr})
 
     def iconst(self, value: int):
-        attr = self.ir.IntegerAttr.get(self.i32, value)
+        attr = ir.IntegerAttr.get(self.i32, value)
         if self.shape is not None:
-            attr = self.ir.DenseElementsAttr.get_splat(self.it, attr)
+            attr = ir.DenseElementsAttr.get_splat(self.it, attr)
         return self._op("arith.constant", [], self.it, {"value": attr})
 
     def bin(self, name, a, b):
@@ -122,7 +123,7 @@ class _Builder:
         return self.add(self.mul(a, b), c)
 
     def cmpf(self, predicate: int, a, b):
-        pred = self.ir.IntegerAttr.get(self.ir.IntegerType.get_signless(64), predicate)
+        pred = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)
         return self._op("arith.cmpf", [a, b], self.i1, {"predicate": pred})
 
     def olt(self, a, b):
@@ -234,7 +235,7 @@ def _sin_cos(b: _Builder, x, cosine: bool):
             "arith.cmpi",
             [q, b.iconst(n)],
             b.i1,
-            {"predicate": b.ir.IntegerAttr.get(b.ir.IntegerType.get_signless(64), 0)},
+            {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)},
         )
 
     # sin(x) by quadrant: sin r, cos r, -sin r, -cos r; cos(x) = sin(x + pi/2): one quadrant on
@@ -291,7 +292,6 @@ def expand_math(module) -> int:
 
     Raises CompileError for any other math op that has no RISC-V instruction and no
     expansion (it would otherwise become a libm call the runtime does not have)."""
-    from torch_mlir import ir
 
     todo = []
 
@@ -322,7 +322,7 @@ def expand_math(module) -> int:
                 raise CompileError(
                     f"operation {name} at {short_location(op.location)} works on {et}; only f32 is supported"
                 )
-            b = _Builder(ir, op, x)
+            b = _Builder(op, x)
             with op.location:
                 new = EXPANSIONS[name](b, x)
             op.result.replace_all_uses_with(new)

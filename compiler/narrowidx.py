@@ -10,13 +10,16 @@ exact for loop indices (below 2^31) and small constants, and vectorizes.
 
 from __future__ import annotations
 
-from compiler.irwalk import constant_int, walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import arith
+
+from compiler.mlir_utils import constant_int, walk_ops
 
 _ARITH = ("arith.addi", "arith.subi")
 _LIMIT = 1 << 20  # constants this small cannot push an index difference out of 32 bits
 
 
-def _tree(ir, cast) -> list | None:
+def _tree(cast) -> list | None:
     """The ``index_cast`` and the addi/subi/cmpi ops its value flows through (cmpi
     leaves; other operands only index casts or small constants), or None if some
     value escapes elsewhere."""
@@ -34,7 +37,7 @@ def _tree(ir, cast) -> list | None:
                         return None
                     if owner in seen:
                         continue
-                    c = constant_int(ir, v)
+                    c = constant_int(v)
                     if owner.name == "arith.index_cast" or (c is not None and abs(c) < _LIMIT):
                         continue
                     return None
@@ -52,7 +55,6 @@ def _tree(ir, cast) -> list | None:
 
 def narrow_index_compares(module) -> int:
     """Rewrite every qualifying comparison tree (module docstring); returns how many."""
-    from torch_mlir import ir
 
     count = 0
     with module.context:
@@ -68,17 +70,16 @@ def narrow_index_compares(module) -> int:
         for cast in casts:
             if cast in done:
                 continue
-            tree = _tree(ir, cast)
+            tree = _tree(cast)
             if tree is not None and len(tree) >= 2:
-                done |= _rewrite(ir, tree[1:])
+                done |= _rewrite(tree[1:])
                 count += 1
     return count
 
 
-def _rewrite(ir, ops: list) -> set:
+def _rewrite(ops: list) -> set:
     """Rebuild ``ops`` (addi/subi and their cmpi leaves) on index values; returns the
     ``index_cast`` ops they read through."""
-    from torch_mlir.dialects import arith
 
     index = ir.IndexType.get()
     narrow, casts = {}, set()
@@ -89,7 +90,7 @@ def _rewrite(ir, ops: list) -> set:
         if v.owner.name == "arith.index_cast":
             casts.add(v.owner)
             return v.owner.operands[0]
-        return arith.ConstantOp(index, constant_int(ir, v)).result
+        return arith.ConstantOp(index, constant_int(v)).result
 
     body = _program_order(ops)
     for op in body:  # every operand is built before its user

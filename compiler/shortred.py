@@ -27,7 +27,10 @@ from __future__ import annotations
 
 from math import prod
 
-from compiler.irwalk import (
+from torch_mlir import ir
+from torch_mlir.dialects import linalg, memref
+
+from compiler.mlir_utils import (
     identity_layout,
     is_fill,
     iterator_types,
@@ -45,14 +48,13 @@ MAX_STEPS = 8
 
 def short_reduction_steps(op, vt: VectorTarget) -> int | None:
     """R if ``op`` is a reduction over a short innermost loop worth unrolling, else None."""
-    from torch_mlir import ir
 
     if op.name != "linalg.generic" or op.results or len(op.operands) < 2 or reads_loop_indices(op):
         return None
-    iters = iterator_types(ir, op)
+    iters = iterator_types(op)
     if len(iters) < 2 or iters[-1] != "reduction" or "reduction" in iters[:-1]:
         return None
-    maps = operand_dims(ir, op)
+    maps = operand_dims(op)
     if any(m is None for m in maps):
         return None
     last = len(iters) - 1
@@ -81,18 +83,17 @@ def short_reduction_steps(op, vt: VectorTarget) -> int | None:
     if any(o.name in ("arith.mulf", "arith.muli") for o in body) and any(parallel - set(d) for d in maps[:-1] if d):
         return None  # a contraction (an input broadcast along an output dim): its k loop has a schedule of its own
     for value, dims in zip(inputs, maps[:-1], strict=True):
-        if last in dims and (dims[-1] != last or static_layout(ir, value.type) is None):
+        if last in dims and (dims[-1] != last or static_layout(value.type) is None):
             return None  # read along the reduction but not innermost: not a plain slice
     return steps
 
 
-def _slice(ir, value, k: int):
+def _slice(value, k: int):
     """``value[..., k]`` (its innermost dim, the reduction's, fixed at k): a rank-reduced subview."""
-    from torch_mlir.dialects import memref
 
     mtype = ir.MemRefType(value.type)
     shape = list(mtype.shape)
-    strides, offset = static_layout(ir, mtype)
+    strides, offset = static_layout(mtype)
     layout = ir.StridedLayoutAttr.get(offset + k * strides[-1], strides[:-1])
     rtype = ir.MemRefType.get(shape[:-1], mtype.element_type, layout, mtype.memory_space)
     rank = len(shape)
@@ -108,22 +109,21 @@ def _slice(ir, value, k: int):
     ).result
 
 
-def _drop_trailing_unit_dims(ir, out, amap, dims: list):
+def _drop_trailing_unit_dims(out, amap, dims: list):
     """A keepdim output (``mean(dim=-1, keepdim=True)``: map ``(d0, d1, 0)``) as a view
     without its trailing size-1 dims, so the op's innermost loop is its innermost dim."""
-    from torch_mlir.dialects import memref
 
     shape = list(ir.MemRefType(out.type).shape)
     drop = 0
     while drop < len(dims) - 1 and dims[len(dims) - 1 - drop] is None and shape[len(dims) - 1 - drop] == 1:
         drop += 1
-    if not drop or static_layout(ir, out.type) is None:
+    if not drop or static_layout(out.type) is None:
         return out, amap
     keep = len(dims) - drop
     mtype = ir.MemRefType(out.type)
     layout = None
-    strides, offset = static_layout(ir, mtype)
-    if not identity_layout(ir, mtype):
+    strides, offset = static_layout(mtype)
+    if not identity_layout(mtype):
         layout = ir.StridedLayoutAttr.get(offset, strides[:keep])
     rtype = ir.MemRefType.get(shape[:keep], mtype.element_type, layout, mtype.memory_space)
     i64 = ir.IntegerType.get_signless(64)
@@ -135,12 +135,10 @@ def _drop_trailing_unit_dims(ir, out, amap, dims: list):
 
 def unroll_reduction(op, steps: int) -> None:
     """Replace ``op`` by the elementwise op over its ``steps`` slices (module docstring)."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import linalg
 
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    dims = operand_dims(ir, op)
-    n = len(iterator_types(ir, op)) - 1
+    dims = operand_dims(op)
+    n = len(iterator_types(op)) - 1
     *inputs, out = list(op.operands)
     old_block = op.regions[0].blocks[0]
 
@@ -155,13 +153,13 @@ def unroll_reduction(op, steps: int) -> None:
             if n in dims[i]:
                 for k in range(steps):
                     arg_of[(i, k)] = len(operands)
-                    operands.append(_slice(ir, value, k))
+                    operands.append(_slice(value, k))
                     new_maps.append(keep(maps[i], True))
             else:
                 arg_of[(i, None)] = len(operands)
                 operands.append(value)
                 new_maps.append(keep(maps[i], False))
-        out, out_map = _drop_trailing_unit_dims(ir, out, maps[-1], dims[-1])
+        out, out_map = _drop_trailing_unit_dims(out, maps[-1], dims[-1])
         new_maps.append(keep(out_map, False))
         parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
         new = ir.Operation.create(

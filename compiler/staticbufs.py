@@ -19,7 +19,10 @@ clearing LeNet-5's temporaries took 243K instructions before ``main``.
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, identity_layout
+from torch_mlir import ir
+from torch_mlir.dialects import memref
+
+from compiler.mlir_utils import child_ops, identity_layout
 
 BUFFER_PREFIX = "__cosim_tmp"
 BUFFER_SECTION = ".ddrscratch"
@@ -28,8 +31,6 @@ BUFFER_SECTION = ".ddrscratch"
 def allocations_to_globals(module) -> int:
     """Replace every static ``memref.alloc`` directly in a function's entry block by
     a ``memref.get_global`` of its own private global; drop its deallocations."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import memref
 
     count = 0
     with module.context:
@@ -40,7 +41,7 @@ def allocations_to_globals(module) -> int:
             allocs = [o.operation for o in entry.operations if o.operation.name == "memref.alloc"]
             for op in allocs:
                 mtype = ir.MemRefType(op.results[0].type)
-                if op.operands or not mtype.has_static_shape or not identity_layout(ir, mtype):
+                if op.operands or not mtype.has_static_shape or not identity_layout(mtype):
                     continue
                 users = [u.owner for u in op.results[0].uses]
                 if any(u.name == "memref.dealloc" and u.parent != fn for u in users):
@@ -69,7 +70,6 @@ def allocations_to_globals(module) -> int:
 def place_buffers(module) -> int:
     """Put the globals of :func:`allocations_to_globals` (now ``llvm.mlir.global``)
     in BUFFER_SECTION."""
-    from torch_mlir import ir
 
     placed = 0
     with module.context:

@@ -14,10 +14,13 @@ with a fully static strided layout are rewritten; anything else is left alone.
 
 from __future__ import annotations
 
-from compiler.irwalk import child_ops, dense_i32, static_layout, walk_ops
+from torch_mlir import ir
+from torch_mlir.dialects import arith, memref, vector
+
+from compiler.mlir_utils import child_ops, dense_i32, static_layout, walk_ops
 
 
-def _candidate(ir, op):
+def _candidate(op):
     """(memref type, strides, offset, vector length) if ``op`` is a rewritable read."""
     if len(op.operands) < 2 or not isinstance(op.operands[0].type, ir.MemRefType):
         return None
@@ -34,7 +37,7 @@ def _candidate(ir, op):
         return None
     if len(op.operands) != 1 + mtype.rank + 1:  # source, indices, padding: no mask
         return None
-    layout = static_layout(ir, mtype)
+    layout = static_layout(mtype)
     if layout is None or layout[0][-1] in (0, 1):
         return None
     return mtype, layout[0], layout[1], vtype.shape[0]
@@ -42,14 +45,12 @@ def _candidate(ir, op):
 
 def strided_reads_to_gathers(module) -> int:
     """Rewrite every qualifying strided ``vector.transfer_read``; returns how many."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import vector
 
     done = 0
     with module.context:
         reads = [o for o in walk_ops(module.operation) if o.name == "vector.transfer_read"]
         for op in reads:
-            cand = _candidate(ir, op)
+            cand = _candidate(op)
             if cand is None:
                 continue
             mtype, strides, offset, n = cand
@@ -68,8 +69,6 @@ def strided_gather(src, mtype, strides, offset, indices, step: int, n: int, pass
     """``n`` elements of ``src`` from ``indices``, ``step`` buffer elements apart, as one
     ``vector.gather`` from the flat buffer (LLVM's RISC-V backend emits ``vlse``). Builds
     at the current insertion point; ``strides``/``offset`` are the memref's static layout."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import arith, memref, vector
 
     index = ir.IndexType.get()
     # One past the last element the memref can address, from its buffer's start.
@@ -82,7 +81,7 @@ def strided_gather(src, mtype, strides, offset, indices, step: int, n: int, pass
         term = arith.MulIOp(i, arith.ConstantOp(index, s).result).result if s != 1 else i
         lin = arith.AddIOp(lin, term).result
     ivt = ir.VectorType.get([n], ir.IntegerType.get_signless(32))
-    iv = arith.ConstantOp(ivt, dense_i32(ir, ivt, [k * step for k in range(n)])).result
+    iv = arith.ConstantOp(ivt, dense_i32(ivt, [k * step for k in range(n)])).result
     mt = ir.VectorType.get([n], ir.IntegerType.get_signless(1))
     mask = arith.ConstantOp(mt, ir.DenseElementsAttr.get_splat(mt, ir.BoolAttr.get(True))).result
     return vector.GatherOp(passthru.type, flat, [lin], iv, mask, passthru).result
@@ -92,8 +91,6 @@ def unit_broadcasts_to_splats(module) -> int:
     """``vector.broadcast`` of a 1-element ``vector.load`` becomes a broadcast of a scalar load:
     LLVM lowers the former by doubling slides (log2(n) vslideup + vsetvli pairs),
     the latter is one ``vfmv.v.f`` or a ``.vf`` operand of its user."""
-    from torch_mlir import ir
-    from torch_mlir.dialects import memref, vector
 
     found = []
 

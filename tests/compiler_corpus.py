@@ -2,15 +2,19 @@
 
 The rule for refactoring the compiler: behaviour does not change. This script
 compiles every built-in case of ``cosim cases``, the default-tier random
-programs (``tests/random_programs.py``, seeds 0-9) and a cross-section of
-``tests/fuzz_programs`` on rv32, rv64, t1-small, t1-blastoise and a VLEN-512
-config (t1-blastoise with VLEN 512, as tests/test_compiler_fuzz.py writes it),
-and writes, per program and config:
+programs (``tests/random_programs.py``, seeds 0-9), a cross-section of
+``tests/fuzz_programs`` and two programs of its own (sin/cos, a matrix-vector
+product) on rv32, rv64, t1-small, t1-blastoise and a VLEN-512 config
+(t1-blastoise with VLEN 512, as tests/test_compiler_fuzz.py writes it), and
+writes, per program and config:
 
 - ``<program>@<config>.ll``: the LLVM IR handed to clang (after translation,
   down-leveling, explicit vector lengths and ``no-builtins``), byte for byte
   what ``compile_kernel`` writes as ``kernel.ll``;
-- ``<program>@<config>.schedule.json``: the schedule report (``Kernel.schedule``).
+- ``<program>@<config>.schedule.json``: the schedule report (``Kernel.schedule``),
+  with locations inside the compiler's own sources (the frontend's ``forward``
+  wrapper) reduced to ``loc(<compiler>)`` (their line numbers move with any edit)
+  and the checkout's path to ``<root>`` in those of its cases and tests.
 
 plus ``MANIFEST`` (sha256 of every file, sorted). Nothing is assembled or run.
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import tempfile
 import time
@@ -52,6 +57,20 @@ FUZZ = (
     "models:conv_bn_dropout_relu_eval",
     "models:depthwise_separable_block",
 )
+COMPILER_LOC = re.compile(r'loc\(\\"[^"\\]*/compiler/[^"\\]*\\":\d+:\d+\)')
+
+
+def _extra() -> dict[str, tuple]:
+    """Paths the cases above miss: the sin/cos expansions and aten.mv as an N = 1 matmul."""
+    import torch
+
+    g = torch.Generator().manual_seed(3)
+    return {
+        "extra_sin_cos": (lambda x: torch.sin(x) + torch.cos(x), (torch.randn(7, 33, generator=g) * 4,)),
+        "extra_matvec": (lambda a, v: a @ v, (torch.randn(37, 23, generator=g), torch.randn(23, generator=g))),
+    }
+
+
 CONFIGS = ("rv32", "rv64", "t1-small", "t1-blastoise", "t1-v512")
 
 
@@ -78,6 +97,8 @@ def programs() -> list[tuple[str, object]]:
     for short in FUZZ:
         mod, func = short.split(":")
         out.append((f"fuzz_{mod}_{func}", resolve(f"{HERE / 'fuzz_programs' / (mod + '.py')}:{func}")))
+    for name, (fn, inputs) in _extra().items():
+        out.append((name, Case(name, lambda fn=fn, inputs=inputs: (fn, inputs), "elementwise")))
     return out
 
 
@@ -117,12 +138,13 @@ def dump(out: Path) -> int:
         for config, soc in socs.items():
             text, schedule = final_ir(imported, soc)
             (out / f"{name}@{config}.ll").write_text(text)
-            (out / f"{name}@{config}.schedule.json").write_text(json.dumps(schedule, indent=1) + "\n")
+            report = COMPILER_LOC.sub("loc(<compiler>)", json.dumps(schedule, indent=1))
+            for part in ("harness", "tests"):
+                report = report.replace(f"{ROOT}/{part}/", f"<root>/{part}/")
+            (out / f"{name}@{config}.schedule.json").write_text(report + "\n")
         print(f"{time.perf_counter() - t0:7.1f}s {name}", file=sys.stderr, flush=True)
     lines = [
-        f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}"
-        for p in sorted(out.iterdir())
-        if p.name != "MANIFEST"
+        f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}" for p in sorted(out.iterdir()) if p.name != "MANIFEST"
     ]
     (out / "MANIFEST").write_text("\n".join(lines) + "\n")
     print(f"{len(corpus)} programs x {len(socs)} configs -> {out}")

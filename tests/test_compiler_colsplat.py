@@ -45,7 +45,7 @@ def _jammed(rows=("0", "1", "2", "3"), width: int = 8, stores_last: bool = True)
 
 
 def _ops(module) -> list[str]:
-    from compiler.irwalk import walk_ops
+    from compiler.mlir_utils import walk_ops
 
     return [o.name for o in walk_ops(module.operation)]
 
@@ -159,6 +159,6 @@ def test_unrolled_k_steps_of_jammed_rows_form_groups_of_one_orientation():
 
 
 def _ops_objects(module) -> list:
-    from compiler.irwalk import walk_ops
+    from compiler.mlir_utils import walk_ops
 
     return list(walk_ops(module.operation))

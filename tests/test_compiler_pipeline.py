@@ -352,14 +352,14 @@ def test_index_vectors_llvm_would_rebuild_are_loaded(tmp_path):
     """A gather's index pattern of few values in runs (the built-in mul's (8, 1)
     operand over 16-element rows) is read from a global table; arithmetic, periodic
     and all-distinct patterns stay constants LLVM materializes well."""
-    from compiler.irwalk import _llvm_builds_well
+    from compiler.mlir_utils import llvm_builds_well
     from harness.verify import verify
 
-    assert _llvm_builds_well([3 * q for q in range(64)])  # strided load
-    assert _llvm_builds_well([q % 16 for q in range(64)])  # row broadcast
-    assert _llvm_builds_well([(q % 4) * 8 + q // 4 for q in range(32)])  # a transpose
-    assert not _llvm_builds_well([(q // 16) * 4 for q in range(256)])
-    assert not _llvm_builds_well([(q % 12) // 4 for q in range(48)])
+    assert llvm_builds_well([3 * q for q in range(64)])  # strided load
+    assert llvm_builds_well([q % 16 for q in range(64)])  # row broadcast
+    assert llvm_builds_well([(q % 4) * 8 + q // 4 for q in range(32)])  # a transpose
+    assert not llvm_builds_well([(q // 16) * 4 for q in range(256)])
+    assert not llvm_builds_well([(q % 12) // 4 for q in range(48)])
 
     result = verify("mul", "t1-blastoise", on="iss", workdir=tmp_path, dump_ir=tmp_path / "ir")
     assert result["status"] == "pass", result

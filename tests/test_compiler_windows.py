@@ -210,12 +210,12 @@ def test_size1_broadcast_is_a_scalar_splat(tmp_path):
 def test_restore_replaces_the_module_body():
     from torch_mlir import ir
 
-    from compiler.lowering import _restore
+    from compiler.mlir_utils import restore
 
     ctx = ir.Context()
     with ctx:
         m = ir.Module.parse("func.func @f() { return }")
-    _restore(m, "module {\n  func.func @g() {\n    return\n  }\n}")
+    restore(m, "module {\n  func.func @g() {\n    return\n  }\n}")
     assert "@g" in str(m) and "@f" not in str(m)
 
 

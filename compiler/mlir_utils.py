@@ -1,9 +1,15 @@
-"""Walking nested MLIR operations (the Python bindings have no generic walker), and the
-memref layout queries the rewrites share."""
+"""MLIR utilities every stage shares: running pass pipelines and transform scripts on
+a module, replacing a module's body, walking nested operations (the Python bindings
+have no generic walker), the memref layout queries and index helpers the rewrites
+use, and a few op-level predicates."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+import numpy as np
+from torch_mlir import ir, passmanager
+from torch_mlir.dialects import arith, llvm, memref, vector
 
 
 def child_ops(op) -> Iterator:
@@ -21,7 +27,7 @@ def walk_ops(op) -> Iterator:
         yield from walk_ops(child)
 
 
-def static_layout(ir, mtype) -> tuple[list[int], int] | None:
+def static_layout(mtype) -> tuple[list[int], int] | None:
     """(strides, offset) of a memref type when all are static, else None."""
     try:
         strides, offset = ir.MemRefType(mtype).get_strides_and_offset()
@@ -33,7 +39,7 @@ def static_layout(ir, mtype) -> tuple[list[int], int] | None:
     return list(strides), offset
 
 
-def identity_layout(ir, mtype) -> bool:
+def identity_layout(mtype) -> bool:
     """Is a memref type's layout the identity map (contiguous, row-major, offset 0)?"""
     layout = ir.MemRefType(mtype).layout
     if not isinstance(layout, ir.AffineMapAttr):
@@ -42,7 +48,7 @@ def identity_layout(ir, mtype) -> bool:
     return amap == ir.AffineMap.get_identity(amap.n_dims)
 
 
-def constant_int(ir, value) -> int | None:
+def constant_int(value) -> int | None:
     """The value of an integer ``arith.constant`` (index or iN), or None."""
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.name != "arith.constant":
@@ -51,19 +57,17 @@ def constant_int(ir, value) -> int | None:
     return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
 
 
-def dense_i32(ir, vtype, values: list[int]):
+def dense_i32(vtype, values: list[int]):
     """A dense i32 vector attribute (constant index vectors of gathers)."""
-    import numpy as np
-
     return ir.DenseElementsAttr.get(np.asarray(values, dtype=np.int32), type=vtype)
 
 
-def iterator_types(ir, op) -> list[str]:
+def iterator_types(op) -> list[str]:
     """A linalg op's iterator kinds: ``parallel`` or ``reduction`` per loop."""
     return [str(a).split("<")[-1].rstrip(">") for a in ir.ArrayAttr(op.attributes["iterator_types"])]
 
 
-def map_dims(ir, amap) -> list[int | None] | None:
+def map_dims(amap) -> list[int | None] | None:
     """Loop dim per result of an indexing map (None for a constant 0, a broadcast),
     or None if some result is anything else (``d0 + d1``, a constant != 0)."""
     out: list[int | None] = []
@@ -77,15 +81,15 @@ def map_dims(ir, amap) -> list[int | None] | None:
     return out
 
 
-def operand_dims(ir, op) -> list:
+def operand_dims(op) -> list:
     """:func:`map_dims` of each of a linalg op's indexing maps."""
-    return [map_dims(ir, ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    return [map_dims(ir.AffineMapAttr(a).value) for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
 
 
 INDEX_PREFIX = "__cosim_idx"
 
 
-def index_vector(ir, anchor, vtype, values: list[int]):
+def index_vector(anchor, vtype, values: list[int]):
     """A constant i32 index vector for a gather, emitted before ``anchor``.
 
     Left as an ``arith.constant``, LLVM materializes it well when it is an
@@ -101,10 +105,9 @@ def index_vector(ir, anchor, vtype, values: list[int]):
     constant-pool loads read 2-4x fewer bytes (built-in permute on t1-blastoise
     284 -> 398 cycles as a table).
     """
-    from torch_mlir.dialects import arith, memref, vector
 
-    if _llvm_builds_well(values):
-        return arith.ConstantOp(vtype, dense_i32(ir, vtype, values)).result
+    if llvm_builds_well(values):
+        return arith.ConstantOp(vtype, dense_i32(vtype, values)).result
     module = anchor
     while module.name != "builtin.module":
         module = module.parent
@@ -113,7 +116,7 @@ def index_vector(ir, anchor, vtype, values: list[int]):
     name = next(f"{INDEX_PREFIX}{n}" for n in range(len(taken) + 1) if f"{INDEX_PREFIX}{n}" not in taken)
     i32 = ir.IntegerType.get_signless(32)
     mtype = ir.MemRefType.get([len(values)], i32)
-    init = dense_i32(ir, ir.RankedTensorType.get([len(values)], i32), values)
+    init = dense_i32(ir.RankedTensorType.get([len(values)], i32), values)
     with ir.InsertionPoint.at_block_begin(body):
         memref.GlobalOp(name, ir.TypeAttr.get(mtype), initial_value=init, alignment=64)
     index = ir.IndexType.get()
@@ -125,7 +128,7 @@ def _arithmetic(values: list[int]) -> bool:
     return all(values[i] - values[i - 1] == values[1] - values[0] for i in range(2, len(values)))
 
 
-def _llvm_builds_well(values: list[int]) -> bool:
+def llvm_builds_well(values: list[int]) -> bool:
     """See :func:`index_vector`: arithmetic, periodic with an arithmetic period, or
     all distinct."""
     n = len(values)
@@ -153,7 +156,6 @@ VIEW_OPS = frozenset(
 def buffer_root(value):
     """The buffer a memref value views: a block argument (forward's arguments, which
     never alias: lowering marks them noalias) or an allocation; None if unknown."""
-    from torch_mlir import ir
 
     while True:
         owner = value.owner
@@ -188,7 +190,6 @@ def first_reader(op):
     """The first op after ``op`` in its block that uses ``op``'s output buffer (or a
     view of it, or a buffer that may alias it): the op, ``op`` itself when the output's
     buffer is unknown, or None when no later op uses it."""
-    from torch_mlir import ir
 
     root = buffer_root(op.operands[-1])
     if root is None:
@@ -212,7 +213,6 @@ def memory_barrier() -> None:
     insertion point. Where a wide vector store is followed by narrower loads of the
     same buffer, LLVM forwards the stored value into them and rebuilds each load's
     vector element by element with slides; the barrier keeps the loads."""
-    from torch_mlir.dialects import llvm
 
     llvm.InlineAsmOp(None, [], "", "~{memory}", has_side_effects=True)
 
@@ -225,7 +225,6 @@ def reads_loop_indices(op) -> bool:
 
 def is_fill(op) -> bool:
     """A ``linalg.fill``, named or generalized: one scalar input, yielded as it is."""
-    from torch_mlir import ir
 
     if op.name not in ("linalg.fill", "linalg.generic") or len(op.operands) != 2:
         return False
@@ -236,3 +235,98 @@ def is_fill(op) -> bool:
     block = op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
     return len(body) == 1 and body[0].operands[0] == block.arguments[0]
+
+
+# ---------------------------------------------------------------------------
+# Running pipelines and transform scripts
+
+
+def passes(pipeline: str) -> Callable[[object], None]:
+    """A function running the pass ``pipeline`` (nested in ``builtin.module(...)``) on a module."""
+
+    def run(module) -> None:
+        with module.context:
+            pm = passmanager.PassManager.parse(f"builtin.module({pipeline})")
+            pm.run(module.operation)
+
+    run.pipeline = pipeline  # type: ignore[attr-defined]
+    return run
+
+
+def transform_sequence(steps: str) -> str:
+    """A transform module whose entry sequence runs ``steps`` on the payload root."""
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
+{steps}
+    transform.yield
+  }}
+}}"""
+
+
+def run_transform(module, script: str) -> None:
+    """Run the transform module ``script`` (its ``@__transform_main``) on ``module``."""
+    with module.context:
+        seq_module = ir.Module.parse(script)
+        module.operation.attributes["transform.with_named_sequence"] = ir.UnitAttr.get()
+        ops = list(seq_module.body.operations)
+        for op in ops:
+            module.body.append(op)
+        try:
+            passmanager.PassManager.parse("builtin.module(transform-interpreter)").run(module.operation)
+        finally:
+            for op in list(module.body.operations):
+                if op.operation.name == "transform.named_sequence":
+                    op.operation.erase()
+            del module.operation.attributes["transform.with_named_sequence"]
+
+
+def restore(module, text: str) -> None:
+    """Replace ``module``'s body with the module printed as ``text``."""
+    with module.context:
+        parsed = ir.Module.parse(text)
+        for op in list(module.body.operations):
+            op.operation.erase()
+        for op in list(parsed.body.operations):
+            module.body.append(op)
+
+
+def drop_attribute(module, name: str) -> None:
+    """Remove the attribute ``name`` from every op of ``module``."""
+    with module.context:
+        for op in walk_ops(module.operation):
+            if name in op.attributes:
+                del op.attributes[name]
+
+
+# ---------------------------------------------------------------------------
+# Index arithmetic on flat memrefs
+
+
+def index_constant(value: int):
+    """An ``index`` constant at the current insertion point."""
+    return arith.ConstantOp(ir.IndexType.get(), value).result
+
+
+def flat_view(value):
+    """``value`` with its strides and an offset of 0: element offsets are taken from
+    the memref's own first element and applied to its innermost index
+    (:func:`flat_indices`). No reinterpret_cast: a view aliasing a buffer stops MLIR
+    from hoisting the other contractions' accumulators out of their k loops."""
+    strides, _offset = static_layout(value.type)
+    return value, strides, 0
+
+
+def flat_indices(value, lin) -> list:
+    """Indices of element ``lin`` (a linear offset, innermost stride 1) of ``value``."""
+    rank = ir.MemRefType(value.type).rank
+    return [index_constant(0)] * (rank - 1) + [lin]
+
+
+def linear_index(offset: int, terms: list[tuple[object, int]]):
+    """``offset + sum(iv * stride)`` as index arithmetic (zero strides skipped)."""
+    lin = index_constant(offset)
+    for iv, stride in terms:
+        if stride:
+            lin = arith.AddIOp(lin, arith.MulIOp(iv, index_constant(stride)).result).result
+    return lin
