@@ -1,0 +1,105 @@
+// One processing element of the spatial array (gemmini_mesh.sv), with
+// Gemmini v0.7's PE semantics (PE.scala): two registers c1/c2, of which one
+// propagates (shifts down the column through d_i -> c_o) and the other computes;
+// ctrl_i.prop says which (1: c1 propagates, c2 computes). A change of prop
+// between two valid beats (a "flip") swaps their roles.
+//
+//   WS: the computing register holds this PE's weight; b_o = b_i + a_i * weight
+//       (20 bits, wrapping); the propagating register shifts the weights of the
+//       next tile in (c_o = its value, it takes d_i).
+//   OS: the computing register accumulates a_i * b_i (32 bits, wrapping) and b_i
+//       passes down unchanged; the propagating register shifts the previous result
+//       out and the next tile's D in (c_o = its value, it takes d_i). In the beat
+//       of a flip the register that just finished is sent out rounding-shifted
+//       right by ctrl_i.shift and saturated to 20 bits; later beats pass on values
+//       that are already shifted.
+//
+// A flows right (a_o), B / partial sums and the shift chain flow down (b_o, c_o).
+// All outputs are registers, updated only in valid beats (Gemmini's Pipe between
+// PEs); valid_o follows valid_i by one cycle. Nothing changes in a beat without
+// valid_i, so bubbles may enter the array at any time.
+module gemmini_pe
+  import gemmini_pkg::*;
+(
+  input  logic     clk_i,
+  input  logic     rst_ni,
+  input  logic     valid_i,
+  input  pe_ctrl_t ctrl_i,
+  input  in_t      a_i,
+  input  out_t     b_i,
+  input  out_t     d_i,
+  output logic     valid_o,
+  output pe_ctrl_t ctrl_o,
+  output in_t      a_o,
+  output out_t     b_o,
+  output out_t     c_o
+);
+
+  acc_t     c1_q, c1_d, c2_q, c2_d;
+  logic     prop_q;  // prop of the last valid beat (Gemmini's last_s)
+  logic     valid_q;
+  pe_ctrl_t ctrl_q;
+  in_t      a_q;
+  out_t     b_q, b_d, c_q, c_d;
+
+  logic              os, flip;
+  logic [ShiftW-1:0] shamt;
+  acc_t              prop_reg, work_reg, work_next, addend, mac;
+  in_t               mul_b;
+  prod_t             prod;
+
+  always_comb begin
+    os        = ctrl_i.df == DfOs;
+    flip      = prop_q != ctrl_i.prop;
+    shamt     = flip ? ctrl_i.shift : '0;
+    prop_reg  = ctrl_i.prop ? c1_q : c2_q;
+    work_reg  = ctrl_i.prop ? c2_q : c1_q;
+    // One multiplier and one adder for both dataflows (Gemmini's MacUnit).
+    mul_b     = os ? in_t'(b_i) : in_t'(work_reg);
+    addend    = os ? work_reg : acc_t'(b_i);
+    prod      = prod_t'(a_i) * prod_t'(mul_b);
+    mac       = addend + acc_t'(prod);
+    if (os) begin
+      c_d       = saturate_out(round_shift(prop_reg, shamt));
+      b_d       = b_i;
+      work_next = mac;
+    end else begin
+      c_d       = out_t'(prop_reg);
+      b_d       = out_t'(mac);
+      work_next = work_reg;
+    end
+    c1_d = ctrl_i.prop ? acc_t'(d_i) : work_next;
+    c2_d = ctrl_i.prop ? work_next : acc_t'(d_i);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= 1'b0;
+      prop_q  <= 1'b0;
+      c1_q    <= '0;
+      c2_q    <= '0;
+      ctrl_q  <= '0;
+      a_q     <= '0;
+      b_q     <= '0;
+      c_q     <= '0;
+    end else begin
+      valid_q <= valid_i;
+      if (valid_i) begin
+        prop_q <= ctrl_i.prop;
+        c1_q   <= c1_d;
+        c2_q   <= c2_d;
+        ctrl_q <= ctrl_i;
+        a_q    <= a_i;
+        b_q    <= b_d;
+        c_q    <= c_d;
+      end
+    end
+  end
+
+  assign valid_o = valid_q;
+  assign ctrl_o  = ctrl_q;
+  assign a_o     = a_q;
+  assign b_o     = b_q;
+  assign c_o     = c_q;
+
+endmodule

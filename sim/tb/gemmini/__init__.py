@@ -1,0 +1,1 @@
+"""Standalone test bench of the Gemmini-style spatial array (sim/rtl/gemmini/gemmini_array.sv)."""

