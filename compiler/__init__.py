@@ -1,7 +1,9 @@
 """Compiler layer: PyTorch (or linalg/tosa MLIR) to RVV or scalar RISC-V object code.
 
-Stages: :mod:`compiler.frontend` -> :mod:`compiler.targets` -> :mod:`compiler.lowering`
--> :mod:`compiler.codegen`. Never imports ``harness`` or ``sim``.
+Stages: :mod:`compiler.frontend` -> :mod:`compiler.pipeline` (target-independent
+:mod:`compiler.rewrites`, then a backend's schedule: :mod:`compiler.rvv`, :mod:`compiler.scalar`;
+then :mod:`compiler.llvm.conversion`) -> :mod:`compiler.llvm.codegen`. compiler/README.md
+describes the layout. Never imports ``harness`` or ``sim``.
 
     from compiler import compile_kernel
     from compiler.frontend import import_torch
@@ -35,8 +37,9 @@ def compiler_version() -> str:
     loaded then too): a long test run whose files are edited meanwhile must not
     file objects of the old code under the new sources' key."""
     h = hashlib.sha256()
-    for p in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(p.name.encode())
+    here = Path(__file__).parent
+    for p in sorted(here.rglob("*.py")):
+        h.update(p.relative_to(here).as_posix().encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
@@ -84,8 +87,8 @@ def compile_kernel(
 
     Cached by a hash of (IR, target, compiler version); ``dump_dir`` (which
     bypasses the cache so every stage really runs) gets the IR of every stage."""
-    from compiler.codegen import check_llvm_ir, compile_llvm_ir, translate
-    from compiler.lowering import lower
+    from compiler.llvm.codegen import check_llvm_ir, compile_llvm_ir, translate
+    from compiler.pipeline import lower
 
     target = target_for(soc)
     if target.vector is None and imported.without_window_decompositions is not None:

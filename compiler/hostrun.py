@@ -23,7 +23,7 @@ def run_on_host(imported: Imported) -> dict[str, np.ndarray]:
     from torch_mlir.execution_engine import ExecutionEngine
     from torch_mlir.runtime.np_to_memref import get_ranked_memref_descriptor
 
-    from compiler.lowering import lower
+    from compiler.pipeline import lower
 
     lowered = lower(imported.mlir, HOST)
     engine = ExecutionEngine(lowered.module, opt_level=2)

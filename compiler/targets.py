@@ -178,7 +178,7 @@ def column_tile(n: int, vt: VectorTarget) -> int:
     datapath row takes one cycle, so the core, issuing the flw and the B loads too, would
     become the bottleneck: measured on t1-blastoise's RTL, mm 16x32x24 in 3 tiles of 8
     took 32% more cycles than one vector of 24). Anything else (fewer than 8 columns,
-    a prime) stays one vector (compiler.flatmm takes those where it can)."""
+    a prime) stays one vector (compiler.rvv.narrow_matmul_flattening takes those where it can)."""
     cap = min(vt.tile_lanes(4), n // 2)
     divisors = [w for w in range(2, cap + 1) if n % w == 0]
     if not divisors:

@@ -104,10 +104,10 @@ def programs() -> list[tuple[str, object]]:
 
 def final_ir(imported, soc) -> tuple[str, list[dict]]:
     """What compile_kernel hands to clang, and the schedule report, without compiling."""
-    from compiler.codegen import check_llvm_ir, no_builtins, translate
-    from compiler.downlevel import downlevel
-    from compiler.evl import explicit_vector_lengths
-    from compiler.lowering import lower
+    from compiler.llvm.codegen import check_llvm_ir, no_builtins, translate
+    from compiler.llvm.downlevel import downlevel
+    from compiler.llvm.explicit_vector_lengths import explicit_vector_lengths
+    from compiler.pipeline import lower
     from compiler.targets import target_for
 
     target = target_for(soc)

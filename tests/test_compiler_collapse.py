@@ -1,4 +1,4 @@
-"""Merging the loop dims an elementwise op (or a reduction's trailing dims) treats alike (compiler.collapse)."""
+"""Merging the loop dims an elementwise op (or a reduction's trailing dims) treats alike (compiler.rvv.elementwise_collapsing)."""
 
 from __future__ import annotations
 

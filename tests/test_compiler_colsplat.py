@@ -1,4 +1,4 @@
-"""compiler.colsplat: broadcast scalar loads become one strided load + lane splats,
+"""compiler.rvv.lane_splats: broadcast scalar loads become one strided load + lane splats,
 only where that is safe and where each scalar feeds a single vector op."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("torch_mlir")
 
-from compiler.colsplat import SPLAT_MAX_ROWS, broadcasts_to_lane_splats  # noqa: E402
+from compiler.rvv.lane_splats import SPLAT_MAX_ROWS, broadcasts_to_lane_splats  # noqa: E402
 
 
 def _module(body: str, width: int = 8):

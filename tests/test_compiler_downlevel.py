@@ -1,10 +1,10 @@
-"""compiler.downlevel: every LLVM 24 construct it rewrites, and what it must leave alone."""
+"""compiler.llvm.downlevel: every LLVM 24 construct it rewrites, and what it must leave alone."""
 
 import struct
 
 import pytest
 
-from compiler.downlevel import downlevel
+from compiler.llvm.downlevel import downlevel
 
 
 def f32_as_double_hex(x: float) -> str:

@@ -1,4 +1,4 @@
-"""compiler.evl: non-power-of-two vector arithmetic as VP intrinsics with EVL = N.
+"""compiler.llvm.explicit_vector_lengths: non-power-of-two vector arithmetic as VP intrinsics with EVL = N.
 
 Each construct it rewrites, what it must leave alone, that zig's clang accepts
 the result, and on Spike that a kernel with such vectors keeps its answer and
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from compiler.codegen import zig_cc
-from compiler.evl import explicit_vector_lengths, split_operands
+from compiler.llvm.codegen import zig_cc
+from compiler.llvm.explicit_vector_lengths import explicit_vector_lengths, split_operands
 from compiler.targets import target_for
 
 VLEN = 256
@@ -158,7 +158,7 @@ def test_linear_on_a_vector_keeps_one_vl_on_spike(tmp_path, monkeypatch):
     (VLEN 2048), loaded and stored at VL 39 and, before the rewrite, multiplied at
     VL 64 (80 vset instructions in forward, 373 in all); with it 4 and 297. Both
     builds match PyTorch."""
-    import compiler.codegen as codegen
+    import compiler.llvm.codegen as codegen
     from harness.cases import Case
     from harness.vecstats import forward_mixes
     from harness.verify import verify

@@ -1,4 +1,4 @@
-"""Elementwise fusion (compiler.fusion): which producers are folded into their users."""
+"""Elementwise fusion (compiler.rewrites.elementwise_fusion): which producers are folded into their users."""
 
 from __future__ import annotations
 

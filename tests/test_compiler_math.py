@@ -1,4 +1,4 @@
-"""The exp/erf polynomials (compiler.mathexpand), checked on the host through MLIR's
+"""The exp/erf polynomials (compiler.rewrites.math_expansion), checked on the host through MLIR's
 JIT against numpy/math over wide ranges, and the errors for what cannot be lowered."""
 
 import math

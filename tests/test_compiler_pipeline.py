@@ -8,7 +8,7 @@ import pytest
 
 from compiler import compile_kernel
 from compiler.errors import CompileError
-from compiler.lowering import lower, stage_names
+from compiler.pipeline import lower, stage_names
 from compiler.targets import (
     LIVE_BUDGET,
     MAX_FIXED_LANES,
@@ -165,7 +165,7 @@ def test_linear_on_a_vector_writes_its_output_in_place(tmp_path):
     accumulator whose buffer has a view, so every k step reloaded and stored it
     (t1-small, Linear(57, 39): 1 426 instructions, 645 on a 1 x 57 input). The
     matmul, fill and in-place bias add now write the output through an
-    ``expand_shape`` (compiler.copyelim): no copy, the accumulators in registers,
+    ``expand_shape`` (compiler.rewrites.output_copy_elimination): no copy, the accumulators in registers,
     and the same instructions as the 1 x 57 input, verified on Spike."""
     from harness.cases import Case
     from harness.verify import verify
@@ -194,7 +194,7 @@ def test_linear_on_a_vector_writes_its_output_in_place(tmp_path):
 
 def test_collapsed_row_read_later_in_rows_keeps_its_loads(tmp_path):
     """layer_norm over 9x9 on t1-blastoise: the centred values are computed as one
-    row of 81 (compiler.collapse) and then summed in rows of 9. Forwarded into those
+    row of 81 (compiler.rvv.elementwise_collapsing) and then summed in rows of 9. Forwarded into those
     loads, the 81-element store was rebuilt element by element from spilled
     scalars (1 955 instructions; t1-small 130). A memory barrier follows the op."""
     from harness.cases import Case
@@ -338,7 +338,7 @@ def test_large_temporaries_are_static_buffers(tmp_path):
 
 def test_short_rows_run_flat_within_live_values(tmp_path):
     """gelu on 8x64 with t1-blastoise's VLEN 2048: rows of 64 are short, so the op
-    runs over the flattened 512 elements (compiler.collapse; flatew's flat tiles
+    runs over the flattened 512 elements (compiler.rvv.elementwise_collapsing; flatew's flat tiles
     before it) in tiles of at most an LMUL-2 group (128) for gelu's 9 live values:
     one 512-element tile spilled LMUL-8 groups."""
     imported = import_torch(lambda x: torch.nn.functional.gelu(x), (torch.randn(8, 64),), name="gelu8", source="g")
@@ -465,7 +465,7 @@ def test_embedding_index_checks_run_on_the_target(tmp_path):
 
 def test_bool_temporaries_are_bytes(tmp_path):
     """A mask used by two ops is a temporary: stored as i1 it would be packed bits for
-    the vector code (compiler.boolbufs); it is an i8 buffer after bufferization."""
+    the vector code (compiler.rewrites.bool_buffer_widening); it is an i8 buffer after bufferization."""
     keep = torch.ones(5, 7).tril().bool()
 
     def f(x):
@@ -482,7 +482,7 @@ def test_bool_temporaries_are_bytes(tmp_path):
 def test_index_masks_compare_in_the_index_type(soc, tmp_path):
     """torch-mlir compares triu/tril loop indices in i64; with no 64-bit vector
     elements (ELEN 32) LLVM built each mask bit by bit (tril(x, -1) of 5x11x6 on
-    t1-small: 4 784 instructions, rv32 1 044). compiler.narrowidx compares in the
+    t1-small: 4 784 instructions, rv32 1 044). compiler.rewrites.index_compare_narrowing compares in the
     index type (391). A causal mask built inside forward verifies too."""
     from harness.cases import Case
     from harness.verify import verify
@@ -501,7 +501,7 @@ def test_index_masks_compare_in_the_index_type(soc, tmp_path):
     result = verify(Case("causal", lambda: (causal_softmax, (s,)), "transcendental"), soc, on="iss", workdir=tmp_path)
     assert result["status"] == "pass", result
 
-    # int64 aranges compared inside forward (not triu/tril): compiler.narrowidx
+    # int64 aranges compared inside forward (not triu/tril): compiler.rewrites.index_compare_narrowing
     # compares the loop indices in the index type (t1-small 3 419 -> 200 instructions)
     def arange_mask(x):
         return x.masked_fill(torch.arange(x.shape[-1])[None, :] > torch.arange(x.shape[-2])[:, None] + 1, 0.0)
@@ -536,7 +536,7 @@ def test_forward_data_pointers_are_noalias_on_scalar_targets(tmp_path, monkeypat
     allocated one is never dereferenced), so LLVM keeps operands in registers
     across stores: the same kernel retires fewer instructions than without the
     attribute. Vector targets keep may-alias pointers (see lowering)."""
-    import compiler.lowering as lowering
+    import compiler.llvm.conversion as conversion
     from harness.cases import Case
     from harness.verify import verify
 
@@ -555,7 +555,7 @@ def test_forward_data_pointers_are_noalias_on_scalar_targets(tmp_path, monkeypat
     case = Case("mm", lambda: ((lambda a, b: a @ b), (a, b)), "reduction")
     monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache"))  # the two builds must not share objects
     with_noalias = verify(case, "rv32", workdir=tmp_path / "with")
-    monkeypatch.setattr(lowering, "_mark_data_pointers_noalias", lambda module: None)
+    monkeypatch.setattr(conversion, "mark_data_pointers_noalias", lambda module: None)
     monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache-without"))
     without = verify(case, "rv32", workdir=tmp_path / "without")
     assert with_noalias["status"] == without["status"] == "pass", (with_noalias, without)
@@ -588,7 +588,7 @@ def test_one_op_failing_to_tile_leaves_the_others_tiled(tmp_path, monkeypatch):
     CNN spent 19.8 of 22.8 s of lowering in 500 runs). If that run fails, the module
     is restored and every op is tiled alone: the failing op is reported and stays
     scalar, the others are vectorized, and the program still matches PyTorch."""
-    import compiler.lowering as lowering
+    import compiler.rvv.schedule as rvv_schedule
     from compiler.targets import TilePlan
     from harness.cases import Case
     from harness.verify import verify
@@ -602,7 +602,7 @@ def test_one_op_failing_to_tile_leaves_the_others_tiled(tmp_path, monkeypatch):
             return TilePlan((*p.tile_sizes, 1), True, p.reason)
         return p
 
-    monkeypatch.setattr(lowering, "plan_rvv", plan)
+    monkeypatch.setattr(rvv_schedule, "plan_rvv", plan)
     monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache"))
     g = torch.Generator().manual_seed(2)
     a, b = torch.randn(6, 20, generator=g), torch.randn(20, 16, generator=g)

@@ -1,5 +1,5 @@
 """Short innermost reductions unrolled into elementwise ops over strided slices
-(compiler.shortred), verified against PyTorch on Spike."""
+(compiler.rvv.short_reduction_unrolling), verified against PyTorch on Spike."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from compiler import compile_kernel  # noqa: E402
-from compiler.decompose import (  # noqa: E402
+from compiler.frontend import import_torch  # noqa: E402
+from compiler.frontend.torch_decompositions import (  # noqa: E402
     conv2d_flat,
     cumsum_as_matmul,
     int_floor_divide,
@@ -16,7 +17,6 @@ from compiler.decompose import (  # noqa: E402
     tril_int32_mask,
     triu_int32_mask,
 )
-from compiler.frontend import import_torch  # noqa: E402
 
 
 @pytest.mark.parametrize(

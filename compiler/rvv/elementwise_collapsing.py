@@ -64,7 +64,7 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
         return None  # fills and multi-result ops stay as they are
     body = [o.operation for o in block.operations]
     if len(body) == 1:
-        return None  # a copy: copyelim and flatew know the copies
+        return None  # a copy: output_copy_elimination and elementwise_flattening know the copies
     maps = operand_dims(op)
     if any(m is None for m in maps) or maps[-1] != list(range(len(iters))):
         return None

@@ -68,7 +68,7 @@ def _is_mul_add(op) -> bool:
     return {add.operands[0], add.operands[1]} == {args[2], mul.results[0]}
 
 
-def flat_plan(op, vt: VectorTarget) -> FlatPlan | None:
+def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     """A plan if ``op`` (a linalg.generic on memrefs) is a (batched) matmul whose
     output rows cannot be split into column tiles, else None."""
 
@@ -166,7 +166,7 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
                 with ir.InsertionPoint(kloop.body):
                     kv = kloop.induction_variable
                     a_at = linear_index(a_off, [*zip(ivs, a_st[:-2], strict=True), (i0, a_st[-2]), (kv, a_st[-1])])
-                    # B may have fewer batch dims than C only through broadcasting maps, excluded by flat_plan
+                    # B may have fewer batch dims than C only through broadcasting maps, excluded by plan_narrow_matmul
                     b_at = linear_index(b_off, [*zip(ivs, b_st[:-2], strict=True), (kv, b_st[-2])])
                     av = vector.GatherOp(vtype, a_flat, flat_indices(a_flat, a_at), idx_a, mask, passthru).result
                     bv = vector.GatherOp(vtype, b_flat, flat_indices(b_flat, b_at), idx_b, mask, passthru).result
@@ -198,7 +198,7 @@ def flatten_narrow_matmuls(module, vt: VectorTarget) -> list[dict]:
     with module.context:
         ops = [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]
         for op in ops:
-            plan = flat_plan(op, vt)
+            plan = plan_narrow_matmul(op, vt)
             if plan is None:
                 continue
             loc = str(op.location)

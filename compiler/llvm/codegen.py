@@ -1,5 +1,5 @@
 """Codegen: LLVM dialect -> LLVM IR text -> (down-leveled; on vector targets with
-explicit vector lengths, compiler.evl) -> RISC-V object via zig's clang.
+explicit vector lengths, compiler.llvm.explicit_vector_lengths) -> RISC-V object via zig's clang.
 
 The object defines ``forward`` and ``_mlir_ciface_forward`` (memref descriptors
 passed by pointer). Before compiling, the IR is checked for what the bare-metal
@@ -15,9 +15,9 @@ from pathlib import Path
 
 from torch_mlir.dialects import llvm as llvm_d
 
-from compiler.downlevel import downlevel
 from compiler.errors import CompileError
-from compiler.evl import declared_functions, explicit_vector_lengths
+from compiler.llvm.downlevel import downlevel
+from compiler.llvm.explicit_vector_lengths import declared_functions, explicit_vector_lengths
 from compiler.targets import Target
 
 # Same flags the runtime is built with (DESIGN.md, toolchain facts).

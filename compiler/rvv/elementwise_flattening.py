@@ -54,7 +54,7 @@ def _offset(dims: list[int | None], strides: list[int], point: list[int]) -> int
     return sum(s * point[d] for d, s in zip(dims, strides, strict=True) if d is not None)
 
 
-def plan_flat(op, vt: VectorTarget) -> FlatTile | None:
+def plan_flat_elementwise(op, vt: VectorTarget) -> FlatTile | None:
 
     if op.name != "linalg.generic":
         return None
@@ -252,7 +252,7 @@ def flatten_elementwise(module, vt: VectorTarget) -> list[dict]:
     done = []
     with module.context:
         for op in [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]:
-            tile = plan_flat(op, vt)
+            tile = plan_flat_elementwise(op, vt)
             if tile is None:
                 continue
             loc = str(op.location)

@@ -13,68 +13,33 @@ from __future__ import annotations
 import json
 import re
 import types
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from torch_mlir import ir, passmanager
-from torch_mlir.dialects import arith
 
-from compiler.decompose import SCALAR_TOO, WINDOW_OPS
-from compiler.decompose import table as window_decompositions
 from compiler.errors import CompileError, short_location
-from compiler.mlir_utils import walk_ops
+from compiler.frontend.import_fixups import (
+    apply_fold,
+    drop_zero_divisor_asserts,
+    fold_weight_transposes,
+    narrow_scalar_compares,
+)
+from compiler.frontend.imported import Imported, TensorSpec, module_text, outputs_of, parse_tensor_type
+from compiler.frontend.torch_decompositions import SCALAR_TOO, WINDOW_OPS
+from compiler.frontend.torch_decompositions import table as window_decompositions
 
 # Element types the targets handle (no D extension: float64 is rejected; no Zvfh: no f16).
 SUPPORTED_DTYPES = ("float32", "int32", "int64", "int16", "int8", "uint8", "bool")
 
+
 # Dialects that may appear in the imported module (anything else cannot be lowered).
 LOWERABLE_DIALECTS = {"builtin", "func", "arith", "math", "linalg", "tensor", "bufferization"}
+
+
 # torch-mlir's run-time checks (an embedding's index bounds): on a failure the
 # program prints the message and aborts (exit code 134), which the run reports.
 LOWERABLE_OPS = {"cf.assert"}
-
-_MLIR_TO_NUMPY = {"f32": "float32", "i32": "int32", "i64": "int64", "i16": "int16", "i8": "int8", "i1": "bool"}
-
-
-@dataclass
-class TensorSpec:
-    """One argument or result of ``forward``."""
-
-    name: str
-    shape: tuple[int, ...]
-    dtype: str  # numpy dtype name
-    role: str = "input"  # input | weight | output
-    data: np.ndarray | None = field(default=None, repr=False)
-
-    @property
-    def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.dtype).itemsize
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype, "role": self.role}
-
-
-@dataclass
-class Imported:
-    """linalg-on-tensors IR of ``forward`` plus what its arguments and results are."""
-
-    name: str
-    mlir: str  # textual module (generic enough to re-parse in any context)
-    args: list[TensorSpec]
-    outputs: list[TensorSpec]
-    source: str  # where the program came from (for messages)
-    # Window ops (conv2d, max_pool2d) rewritten for vector targets, and how to import
-    # the program again for scalar targets (which run direct convolution loops faster).
-    window_decomposed: bool = False
-    without_window_decompositions: Callable[[], Imported] | None = field(default=None, repr=False)
-
-    def ir_hash_text(self) -> str:
-        """Everything that determines generated code and data, as text for hashing."""
-        meta = json.dumps([[a.to_dict() for a in self.args], [o.to_dict() for o in self.outputs]])
-        return self.mlir + meta
 
 
 # ---------------------------------------------------------------------------
@@ -156,7 +121,7 @@ def _np_dtype(t) -> str:
     return str(t.dtype).removeprefix("torch.")
 
 
-_HERE = str(Path(__file__).resolve().parent)
+_HERE = str(Path(__file__).resolve().parents[1])  # the compiler package
 
 
 def _is_user_file(path: str) -> bool:
@@ -313,7 +278,7 @@ def import_torch(
     """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors.
 
     ``window_ops``: ``"vector"`` decomposes conv2d / max_pool2d into vectorizable
-    slices (:mod:`compiler.decompose`), ``"scalar"`` only those that pay off on
+    slices (:mod:`compiler.frontend.torch_decompositions`), ``"scalar"`` only those that pay off on
     scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
     scalar targets."""
     torch = _torch()
@@ -358,11 +323,11 @@ def import_torch(
         )
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
-    _drop_zero_divisor_asserts(module)
+    drop_zero_divisor_asserts(module)
     _check_lowerable(module, source)
-    _narrow_scalar_compares(module)
-    folded = _fold_weight_transposes(module, len(weights))
-    weights = [_apply_fold(w, folded.get(i)) for i, w in enumerate(weights)]
+    narrow_scalar_compares(module)
+    folded = fold_weight_transposes(module, len(weights))
+    weights = [apply_fold(w, folded.get(i)) for i, w in enumerate(weights)]
     args = [
         TensorSpec(f"w_{_c_ident(n)}", tuple(w.shape), _np_dtype(w), "weight", w.numpy().copy())
         for n, w in zip(weight_names, weights, strict=True)
@@ -371,13 +336,13 @@ def import_torch(
         TensorSpec(f"in{i}", tuple(x.shape), _np_dtype(x), "input", x.detach().contiguous().numpy().copy())
         for i, x in enumerate(example_inputs)
     ]
-    outputs = _outputs_of(module)
+    outputs = outputs_of(module)
     for spec, is_bool in zip(outputs, wrapper.bool_outputs, strict=True):
         if is_bool:
             spec.dtype = "bool"  # stored as uint8 0/1 (_bool_as_bytes): the same bytes
     return Imported(
         name=name,
-        mlir=_module_text(module),
+        mlir=module_text(module),
         args=args,
         outputs=outputs,
         source=source,
@@ -414,7 +379,7 @@ def _std_f32(x, dim=None, *, correction=None, keepdim=False):
 def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     """torch-mlir's table, plus layer_norm through PyTorch's own decomposition and
     var_mean in f32, so no float64 (which has no hardware here) appears, plus the
-    window-op decompositions of :mod:`compiler.decompose`."""
+    window-op decompositions of :mod:`compiler.frontend.torch_decompositions`."""
     torch = _torch()
     from torch._decomp import get_decompositions
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
@@ -430,116 +395,6 @@ def _decompositions(fired: list[str], *, scalar: bool = False) -> dict:
     return table
 
 
-# torch-mlir's lowering of aten.reciprocal (``1.0 / x``, ``x.reciprocal()``) asserts
-# x != 0 at run time; eager PyTorch returns +-inf there, which is what the divide
-# that remains computes (IEEE 754).
-ZERO_DIVISOR_ASSERT = "unimplemented: tensor with zero element"
-
-
-def _drop_zero_divisor_asserts(module) -> int:
-    """Erase torch-mlir's ``cf.assert`` of a non-zero reciprocal operand (see
-    ZERO_DIVISOR_ASSERT); returns how many. Other asserts stay: run-time checks
-    (LOWERABLE_OPS)."""
-
-    count = 0
-    with module.context:
-        for op in [o for o in walk_ops(module.operation) if o.name == "cf.assert"]:
-            if ir.StringAttr(op.attributes["msg"]).value == ZERO_DIVISOR_ASSERT:
-                cond = op.operands[0].owner
-                op.erase()
-                if getattr(cond, "name", None) == "arith.cmpf" and not list(cond.results[0].uses):
-                    cond.erase()  # (a block argument as the condition has no name)
-                count += 1
-    return count
-
-
-def _narrow_scalar_compares(module) -> int:
-    """``x > 0.5`` on an f32 tensor: torch-mlir compares ``extf(x)`` with an f64
-    constant, eager PyTorch compares in f32 with the scalar rounded to f32 (so
-    ``f32(0.1) > 0.1`` is False). Rewrite such compares to f32 (which also keeps
-    f64, which the targets cannot run, out of the kernel). Returns how many."""
-
-    def as_f32(value, ip):
-        owner = value.owner
-        owner = getattr(owner, "operation", owner)
-        name = getattr(owner, "name", None)  # None for a block argument
-        if name == "arith.extf" and str(owner.operands[0].type) == "f32":
-            return owner.operands[0]
-        if name == "arith.constant" and str(value.type) == "f64":
-            v = float(np.float32(ir.FloatAttr(owner.attributes["value"]).value))
-            with ip:
-                return arith.constant(ir.F32Type.get(), v)
-        return None
-
-    count = 0
-    with module.context:
-        for op in [o for o in walk_ops(module.operation) if o.name == "arith.cmpf"]:
-            if not all(str(v.type) == "f64" for v in op.operands):
-                continue
-            ip = ir.InsertionPoint(op)
-            with op.location:
-                lhs, rhs = as_f32(op.operands[0], ip), as_f32(op.operands[1], ip)
-                if lhs is None or rhs is None:
-                    continue
-                with ip:
-                    new = arith.CmpFOp(op.attributes["predicate"], lhs, rhs)
-            op.results[0].replace_all_uses_with(new.result)
-            op.erase()
-            count += 1
-    if count:
-        with module.context:
-            passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
-    return count
-
-
-def _fold_weight_transposes(module, n_weights: int) -> dict[int, tuple[str, list[int]]]:
-    """Weights that ``forward`` only transposes (nn.Linear's W^T) or only reshapes
-    (a convolution's filters as a matrix) are stored that way instead: the argument
-    takes the result's type and the ``linalg.transpose`` / reshape disappears, so
-    no kernel gathers a matrix column by column and no reshape is propagated into
-    the consumer's loops. Returns weight index -> ("permute", permutation) or
-    ("reshape", shape) to apply to its data."""
-
-    folded: dict[int, tuple[str, list[int]]] = {}
-    with module.context:
-        fn = _forward_func(module)
-        block = fn.regions[0].blocks[0]
-        for i in range(n_weights):
-            arg = block.arguments[i]
-            uses = [u.owner for u in arg.uses]
-            if len(uses) != 1 or uses[0].name not in (
-                "linalg.transpose",
-                "tensor.collapse_shape",
-                "tensor.expand_shape",
-            ):
-                continue
-            op = uses[0]
-            result = op.results[0]
-            if op.name == "linalg.transpose":
-                perm = [int(x) for x in ir.DenseI64ArrayAttr(op.attributes["permutation"])]
-                folded[i] = ("permute", perm)
-            else:
-                folded[i] = ("reshape", list(ir.RankedTensorType(result.type).shape))
-            arg.set_type(result.type)
-            result.replace_all_uses_with(arg)
-            op.erase()
-        if folded:
-            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-            inputs = [a.type for a in block.arguments]
-            fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, list(ftype.results)))
-    if folded:
-        with module.context:
-            passmanager.PassManager.parse("builtin.module(canonicalize)").run(module.operation)
-    return folded
-
-
-def _apply_fold(w, fold: tuple[str, list[int]] | None):
-    if fold is None:
-        return w
-    kind, arg = fold
-    return w.permute(*arg).contiguous() if kind == "permute" else w.reshape(*arg).contiguous()
-
-
 def _explain_torch_mlir_failure(source: str, text: str) -> str:
     ops = re.findall(r"failed to legalize operation '([^']+)'", text)
     locs = re.findall(r'loc\("([^"]+)":(\d+)', text)
@@ -553,41 +408,6 @@ def _explain_torch_mlir_failure(source: str, text: str) -> str:
 
 def _c_ident(name: str) -> str:
     return re.sub(r"\W", "_", name)
-
-
-def _module_text(module) -> str:
-    # Keep dense_resource blobs (small constants) inline in the text so it re-parses.
-    return module.operation.get_asm(enable_debug_info=True)
-
-
-def _forward_func(module):
-    for op in module.body.operations:
-        if op.operation.name == "func.func" and op.attributes["sym_name"].value == "forward":
-            return op
-    raise CompileError("the module has no func.func @forward")
-
-
-def _parse_tensor_type(t) -> tuple[tuple[int, ...], str]:
-
-    rt = ir.RankedTensorType(t)
-    if not rt.has_static_shape:
-        raise CompileError(f"type {t} has a dynamic shape; only static shapes are supported")
-    et = str(rt.element_type)
-    if et not in _MLIR_TO_NUMPY:
-        hint = " (no D extension: use f32)" if et == "f64" else ""
-        raise CompileError(f"element type {et} of {t} is not supported{hint}")
-    return tuple(rt.shape), _MLIR_TO_NUMPY[et]
-
-
-def _outputs_of(module) -> list[TensorSpec]:
-
-    fn = _forward_func(module)
-    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-    outs = []
-    for i, t in enumerate(ftype.results):
-        shape, dtype = _parse_tensor_type(t)
-        outs.append(TensorSpec(f"out{i}", shape, dtype, "output"))
-    return outs
 
 
 # ---------------------------------------------------------------------------
@@ -638,12 +458,12 @@ def import_mlir_file(path: str | Path, inputs: dict | None = None, *, name: str 
         rng = np.random.default_rng(inputs.get("seed", 0))
         args = []
         for i, t in enumerate(ftype.inputs):
-            shape, dtype = _parse_tensor_type(t)
+            shape, dtype = parse_tensor_type(t)
             d = descs[i] if i < len(descs) else {}
             data = _init_array(d.get("init", "randn"), shape, dtype, rng, path)
             args.append(TensorSpec(d.get("name", f"in{i}"), shape, dtype, d.get("role", "input"), data))
-        outputs = _outputs_of(module)
-        text = _module_text(module)
+        outputs = outputs_of(module)
+        text = module_text(module)
     return Imported(name=name or path.stem, mlir=text, args=args, outputs=outputs, source=str(path))
 
 

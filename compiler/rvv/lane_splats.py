@@ -33,7 +33,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, vector
 
 from compiler.mlir_utils import buffer_root, constant_int, static_layout
-from compiler.strided import strided_gather
+from compiler.rvv.strided_gathers import strided_gather
 
 # Longest splat, in DLEN-bit datapath rows (24 fp32 columns on t1-blastoise's 256-bit rows = 3).
 SPLAT_MAX_ROWS = 4

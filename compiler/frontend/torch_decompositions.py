@@ -242,7 +242,7 @@ def int_div_floor_mode(a, b, *, rounding_mode=None):
 
 def matvec_as_mm(a, v):
     """``aten.mv`` (a 2-D @ 1-D product) as ``mm(a, v[:, None])[:, 0]``: an N = 1
-    matmul, which compiler.flatmm runs as whole output rows per vector. As a
+    matmul, which compiler.rvv.narrow_matmul_flattening runs as whole output rows per vector. As a
     reduction that multiplies, the row dot products were lowered with one
     ``vfmacc`` per element and slides ((16, 23) @ (23,) on t1-small: 2 769
     instructions, rv32 3 102)."""

@@ -180,7 +180,7 @@ def unroll_reduction(op, steps: int) -> None:
         block = new.regions[0].blocks.append(*arg_types, out_type)
         with ir.InsertionPoint(block):
             # a fill right before: its value starts the chain, and the op no longer
-            # reads its output (an elementwise op compiler.collapse can merge)
+            # reads its output (an elementwise op compiler.rvv.elementwise_collapsing can merge)
             acc = fill.operands[0] if fill is not None else block.arguments[len(operands)]
             for k in range(steps):
                 values = {old_block.arguments[len(inputs)]: acc}
@@ -213,7 +213,7 @@ def _fill_before(op, out):
         other = other.operation
         if other == op:
             break
-        if other.name != "llvm.inline_asm":  # a barrier (lowering.barriers_between_ops) moves nothing
+        if other.name != "llvm.inline_asm":  # a barrier (rvv.schedule.barriers_between_ops) moves nothing
             previous = other
     if previous is None or previous.operands[-1] != out or not is_fill(previous):
         return None

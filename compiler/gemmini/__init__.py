@@ -1,0 +1,1 @@
+"""The Gemmini backend: empty; filled by the Gemmini compiler issue."""

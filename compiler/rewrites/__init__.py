@@ -1,0 +1,1 @@
+"""Target-independent rewrites: elementwise fusion, math expansions, bufferization and its clean-ups."""

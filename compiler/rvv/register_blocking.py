@@ -1,0 +1,270 @@
+"""RVV register blocking: unroll-and-jam and unroll factors for loops around vector accumulators."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from compiler.mlir_utils import (
+    child_ops,
+    constant_int,
+    transform_sequence,
+    walk_ops,
+)
+
+# Loops that carry a vector accumulator (a hoisted matmul row) run one vfmacc per
+# step; unrolling them amortizes the loop's scalar overhead over several.
+ACC_UNROLL = 4
+
+
+# Vector registers the jammed accumulators and their shared B rows may occupy
+# (of 32: v0 stays free for masks, a few for the register allocator's slack).
+REG_BUDGET = 28
+
+
+# Registers an unrolled k loop may fill with accumulators and B rows: all 32, v0
+# included (its loads and fmas take no mask). At 31, two LMUL-4 column tiles of two
+# jammed rows (16 accumulator registers, 8 of B rows) ran k by 1: t1-small mm
+# 32x64 @ 64x48 took 12 802 instructions (49.3% vector), unrolled by 2 11 715
+# (53.8%) in the same RTL cycles (56 167 -> 56 166; a 3 -> 8 channel 3x3 conv on
+# 32x32 +2.4% cycles, 4% fewer instructions).
+VECTOR_REGS = 32
+
+
+def loop_transform_script(attr: str, op: str, factor: int = ACC_UNROLL) -> str:
+    """A transform script applying ``transform.loop.<op>`` by ``factor`` to loops tagged ``attr``."""
+    return transform_sequence(
+        f"    %l = transform.structured.match attributes {{{attr}}} in %root : (!transform.any_op) -> !transform.any_op\n"
+        f"    transform.loop.{op} %l {{factor = {factor}}} : !transform.any_op"
+    )
+
+
+UNROLL_ATTR = "cosim_unroll"
+
+
+JAM_ATTR = "cosim_jam"
+
+
+def _trip_count(loop) -> int | None:
+    vals = [constant_int(v) for v in loop.operands[:3]]
+    if None in vals:
+        return None
+    lb, ub, step = vals
+    return (ub - lb) // step if step > 0 else None
+
+
+def _vector_regs(vtype, vlen: int) -> int:
+    """Registers an LLVM register group of ``vtype`` occupies (LMUL rounded up to a power of two)."""
+    vt = ir.VectorType(vtype)
+    bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
+    lmul = 1
+    while lmul * vlen < bits:
+        lmul *= 2
+    return lmul
+
+
+def _acc_registers(loop, vlen: int) -> int:
+    """Vector registers the accumulators of ``loop`` (an scf.for yielding vectors) occupy."""
+    regs = sum(_vector_regs(r.type, vlen) for r in loop.results if isinstance(r.type, ir.VectorType))
+    return max(regs, 1)
+
+
+_VECTOR_READS = ("vector.transfer_read", "vector.load", "vector.gather")
+
+
+def _vector_reads(loop) -> list:
+    return [o for o in walk_ops(loop) if o.name in _VECTOR_READS]
+
+
+def _load_registers(loop, vlen: int) -> int:
+    """Vector registers one step of ``loop`` loads into (the B rows of a matmul step)."""
+    return sum(_vector_regs(o.results[0].type, vlen) for o in _vector_reads(loop))
+
+
+def _depends_on(value, target, depth: int = 6) -> bool:
+    """Whether ``value`` is ``target`` or computed from it by a few ops."""
+    if value == target:
+        return True
+    owner = value.owner
+    if depth == 0 or not hasattr(owner, "operands"):
+        return False
+    return any(_depends_on(v, target, depth - 1) for v in owner.operands)
+
+
+def _loads_vary_with(loop, inner) -> bool:
+    """Whether a vector read inside ``inner`` is indexed by ``loop``'s induction variable
+    (``loop`` walks column tiles, each with its own B tile, not rows sharing one)."""
+    iv = loop.regions[0].blocks[0].arguments[0]
+    return any(any(_depends_on(v, iv) for v in o.operands) for o in _vector_reads(inner))
+
+
+def _single_loop(op):
+    """The only scf.for directly in ``op``'s body, or None."""
+    loops = [b.operation for b in op.regions[0].blocks[0].operations if b.operation.name == "scf.for"]
+    return loops[0] if len(loops) == 1 else None
+
+
+def _acc_loop_inside(op):
+    """The accumulator loop (an scf.for yielding vectors) directly inside ``op`` or one
+    single loop further in (rows -> column tiles -> k), else None."""
+    inner = _single_loop(op)
+    for _ in range(2):
+        if inner is None:
+            return None
+        if any(isinstance(r.type, ir.VectorType) for r in inner.results):
+            return inner
+        inner = _single_loop(inner)
+    return None
+
+
+# Most rows (or column tiles) jammed into one k loop: past this the A scalars of
+# one k step no longer fit the f registers.
+MAX_JAM = 8
+
+
+def _jam_factor(trips: int | None, acc_regs: int, load_regs: int = 0, loads_per_copy: bool = False) -> int:
+    """Largest divisor of ``trips`` (at most MAX_JAM, any value: 3 column tiles of
+    24 columns, 5 rows) whose copies of the accumulators plus the B rows in
+    flight fit REG_BUDGET (``loads_per_copy``: the loop walks column tiles, each
+    with its own B tile)."""
+    if not trips:
+        return 1
+    load_regs = load_regs or acc_regs
+    for f in range(min(trips, MAX_JAM), 1, -1):
+        # jammed column tiles: each B tile is dead after its fmas, two in flight;
+        # jammed rows: the (already jammed) B tiles of a k step serve every row
+        loads = 2 * load_regs if loads_per_copy else load_regs
+        if trips % f == 0 and f * acc_regs + loads <= REG_BUDGET:
+            return f
+    return 1
+
+
+def _writes_vary_with(loop, acc) -> bool:
+    """Whether ``loop``'s iterations store ``acc``'s accumulators at different places
+    (its induction variable reaches the store indices). A reduction loop around a
+    hoisted accumulator (``x.mean(dim=(0, 2))``: dim 0 outside the row loop) stores
+    every iteration's sum at the same place; jammed, its copies started from the
+    same loaded value and overwrote each other (a wrong result on every vector config)."""
+    iv = loop.regions[0].blocks[0].arguments[0]
+    results = set(acc.results)
+    stores = [
+        o
+        for o in walk_ops(loop)
+        if o.name in ("vector.store", "vector.transfer_write", "memref.store") and o.operands[0] in results
+    ]
+    if not stores:
+        return False
+    return all(any(_depends_on(v, iv) for v in o.operands[2:]) for o in stores)
+
+
+def mark_jam_loops(module, vlen: int) -> dict[int, int]:
+    """A loop directly around an accumulator loop (the column tiles of a matmul row,
+    or its rows) is unrolled-and-jammed, so one k step updates several
+    accumulators: a B-row load serves every row, an A scalar every column tile.
+    Called until nothing changes (column tiles first, then rows around them).
+    Returns factor -> number of loops marked."""
+
+    marked: dict[int, int] = {}
+
+    def visit(op):
+        for o in child_ops(op):
+            if o.name == "scf.for" and not any(isinstance(r.type, ir.VectorType) for r in o.results):
+                acc = _acc_loop_inside(o)
+                if acc is not None:
+                    mid = _single_loop(o)
+                    direct = mid == acc
+                    # around the k loop, or rows around a column loop that cannot be jammed
+                    # (further): a jammable column loop is jammed first, its rows in the
+                    # next round. A conv as a matmul of 8 rows by 34 column tiles of 32 on
+                    # t1-small jammed tiles by 2 and left the 17 pairs around the k loop:
+                    # each row reloaded every B row (50% vector, now 2 rows x 2 tiles).
+                    acc_regs, load_regs = _acc_registers(acc, vlen), _load_registers(acc, vlen)
+                    stuck = direct or _jam_factor(_trip_count(mid), acc_regs, load_regs, True) == 1
+                    if stuck and _writes_vary_with(o, acc):
+                        f = _jam_factor(_trip_count(o), acc_regs, load_regs, _loads_vary_with(o, acc))
+                        if f > 1:
+                            o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                            marked[f] = marked.get(f, 0) + 1
+                            continue
+                    if direct:
+                        continue
+            visit(o)
+
+    with module.context:
+        visit(module.operation)
+    return marked
+
+
+# Scalar operands (A elements) one unrolled k step may load ahead of its vfmaccs:
+# past the f register file they spill.
+F_OPERANDS = 16
+
+
+def mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
+    """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
+    less when many jammed rows would each load an A scalar per step.
+    Returns factor -> loops marked."""
+
+    marked: dict[int, int] = {}
+
+    def visit(op):
+        for o in child_ops(op):
+            if o.name == "scf.for":
+                accs = sum(1 for r in o.results if isinstance(r.type, ir.VectorType))
+                if accs:
+                    # A scalars one step loads (one per jammed row; column tiles share them)
+                    scalars = sum(1 for b in walk_ops(o) if b.name == "memref.load") or accs
+                    # and the B rows of the unrolled steps must fit beside the accumulators
+                    room = (VECTOR_REGS - _acc_registers(o, vlen)) // max(1, _load_registers(o, vlen))
+                    f = max(1, min(ACC_UNROLL, F_OPERANDS // scalars, room))
+                    trips = _trip_count(o)
+                    # a factor dividing the trip count leaves no remainder loop
+                    exact = [d for d in range(f, 1, -1) if trips and trips % d == 0]
+                    f = exact[0] if exact else f
+                    if f > 1:
+                        o.attributes[UNROLL_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                        marked[f] = marked.get(f, 0) + 1
+            visit(o)
+
+    with module.context:
+        visit(module.operation)
+    return marked
+
+
+# Innermost scalar loops around vector work (rows of an elementwise op, pooling
+# rows) are unrolled by up to this much: addresses become immediates and the
+# loop's own increments and branch are paid once per several vector rows.
+ROW_UNROLL = 4
+
+
+ROW_ATTR = "cosim_rows"
+
+
+def mark_row_loops(module) -> dict[int, int]:
+    """Tag innermost loops (no nested loop, no vector results) that contain vector
+    ops with the largest of ROW_UNROLL, 2 dividing their trip count."""
+
+    marked: dict[int, int] = {}
+
+    def visit(op):
+        for o in child_ops(op):
+            if o.name != "scf.for":
+                visit(o)
+                continue
+            body = [b.operation for b in o.regions[0].blocks[0].operations]
+            if any(b.name == "scf.for" for b in body):
+                visit(o)
+                continue
+            if any(isinstance(r.type, ir.VectorType) for r in o.results):
+                continue
+            if not any(b.name.startswith("vector.") for b in body):
+                continue
+            trips = _trip_count(o)
+            for f in (ROW_UNROLL, 2):
+                if trips and trips % f == 0:
+                    o.attributes[ROW_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
+                    marked[f] = marked.get(f, 0) + 1
+                    break
+
+    with module.context:
+        visit(module.operation)
+    return marked
