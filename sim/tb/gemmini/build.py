@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -97,7 +98,7 @@ def build_array_tb(dim: int) -> ArrayBuild:
                 timescale=TIMESCALE,
                 log_file=log,
             )
-        except (RuntimeError, SystemExit, Exception) as e:
+        except (RuntimeError, SystemExit, subprocess.CalledProcessError) as e:
             text = log.read_text(errors="replace") if log.exists() else str(e)
             shutil.rmtree(tmp, ignore_errors=True)
             raise SimError(
@@ -112,7 +113,27 @@ def build_array_tb(dim: int) -> ArrayBuild:
                 shutil.rmtree(p) if p.is_dir() else p.unlink()
         (tmp / "build.json").write_text(json.dumps({"dim": dim, "build_seconds": round(seconds, 2)}))
         os.replace(tmp, entry)
+        _prune(root, dim, entry)
         return ArrayBuild(dim, entry, seconds, False)
+
+
+KEEP_PER_DIM = 3  # entries kept per DIM: RTL edits add new ones
+
+
+def _prune(root: Path, dim: int, newest: Path) -> None:
+    """Drop the oldest entries of ``dim`` beyond KEEP_PER_DIM (skipping any another process holds the lock of)."""
+    same = sorted(
+        (p for p in root.glob(f"dim{dim}-*") if p.is_dir() and p != newest),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    for old in same[KEEP_PER_DIM - 1 :]:
+        try:
+            with open(root / f"{old.name}.lock", "w") as f:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def run_stream(b: ArrayBuild, beats: Sequence[Beat], workdir: Path, drain: int | None = None) -> StreamRun:
