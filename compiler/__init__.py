@@ -117,7 +117,7 @@ def compile_kernel(
     entry.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=entry.parent, prefix=f".{key}."))
     try:
-        compile_llvm_ir(text, target, tmp / "kernel.o")
+        compile_llvm_ir(text, target, tmp / "kernel.o", dump_dir=dump_dir, first_index=len(lowered.passes_run) + 1)
         if dump_dir is not None:
             (Path(dump_dir) / "06-llvm.ll").write_text(text)
             shutil.copy(tmp / "kernel.ll", Path(dump_dir) / "07-llvm22.ll")

@@ -11,8 +11,6 @@ import numpy as np
 from torch_mlir import ir, passmanager
 from torch_mlir.dialects import arith, llvm, memref, vector
 
-from compiler.errors import CompileError
-
 
 def child_ops(op) -> Iterator:
     """The operations directly inside ``op``'s regions, in order."""
@@ -332,21 +330,3 @@ def linear_index(offset: int, terms: list[tuple[object, int]]):
         if stride:
             lin = arith.AddIOp(lin, arith.MulIOp(iv, index_constant(stride)).result).result
     return lin
-
-
-def verify_after(module, rewrite: str) -> None:
-    """Our Python rewrites build IR by hand; invalid IR would crash MLIR's transforms
-    (a segfault, no message: a ``triu`` mask's ``linalg.index`` once outlived merged
-    loops). Check it here and say which rewrite made it."""
-
-    try:
-        ok = module.operation.verify()
-    except ir.MLIRError as e:
-        ok, detail = False, str(e).splitlines()[:6]
-    else:
-        detail = []
-    if not ok:
-        raise CompileError(
-            f"the {rewrite} rewrite produced invalid IR (a compiler bug; --dump-ir DIR shows its input): "
-            + " ".join(detail)
-        )

@@ -8,8 +8,8 @@ product) on rv32, rv64, t1-small, t1-blastoise and a VLEN-512 config
 (t1-blastoise with VLEN 512, as tests/test_compiler_fuzz.py writes it), and
 writes, per program and config:
 
-- ``<program>@<config>.ll``: the LLVM IR handed to clang (after translation,
-  down-leveling, explicit vector lengths and ``no-builtins``), byte for byte
+- ``<program>@<config>.ll``: the LLVM IR handed to clang (after translation and the
+  ``llvm-ir`` stage: down-leveling, explicit vector lengths, ``no-builtins``), byte for byte
   what ``compile_kernel`` writes as ``kernel.ll``;
 - ``<program>@<config>.schedule.json``: the schedule report (``Kernel.schedule``),
   with locations inside the compiler's own sources (the frontend's ``forward``
@@ -104,10 +104,8 @@ def programs() -> list[tuple[str, object]]:
 
 def final_ir(imported, soc) -> tuple[str, list[dict]]:
     """What compile_kernel hands to clang, and the schedule report, without compiling."""
-    from compiler.llvm.codegen import check_llvm_ir, no_builtins, translate
-    from compiler.llvm.downlevel import downlevel
-    from compiler.llvm.explicit_vector_lengths import explicit_vector_lengths
-    from compiler.pipeline import lower
+    from compiler.llvm.codegen import check_llvm_ir, translate
+    from compiler.pipeline import finish_llvm_ir, lower
     from compiler.targets import target_for
 
     target = target_for(soc)
@@ -116,10 +114,7 @@ def final_ir(imported, soc) -> tuple[str, list[dict]]:
     lowered = lower(imported.mlir, target)
     text = translate(lowered.module)
     check_llvm_ir(text)
-    text = downlevel(text)
-    if target.vector is not None:
-        text = explicit_vector_lengths(text, target.vector.vlen)
-    return no_builtins(text), lowered.report.ops
+    return finish_llvm_ir(text, target), lowered.report.ops
 
 
 def dump(out: Path) -> int:

@@ -536,7 +536,9 @@ def test_forward_data_pointers_are_noalias_on_scalar_targets(tmp_path, monkeypat
     allocated one is never dereferenced), so LLVM keeps operands in registers
     across stores: the same kernel retires fewer instructions than without the
     attribute. Vector targets keep may-alias pointers (see lowering)."""
-    import compiler.llvm.conversion as conversion
+    import dataclasses
+
+    from compiler.passes import PASSES, PassResult
     from harness.cases import Case
     from harness.verify import verify
 
@@ -555,7 +557,8 @@ def test_forward_data_pointers_are_noalias_on_scalar_targets(tmp_path, monkeypat
     case = Case("mm", lambda: ((lambda a, b: a @ b), (a, b)), "reduction")
     monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache"))  # the two builds must not share objects
     with_noalias = verify(case, "rv32", workdir=tmp_path / "with")
-    monkeypatch.setattr(conversion, "mark_data_pointers_noalias", lambda module: None)
+    unmarked = dataclasses.replace(PASSES["data-pointer-noalias"], run=lambda module, target: PassResult())
+    monkeypatch.setitem(PASSES, "data-pointer-noalias", unmarked)
     monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache-without"))
     without = verify(case, "rv32", workdir=tmp_path / "without")
     assert with_noalias["status"] == without["status"] == "pass", (with_noalias, without)
@@ -588,7 +591,7 @@ def test_one_op_failing_to_tile_leaves_the_others_tiled(tmp_path, monkeypatch):
     CNN spent 19.8 of 22.8 s of lowering in 500 runs). If that run fails, the module
     is restored and every op is tiled alone: the failing op is reported and stays
     scalar, the others are vectorized, and the program still matches PyTorch."""
-    import compiler.rvv.schedule as rvv_schedule
+    import compiler.rvv.tiling as rvv_tiling
     from compiler.targets import TilePlan
     from harness.cases import Case
     from harness.verify import verify
@@ -602,7 +605,7 @@ def test_one_op_failing_to_tile_leaves_the_others_tiled(tmp_path, monkeypatch):
             return TilePlan((*p.tile_sizes, 1), True, p.reason)
         return p
 
-    monkeypatch.setattr(rvv_schedule, "plan_rvv", plan)
+    monkeypatch.setattr(rvv_tiling, "plan_rvv", plan)
     monkeypatch.setenv("COSIM_CACHE", str(tmp_path / "cache"))
     g = torch.Generator().manual_seed(2)
     a, b = torch.randn(6, 20, generator=g), torch.randn(20, 16, generator=g)

@@ -16,8 +16,9 @@ from pathlib import Path
 from torch_mlir.dialects import llvm as llvm_d
 
 from compiler.errors import CompileError
-from compiler.llvm.downlevel import downlevel
-from compiler.llvm.explicit_vector_lengths import declared_functions, explicit_vector_lengths
+from compiler.llvm.explicit_vector_lengths import declared_functions
+from compiler.llvm.no_builtins import no_builtins  # noqa: F401  (re-exported)
+from compiler.pipeline import finish_llvm_ir
 from compiler.targets import Target
 
 # Same flags the runtime is built with (DESIGN.md, toolchain facts).
@@ -79,25 +80,25 @@ def check_llvm_ir(text: str) -> None:
             raise CompileError(f"the kernel calls {name}(), which the runtime does not provide")
 
 
-def no_builtins(text: str) -> str:
-    """Mark every function ``"no-builtins"``: otherwise LLVM merges the kernels'
-    (vector) stores and copy loops into calls of the runtime's scalar memset/memcpy."""
-    return re.sub(r"^(define [^\n]*?)\s*\{$", r'\1 "no-builtins" {', text, flags=re.M)
-
-
 def zig_cc() -> list[str]:
     return [sys.executable, "-m", "ziglang", "cc"]
 
 
-def compile_llvm_ir(text: str, target: Target, out: str | Path, *, opt: str = "-O2") -> Path:
-    """Down-level ``text`` and compile it to an object for ``target``."""
+def compile_llvm_ir(
+    text: str,
+    target: Target,
+    out: str | Path,
+    *,
+    opt: str = "-O2",
+    dump_dir: str | Path | None = None,
+    first_index: int = 1,
+) -> Path:
+    """Run the ``llvm-ir`` stage on ``text`` (down-leveling, ...: ``pipeline.finish_llvm_ir``)
+    and compile it to an object for ``target``."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     ll = out.with_suffix(".ll")
-    text = downlevel(text)
-    if target.vector is not None:
-        text = explicit_vector_lengths(text, target.vector.vlen)
-    ll.write_text(no_builtins(text))
+    ll.write_text(finish_llvm_ir(text, target, dump_dir=dump_dir, first_index=first_index))
     flags = [f for f in CFLAGS if f != "-O2"] + [opt]
     cmd = [*zig_cc(), *target.clang_flags(), *flags, "-Wno-override-module", "-c", str(ll), "-o", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True)

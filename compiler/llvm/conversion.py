@@ -2,16 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from compiler.mlir_utils import (
-    passes,
-    run_transform,
-)
-from compiler.rewrites.static_buffers import place_buffers
-from compiler.scalar.data_pointer_noalias import mark_data_pointers_noalias
-from compiler.targets import Target
-
 TO_LOOPS = (
     "func.func(convert-linalg-to-loops),"
     "func.func(lower-vector-mask,lower-vector-multi-reduction),"
@@ -24,11 +14,10 @@ TO_LOOPS = (
 )
 
 
-def to_llvm(target: Target) -> Callable[[object], None]:
-    bw = target.index_bitwidth
-    # Vector ops convert inside the transform dialect, the only place the LLVM
-    # type converter takes an index bit-width (convert-vector-to-llvm has none).
-    vector_script = f"""
+def vector_to_llvm_script(bw: int) -> str:
+    """Vector ops convert inside the transform dialect, the only place the LLVM type
+    converter takes an index bit-width (convert-vector-to-llvm has none)."""
+    return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{
     %f = transform.structured.match ops{{["func.func"]}} in %root : (!transform.any_op) -> !transform.any_op
@@ -47,27 +36,20 @@ module attributes {{transform.with_named_sequence}} {{
     transform.yield
   }}
 }}"""
-    rest = passes(
-        "func.func(llvm-request-c-wrappers),"
-        # Whatever vector op the transform left (n-D strided slices, ...) has no
-        # memref and no index operand left: the plain pass is safe for those.
-        "convert-vector-to-llvm,"
-        "convert-math-to-llvm,"
-        f"finalize-memref-to-llvm{{index-bitwidth={bw}}},"
-        f"convert-arith-to-llvm{{index-bitwidth={bw}}},"
-        f"convert-index-to-llvm{{index-bitwidth={bw}}},"
-        f"convert-cf-to-llvm{{index-bitwidth={bw}}},"
-        f"convert-func-to-llvm{{index-bitwidth={bw}}},"
-        f"convert-ub-to-llvm{{index-bitwidth={bw}}},"
-        "reconcile-unrealized-casts,canonicalize"
-    )
 
-    def run(module) -> None:
-        if "vector." in str(module):
-            run_transform(module, vector_script)
-        rest(module)
-        if target.vector is None:
-            mark_data_pointers_noalias(module)
-        place_buffers(module)
 
-    return run
+# The rest of the conversion (``.format(bw=index bit-width)``).
+LLVM_DIALECT = (
+    "func.func(llvm-request-c-wrappers),"
+    # Whatever vector op the transform left (n-D strided slices, ...) has no
+    # memref and no index operand left: the plain pass is safe for those.
+    "convert-vector-to-llvm,"
+    "convert-math-to-llvm,"
+    "finalize-memref-to-llvm{{index-bitwidth={bw}}},"
+    "convert-arith-to-llvm{{index-bitwidth={bw}}},"
+    "convert-index-to-llvm{{index-bitwidth={bw}}},"
+    "convert-cf-to-llvm{{index-bitwidth={bw}}},"
+    "convert-func-to-llvm{{index-bitwidth={bw}}},"
+    "convert-ub-to-llvm{{index-bitwidth={bw}}},"
+    "reconcile-unrealized-casts,canonicalize"
+)

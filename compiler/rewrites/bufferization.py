@@ -1,4 +1,5 @@
-"""Bufferization: tensors to buffers, results to out-parameters, and the clean-ups after it."""
+"""Bufferization: tensors to buffers and results to out-parameters (``BUFFERIZE``), strided
+copies as linalg, ``forward``'s arguments ``noalias``."""
 
 from __future__ import annotations
 
@@ -7,15 +8,11 @@ from torch_mlir.dialects import linalg
 
 from compiler.mlir_utils import (
     identity_layout,
-    passes,
     walk_ops,
 )
-from compiler.rewrites.bool_buffer_widening import widen_bool_buffers
-from compiler.rewrites.output_copy_elimination import eliminate_output_copies
-from compiler.rewrites.static_buffers import allocations_to_globals
 
 
-def _mark_noalias(module) -> None:
+def mark_arguments_noalias(module) -> None:
     """Arguments of ``forward`` never alias (the program builder gives each its own
     buffer): saying so lets accumulators be hoisted and LLVM vectorize freely."""
 
@@ -27,7 +24,7 @@ def _mark_noalias(module) -> None:
                 op.attributes["arg_attrs"] = ir.ArrayAttr.get([attrs] * n)
 
 
-def _copies_to_linalg(module) -> int:
+def copies_to_linalg(module) -> int:
     """memref.copy between strided views (e.g. into the interior of a padded
     buffer) lowers to a call of MLIR's C runner ``memrefCopy``, which bare-metal
     programs do not have: make those copies linalg.copy (loops, or vectors)."""
@@ -42,15 +39,6 @@ def _copies_to_linalg(module) -> int:
                 linalg.copy(src, outs=[dst])
             op.erase()
     return len(copies)
-
-
-def bufferize(module) -> None:
-    passes(BUFFERIZE)(module)
-    eliminate_output_copies(module)
-    _copies_to_linalg(module)
-    widen_bool_buffers(module)
-    allocations_to_globals(module)
-    _mark_noalias(module)
 
 
 BUFFERIZE = (

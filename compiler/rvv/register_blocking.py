@@ -7,6 +7,10 @@ from torch_mlir import ir
 from compiler.mlir_utils import (
     child_ops,
     constant_int,
+    drop_attribute,
+    passes,
+    restore,
+    run_transform,
     transform_sequence,
     walk_ops,
 )
@@ -268,3 +272,48 @@ def mark_row_loops(module) -> dict[int, int]:
     with module.context:
         visit(module.operation)
     return marked
+
+
+def unroll_and_jam(module, vlen: int) -> int:
+    """Two rounds of unroll-and-jam (``mark_jam_loops``): column tiles, then the rows
+    around them, each followed by canonicalize,cse. Returns how many loops were jammed."""
+
+    jammed = 0
+    for _round in range(2):  # column tiles, then the rows around them
+        snapshot = module.operation.get_asm()
+        marked = mark_jam_loops(module, vlen)
+        try:
+            for factor in marked:
+                script = loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
+                run_transform(module, script)
+        except Exception:  # a loop MLIR cannot jam: keep the round's input (correct, less blocked)
+            restore(module, snapshot)
+            break
+        jammed += sum(marked.values())
+        # A jammed loop keeps its mark: the next round's script would jam it again
+        # (a conv's 17 remaining column-tile pairs by 2: MLIR refused, and the rows
+        # around them were not jammed either).
+        drop_attribute(module, JAM_ATTR)
+        passes("canonicalize,cse")(module)
+        if not marked:
+            break
+    return jammed
+
+
+def unroll_accumulator_loops(module, vlen: int) -> int:
+    """Unroll the loops that carry vector accumulators (``mark_accumulator_loops``).
+    Returns how many."""
+
+    marked = mark_accumulator_loops(module, vlen)
+    for factor in marked:
+        run_transform(module, loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
+    return sum(marked.values())
+
+
+def unroll_row_loops(module) -> int:
+    """Unroll innermost vector loops by ROW_UNROLL or 2 (``mark_row_loops``). Returns how many."""
+
+    marked = mark_row_loops(module)
+    for factor in marked:
+        run_transform(module, loop_transform_script(f"{ROW_ATTR} = {factor} : i64", "unroll", factor))
+    return sum(marked.values())

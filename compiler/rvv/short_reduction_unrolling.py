@@ -213,7 +213,7 @@ def _fill_before(op, out):
         other = other.operation
         if other == op:
             break
-        if other.name != "llvm.inline_asm":  # a barrier (rvv.schedule.barriers_between_ops) moves nothing
+        if other.name != "llvm.inline_asm":  # a barrier (rvv.memory_barriers) moves nothing
             previous = other
     if previous is None or previous.operands[-1] != out or not is_fill(previous):
         return None

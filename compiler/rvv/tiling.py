@@ -12,7 +12,7 @@ from compiler.mlir_utils import (
     run_transform,
     transform_sequence,
 )
-from compiler.targets import OpShape, TilePlan, split_point
+from compiler.targets import OpShape, TilePlan, VectorTarget, plan_rvv, split_point
 
 TILE_ATTR = "cosim_tile"
 
@@ -247,3 +247,47 @@ def tile_all(module, plans: list[tuple[int, TilePlan]]) -> dict[int, str]:
         except Exception as e:
             failed[i] = str(e).splitlines()[0][:200]
     return failed
+
+
+def tile_ops(module, vt: VectorTarget) -> list[dict]:
+    """Plan every linalg op (``targets.plan_rvv``), tag it with its index and tile them
+    all (``tile_all``). Returns the schedule report's entry of each op: loops, tile
+    sizes, vectorized or why not."""
+
+    with module.context:
+        plans = []
+        for i, op in enumerate(linalg_ops(module)):
+            shape = op_shape(op)
+            plan = plan_rvv(shape, vt)
+            op.attributes[TILE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i)
+            plans.append((i, shape, plan, str(op.location)))
+    failed = tile_all(module, [(i, plan) for i, _shape, plan, _loc in plans])
+    entries = []
+    for i, shape, plan, loc in plans:
+        entry = {
+            "op": i,
+            "loops": list(shape.loop_ranges),
+            "iterators": list(shape.iterators),
+            "tile_sizes": list(plan.tile_sizes),
+            "vectorized": False,
+            "reason": plan.reason,
+            "loc": loc,
+        }
+        if plan.vectorize and i in failed:  # the op stays scalar: correct, just slower
+            entry["reason"] = f"tiling failed, scalar loops instead: {failed[i]}"
+        elif plan.vectorize:
+            entry["vectorized"] = True
+        entries.append(entry)
+    return entries
+
+
+def untiled_ops(module) -> set[int]:
+    """The indices (``TILE_ATTR``) of the linalg ops still in ``module``: after the
+    schedule, those the vectorizer declined (their loops stay scalar)."""
+
+    with module.context:
+        return {
+            int(ir.IntegerAttr(op.attributes[TILE_ATTR]).value)
+            for op in linalg_ops(module)
+            if TILE_ATTR in op.attributes
+        }

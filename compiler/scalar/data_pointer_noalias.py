@@ -18,7 +18,7 @@ def mark_data_pointers_noalias(module) -> None:
     scheduler hoist every LMUL-8 load of an unrolled strip loop (the built-in add
     on t1-small spilled 32 register groups, RTL 806 -> 1 504 cycles), and an
     uncaptured noalias buffer is out of reach of the compiler-only barriers
-    schedule_rvv places (layer_norm over [5, 8, 9] on t1-blastoise: 1 480 ->
+    the memory-barriers pass places (layer_norm over [5, 8, 9] on t1-blastoise: 1 480 ->
     14 900 instructions; handing the pointers to an empty asm at the entry fixed
     that). Scalar code has no such barriers. compiler/README.md has the
     measurements."""
