@@ -249,7 +249,7 @@ class GemminiModel:
         self._pending: _Preload | None = None
         self._weights = np.zeros((d, d), dtype=np.int64)  # WS: the weights the mesh holds
         self._weights_cols = 0
-        self._os_acc = np.zeros((d, d), dtype=np.int64)  # OS: the PEs' 32-bit accumulators
+        self._os_acc = np.zeros((d, d), dtype=np.int64)  # OS: the PEs' sums (20-bit values in 32-bit registers)
         self._os_out: _Preload | None = None  # OS: where the matrix in the PEs goes when shifted out
         self._zero_tile = np.zeros((d, d), dtype=np.int64)
         # 20-bit mesh outputs can only wrap when DIM int8 products plus an int8 D exceed 2^19.
@@ -685,7 +685,9 @@ class GemminiModel:
                 self._os_acc = pre.bd.copy() if pre is not None and pre.bd is not None else np.zeros_like(a)
             if pre is not None:
                 self._os_out = pre
-            self._os_acc = wrap(self._os_acc + a @ b, 32)
+            # PE.scala: the MAC unit's output is the 20-bit mesh output type even in OS (c1/c2 are 32-bit registers
+            # but take out_d sign-extended), so a PE's sum wraps at 20 bits; wrapping each step or once is the same.
+            self._os_acc = wrap(self._os_acc + a @ b, MESH_OUTPUT_BITS)
             if not garbage_a and b_raw != isa.GARBAGE_ADDR:
                 self.counters["gemmini_macs"] += a_rows * a_cols * b_cols
         return 0

@@ -211,9 +211,12 @@ def maxpool(img: np.ndarray, stride: int, size: int, porows: int, pocols: int, u
 
 
 def os_out(total: np.ndarray, shift: int) -> np.ndarray:
-    """An output-stationary result as it leaves the array: D + sum of A B, shifted right rounding half to even,
-    saturated to the 20-bit mesh output."""
-    shifted = np.vectorize(lambda v: rne_shift(int(v), shift), otypes=[np.int64])(np.asarray(total))
+    """An output-stationary result as it leaves the array. Each PE's MAC output has the 20-bit mesh output width
+    (Gemmini's PE.scala: MacUnit's out_d is outputType in both dataflows), so D + sum of A B is kept modulo 2^20
+    (two's complement); it leaves shifted right rounding half to even and clipped to 20 bits (a no-op then)."""
+    t = np.asarray(total, dtype=np.int64)
+    wrapped = ((t + (1 << 19)) & ((1 << 20) - 1)) - (1 << 19)
+    shifted = np.vectorize(lambda v: rne_shift(int(v), shift), otypes=[np.int64])(wrapped)
     return sat(shifted, 20)
 
 

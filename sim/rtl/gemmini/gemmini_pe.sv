@@ -7,8 +7,10 @@
 //   WS: the computing register holds this PE's weight; b_o = b_i + a_i * weight
 //       (20 bits, wrapping); the propagating register shifts the weights of the
 //       next tile in (c_o = its value, it takes d_i).
-//   OS: the computing register accumulates a_i * b_i (32 bits, wrapping) and b_i
-//       passes down unchanged; the propagating register shifts the previous result
+//   OS: the computing register accumulates a_i * b_i and b_i
+//       passes down unchanged (the MAC's output is 20 bits wide in both dataflows, as
+//       in PE.scala, so the sum wraps at 20 bits and is kept sign-extended); the
+//       propagating register shifts the previous result
 //       out and the next tile's D in (c_o = its value, it takes d_i). In the beat
 //       of a flip the register that just finished is sent out rounding-shifted
 //       right by ctrl_i.shift and saturated to 20 bits; later beats pass on values
@@ -44,7 +46,8 @@ module gemmini_pe
 
   logic              os, flip;
   logic [ShiftW-1:0] shamt;
-  acc_t              prop_reg, work_reg, work_next, addend, mac;
+  acc_t              prop_reg, work_reg, work_next, addend;
+  out_t              mac;  // the MAC's output has the 20-bit mesh output width in both dataflows
   in_t               mul_b;
   prod_t             prod;
 
@@ -58,14 +61,14 @@ module gemmini_pe
     mul_b     = os ? in_t'(b_i) : in_t'(work_reg);
     addend    = os ? work_reg : acc_t'(b_i);
     prod      = prod_t'(a_i) * prod_t'(mul_b);
-    mac       = addend + acc_t'(prod);
+    mac       = out_t'(addend + acc_t'(prod));
     if (os) begin
       c_d       = saturate_out(round_shift(prop_reg, shamt));
       b_d       = b_i;
-      work_next = mac;
+      work_next = acc_t'(mac);
     end else begin
       c_d       = out_t'(prop_reg);
-      b_d       = out_t'(mac);
+      b_d       = mac;
       work_next = work_reg;
     end
     c1_d = ctrl_i.prop ? acc_t'(d_i) : work_next;
