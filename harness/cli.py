@@ -12,7 +12,7 @@ import importlib
 import sys
 
 # Stable command names (DESIGN.md); a module missing here is simply not offered.
-COMMANDS = ("doctor", "cc", "run", "iss", "difftest", "cases", "verify", "regress")
+COMMANDS = ("doctor", "cc", "run", "iss", "difftest", "cases", "verify", "regress", "passes")
 
 
 def build_parser() -> argparse.ArgumentParser:
