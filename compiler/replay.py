@@ -1,6 +1,6 @@
 """Run one registered pass alone on an IR file: the command a reproducer prints.
 
-    python -m compiler.replay PASS --target TARGET INPUT [-o OUTPUT]
+    python -m compiler.replay PASS --target TARGET INPUT [-o OUTPUT] [--no-locations]
 
 ``TARGET`` is a SoC config (name or path) or a reproducer's ``target.json``;
 ``INPUT`` MLIR (``.ll`` text for an ``llvm-ir`` pass). The pass runs as the pipeline
@@ -29,8 +29,9 @@ def load_target(spec: str) -> Target:
     return target_for(spec)
 
 
-def replay(name: str, target: Target, text: str) -> str:
-    """Run pass ``name`` on ``text``; return its output IR. Raises ``PassFailure``."""
+def replay(name: str, target: Target, text: str, *, locations: bool = True) -> str:
+    """Run pass ``name`` on ``text``; return its output IR (with locations unless told
+    not to: tests/compiler_filecheck reads it without). Raises ``PassFailure``."""
     from torch_mlir import ir
 
     from compiler import passes as registry
@@ -45,7 +46,7 @@ def replay(name: str, target: Target, text: str) -> str:
     with ctx:
         module = ir.Module.parse(text)
     apply_pass(module, name, target)
-    return module.operation.get_asm(enable_debug_info=True)
+    return module.operation.get_asm(enable_debug_info=locations)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,9 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", required=True, help="SoC config name or path, or a reproducer's target.json")
     ap.add_argument("input", help="the pass's input IR")
     ap.add_argument("-o", "--output", help="write the output IR here (default: stdout)")
+    ap.add_argument("--no-locations", action="store_true", help="print the output IR without locations")
     args = ap.parse_args(argv)
     try:
-        out = replay(args.name, load_target(args.target), Path(args.input).read_text())
+        text = Path(args.input).read_text()
+        out = replay(args.name, load_target(args.target), text, locations=not args.no_locations)
     except (PassFailure, CompileError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
