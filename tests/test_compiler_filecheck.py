@@ -60,5 +60,6 @@ def test_passes_with_a_filecheck_test():
         "index-compare-narrowing",
         "output-copy-elimination",
         "allocations-to-globals",
+        "bool-buffer-widening",
     }
     assert tested <= covered, tested - covered
