@@ -50,6 +50,9 @@ def _widen(alloc, mtype, users) -> None:
         new = ir.Operation.create(alloc.name, results=[wide], attributes=attrs).result
     old = alloc.results[0]
     for user in users:
+        if user.name == "linalg.fill":
+            _widen_fill(user, new, i8)
+            continue
         block = user.regions[0].blocks[0]
         n_in = _inputs(user)
         for k, value in enumerate(list(user.operands)):
@@ -70,6 +73,18 @@ def _widen(alloc, mtype, users) -> None:
                 with ir.InsertionPoint(yield_op), user.location:
                     yield_op.operands[j] = arith.ExtUIOp(i8, yield_op.operands[j]).result
     alloc.erase()
+
+
+def _widen_fill(fill, new, i8) -> None:
+    """A fill's scalar must have the output's element type (its verifier checks it): widen the scalar before
+    the fill rather than what its body yields."""
+    with ir.InsertionPoint(fill), fill.location:
+        value = arith.ExtUIOp(i8, fill.operands[0]).result
+    fill.operands[0] = value
+    fill.operands[1] = new
+    block = fill.regions[0].blocks[0]
+    block.arguments[0].set_type(i8)
+    block.arguments[1].set_type(i8)
 
 
 def _inputs(op) -> int:
