@@ -39,7 +39,11 @@ def register(sub) -> None:
     p.add_argument("--soc", required=True, help="SoC config name or .toml path")
     p.add_argument("--on", choices=TARGETS, default="iss", help="iss (Spike, default) or rtl")
     p.add_argument("--json", metavar="F", help="write result.json here")
-    p.add_argument("--dump-ir", metavar="DIR", help="write the IR after every compiler stage into DIR")
+    p.add_argument(
+        "--dump-ir",
+        metavar="DIR",
+        help="write the IR after every compiler stage into DIR, and after every pass into DIR/passes/ (NN-<pass>)",
+    )
     p.add_argument("--workdir", metavar="DIR", help="keep the ELF, main.c and manifest.json under DIR")
     p.add_argument("--print-json", action="store_true", help="print the whole result record")
     p.set_defaults(func=run_verify)
