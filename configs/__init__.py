@@ -316,10 +316,14 @@ def _check_gemmini(g: GemminiUnit, path: Path) -> None:
         return x > 0 and x & (x - 1) == 0
 
     if (g.input_type, g.acc_type) != ("int8", "int32"):
-        raise ConfigError(f"{path}: only int8 inputs with an int32 accumulator are supported, not {g.input_type}/{g.acc_type}")
+        raise ConfigError(
+            f"{path}: only int8 inputs with an int32 accumulator are supported, not {g.input_type}/{g.acc_type}"
+        )
     bad_df = set(g.dataflows) - {"WS", "OS"}
     if not g.dataflows or bad_df:
-        raise ConfigError(f"{path}: gemmini dataflows must be a non-empty subset of ['WS', 'OS'], not {list(g.dataflows)}")
+        raise ConfigError(
+            f"{path}: gemmini dataflows must be a non-empty subset of ['WS', 'OS'], not {list(g.dataflows)}"
+        )
     for key in ("sp_banks", "acc_banks", "dma_bytes", "dma_max_bytes"):
         if not pow2(getattr(g, key)):
             raise ConfigError(f"{path}: gemmini {key} must be a power of two, not {getattr(g, key)}")
@@ -328,8 +332,12 @@ def _check_gemmini(g: GemminiUnit, path: Path) -> None:
     sp_rows = g.scratchpad_kib * 1024 // g.dim
     acc_rows = g.accumulator_kib * 1024 // (g.dim * 4)
     if sp_rows % g.sp_banks or not pow2(sp_rows // g.sp_banks):
-        raise ConfigError(f"{path}: scratchpad_kib = {g.scratchpad_kib} does not split into {g.sp_banks} banks of a power-of-two number of {g.dim}-byte rows")
+        raise ConfigError(
+            f"{path}: scratchpad_kib = {g.scratchpad_kib} does not split into {g.sp_banks} banks of a power-of-two number of {g.dim}-byte rows"
+        )
     if acc_rows % g.acc_banks or not pow2(acc_rows // g.acc_banks):
-        raise ConfigError(f"{path}: accumulator_kib = {g.accumulator_kib} does not split into {g.acc_banks} banks of a power-of-two number of {g.dim * 4}-byte rows")
+        raise ConfigError(
+            f"{path}: accumulator_kib = {g.accumulator_kib} does not split into {g.acc_banks} banks of a power-of-two number of {g.dim * 4}-byte rows"
+        )
     if sp_rows > 1 << 26 or acc_rows > 1 << 26:
         raise ConfigError(f"{path}: the memories are too large for Gemmini's 29-bit row field")
