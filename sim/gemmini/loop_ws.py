@@ -24,6 +24,16 @@ def _rs2(addr: int, cols: int, rows: int) -> int:
     return (rows << 48) | (cols << 32) | (addr & 0xFFFF_FFFF)
 
 
+def _c_tiles(mi: int, mj: int, blocks_max: int, pad_i: int, pad_j: int, d: int) -> Iterator[tuple[int, int, int, int]]:
+    """The C-shaped tiles D is loaded and C stored in: (i, j, rows, cols) with j stepping by up to ``blocks_max``
+    tiles per move and i fastest; the last tile row and column lose their padding."""
+    for j in range(0, mj, blocks_max):
+        blocks = min(blocks_max, mj - j)
+        cols = blocks * d - (pad_j if j + blocks >= mj else 0)
+        for i in range(mi):
+            yield i, j, d - (pad_i if i == mi - 1 else 0), cols
+
+
 @dataclass
 class LoopWsConfig:
     max_i: int = 0
@@ -138,13 +148,9 @@ class LoopWs:
         if c.d_addr != 0:
             eb = 1 if low_d else 4
             blocks_max = min(mj, mbl if low_d else mbla)
-            for j in range(0, mj, blocks_max):
-                blocks = min(blocks_max, mj - j)
-                cols = blocks * d - (c.pad_j if j + blocks >= mj else 0)
-                for i in range(mi):
-                    rows = d - (c.pad_i if i == mi - 1 else 0)
-                    dram = c.d_addr + (i * c.d_stride + j) * d * eb
-                    yield isa.MVIN3, dram, _rs2(acc_base + (i * mj + j) * d, cols, rows)
+            for i, j, rows, cols in _c_tiles(mi, mj, blocks_max, c.pad_i, c.pad_j, d):
+                dram = c.d_addr + (i * c.d_stride + j) * d * eb
+                yield isa.MVIN3, dram, _rs2(acc_base + (i * mj + j) * d, cols, rows)
 
         # ldA (mvin) and ldB (mvin2): a block move covers up to MAX_BLOCK_LEN tiles along a memory row.
         def loads(funct: int, dram0: int, stride: int, sp0: int, n_rows: int, n_cols: int, pad_r: int, pad_c: int):
@@ -197,10 +203,6 @@ class LoopWs:
             eb = 4 if full_c else 1
             blocks_max = 1 if full_c else min(mj, mbl)
             st_base = (1 << 31) | (int(full_c) << 29) | acc_start
-            for j in range(0, mj, blocks_max):
-                blocks = min(blocks_max, mj - j)
-                cols = blocks * d - (c.pad_j if j + blocks >= mj else 0)
-                for i in range(mi):
-                    rows = d - (c.pad_i if i == mi - 1 else 0)
-                    dram = c.c_addr + (i * c.c_stride + j) * d * eb
-                    yield isa.MVOUT, dram, _rs2(st_base + (i * mj + j) * d, cols, rows)
+            for i, j, rows, cols in _c_tiles(mi, mj, blocks_max, c.pad_i, c.pad_j, d):
+                dram = c.c_addr + (i * c.c_stride + j) * d * eb
+                yield isa.MVOUT, dram, _rs2(st_base + (i * mj + j) * d, cols, rows)
