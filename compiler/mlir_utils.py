@@ -102,8 +102,8 @@ def index_vector(anchor, vtype, values: list[int]):
     patterns are loaded from a public, mutable global instead: one ``vle32``.
     (A global LLVM may not assume unchanged is one it cannot fold back into a
     constant.) Loading every pattern was measured too: the permutes' narrowed
-    constant-pool loads read 2-4x fewer bytes (built-in permute on t1-blastoise
-    284 -> 398 cycles as a table).
+    constant-pool loads read 2-4x fewer bytes (built-in permute on t1-blastoise:
+    284 cycles with constants, 398 with a table).
     """
 
     if llvm_builds_well(values):

@@ -163,7 +163,7 @@ _pipeline(
     "a temporary only copied into forward's output becomes the output",
     f"{R}.output_copy_elimination",
 )
-def _copyelim(module, target):
+def _output_copies(module, target):
     return _count(eliminate_output_copies(module))
 
 
@@ -212,7 +212,7 @@ _pipeline(
     "i64 loop-index compares in the index type",
     f"{R}.index_compare_narrowing",
 )
-def _narrowidx(module, target):
+def _index_compares(module, target):
     return _count(narrow_index_compares(module))
 
 
@@ -233,7 +233,7 @@ def _barriers(module, target):
     f"{RVV}.short_reduction_unrolling",
     "vlen, dlen",
 )
-def _shortred(module, target):
+def _short_reductions(module, target):
     return _count(unroll_short_reductions(module, target.vector))
 
 
@@ -255,7 +255,7 @@ def _collapse(module, target):
     f"{RVV}.narrow_matmul_flattening",
     "vlen, dlen",
 )
-def _flatmm(module, target):
+def _narrow_matmuls(module, target):
     entries = flatten_narrow_matmuls(module, target.vector)
     return PassResult(len(entries), tuple({"op": f"flat{n}", "iterators": [], **e} for n, e in enumerate(entries)))
 
@@ -267,7 +267,7 @@ def _flatmm(module, target):
     f"{RVV}.elementwise_flattening",
     "vlen, dlen",
 )
-def _flatew(module, target):
+def _flat_elementwise(module, target):
     entries = flatten_elementwise(module, target.vector)
     return PassResult(len(entries), tuple({"op": f"flatew{n}", "iterators": [], **e} for n, e in enumerate(entries)))
 
@@ -301,7 +301,7 @@ def _vectorize(module, target):
     "vector.contract over a reduction dim as multi_reduction(lhs * rhs)",
     f"{RVV}.contractions_to_reductions",
 )
-def _dotcontract(module, target):
+def _contractions(module, target):
     return _count(contractions_to_reductions(module))
 
 
@@ -440,7 +440,7 @@ def _downlevel(module: LLVMText, target):
     "vlen",
     mlir=False,
 )
-def _evl(module: LLVMText, target):
+def _vector_lengths(module: LLVMText, target):
     module.text = explicit_vector_lengths(module.text, target.vector.vlen)
     return PassResult()
 

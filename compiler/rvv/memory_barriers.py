@@ -18,7 +18,7 @@ def barriers_between_ops(module) -> int:
     6 800, 1 478). On the built-in cases the barriers cost -0.5% to +2.4%
     instructions, at most +1.6% RTL cycles (softmax on t1-small). A matmul's
     accumulator init is left to forwarding (the bias or zeros it starts from: with a
-    barrier there, a Linear of 18 -> 43 on two rows lost 4% of its vector share), and
+    barrier there, a Linear of 18 to 43 features on two rows lost 4% of its vector share), and
     so are fills (a reduction's zeros were stored and reloaded with ``flw`` per row).
     Returns how many."""
 

@@ -104,8 +104,8 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     if n != 1:
         # Gathers move one element per memory beat: for N >= 2 the row-segment form
         # (one unit-stride B row per k, vfmacc.vf) keeps the unit busier per cycle.
-        # Measured on t1-blastoise's RTL: bmm 8x8x8 2,246 -> 10,616 cycles and the
-        # MLP's 10-column layer 3.9x slower when they were flattened here.
+        # Measured on t1-blastoise's RTL: flattened here, bmm 8x8x8 takes 10 616
+        # cycles against 2 246 and the MLP's 10-column layer is 3.9x slower.
         return None
     vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
     rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
@@ -117,10 +117,10 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     # The row-segment form is one FMA per row and k at VL N = 1. LLVM gathers a
     # power-of-two block with strided loads, any other with indexed loads whose
     # indices it rebuilds every k step (~15 cycles a step, the row form ~5 a
-    # row). Measured on RTL (cycles in forward, Linear(64, 1), row form -> flat):
-    # t1-blastoise 2 rows 601 -> 408, 3 rows 757 -> 1 175, 4 rows 924 -> 514,
-    # 5 rows 1 723 -> 1 336, 7 rows 2 259 -> 1 449, 8 rows 2 552 -> 860, 12 rows
-    # 4 873 -> 2 122; t1-small 2 rows 601 -> 408, 3 rows 757 -> 1 369.
+    # row). Measured on RTL (cycles in forward, Linear(64, 1), row form / flat):
+    # t1-blastoise 2 rows 601 / 408, 3 rows 757 / 1 175, 4 rows 924 / 514,
+    # 5 rows 1 723 / 1 336, 7 rows 2 259 / 1 449, 8 rows 2 552 / 860, 12 rows
+    # 4 873 / 2 122; t1-small 2 rows 601 / 408, 3 rows 757 / 1 369.
     if rows == 1 or (rows & (rows - 1) and rows < MIN_INDEXED_ROWS):
         return None
     return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows, tail)

@@ -16,11 +16,11 @@ reduction's own order, so the result is the scalar loop's, bit for bit.
 Strided loads move one element per memory beat on the RTL, so this pays where a
 row is at most a datapath row (R <= lanes), or where the row reduction is slow
 anyway: a non-power-of-two row (LLVM widens it, with VL toggles) up to 4 datapath
-rows. RTL ``cycles_forward``, row reductions -> unrolled: t1-blastoise (8 lanes)
-``x.mean(-1)`` R = 2 (3x11x11 rows) 5 051 -> 1 261, R = 4 5 051 -> 2 263, R = 8
-(5x3x11) 2 171 -> 1 925; t1-small (2 lanes) R = 2 5 711 -> 4 820, R = 3 (9x12x2)
-7 478 -> 4 527, ``x.var(-1)`` R = 3 15 289 -> 5 650, layer_norm(5) 5 530 -> 5 155,
-but R = 4 6 193 -> 6 767 and R = 8 3 313 -> 5 574 (kept as rows).
+rows. RTL ``cycles_forward``, row reductions / unrolled: t1-blastoise (8 lanes)
+``x.mean(-1)`` R = 2 (3x11x11 rows) 5 051 / 1 261, R = 4 5 051 / 2 263, R = 8
+(5x3x11) 2 171 / 1 925; t1-small (2 lanes) R = 2 5 711 / 4 820, R = 3 (9x12x2)
+7 478 / 4 527, ``x.var(-1)`` R = 3 15 289 / 5 650, layer_norm(5) 5 530 / 5 155,
+but R = 4 6 193 / 6 767 and R = 8 3 313 / 5 574 (kept as rows).
 """
 
 from __future__ import annotations
