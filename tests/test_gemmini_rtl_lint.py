@@ -1,5 +1,5 @@
 """The Gemmini-style array RTL (sim/rtl/gemmini) is Verilator -Wall clean for DIM 4, 8 and 16, module by
-module and as the array, and keeps to sim/rtl's rules (no DPI, real, delays, initial blocks or simulation-only
+module and as the array, the scratchpad and the accumulator (at gemmini-dim4's and gemmini-dim16's sizes), and keeps to sim/rtl's rules (no DPI, real, delays, initial blocks or simulation-only
 system tasks; the same pyslang check as tests/test_rtl_lint.py)."""
 
 from __future__ import annotations
@@ -8,8 +8,13 @@ import subprocess
 
 import pytest
 
+from sim.gemmini.params import gemmini_params
 from sim.tb.gemmini.build import RTL_DIR, RTL_SOURCES
+from sim.tb.gemmini.mem_build import RTL_SOURCES as MEM_RTL_SOURCES
 from sim.verilator_build import ensure_verilator_on_path
+
+# the array's sources (package first), then the memories'
+ALL_SOURCES = RTL_SOURCES + tuple(p for p in MEM_RTL_SOURCES if p not in RTL_SOURCES)
 
 
 def lint(top: str, params: dict[str, int]) -> list[str]:
@@ -21,14 +26,14 @@ def lint(top: str, params: dict[str, int]) -> list[str]:
         "--top-module",
         top,
         *[f"-G{k}={v}" for k, v in params.items()],
-        *map(str, RTL_SOURCES),
+        *map(str, ALL_SOURCES),
     ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("%")]
 
 
 def test_sources_are_the_whole_directory():
-    assert sorted(RTL_SOURCES) == sorted(RTL_DIR.glob("*.sv"))
+    assert sorted(ALL_SOURCES) == sorted(RTL_DIR.glob("*.sv"))
 
 
 @pytest.mark.parametrize("dim", [4, 8, 16])
@@ -44,9 +49,20 @@ def test_leaf_modules_lint_wall_clean(top, params):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("dim", [4, 8, 16])
+@pytest.mark.parametrize("top", ["gemmini_spad", "gemmini_acc"])
+def test_memories_lint_wall_clean(top, dim):
+    """At DIM 4, 8, 16 with gemmini-dim4's banks and rows (DIM 16 also with gemmini-dim16's)."""
+    sizes = [gemmini_params(s) for s in ("gemmini-dim4", "gemmini-dim16")]
+    for p in sizes if dim == 16 else sizes[:1]:
+        banks, rows = (p.sp_banks, p.sp_bank_rows) if top == "gemmini_spad" else (p.acc_banks, p.acc_bank_rows)
+        problems = lint(top, {"Dim": dim, "Banks": banks, "BankRows": rows})
+        assert not problems, "\n".join(problems)
+
+
 def test_no_simulation_constructs():
     from pyslang.syntax import SyntaxTree
     from test_rtl_lint import violations  # the project's pyslang checker
 
-    problems = [f"{f.name}: {v}" for f in RTL_SOURCES for v in violations(SyntaxTree.fromFile(str(f)))]
+    problems = [f"{f.name}: {v}" for f in ALL_SOURCES for v in violations(SyntaxTree.fromFile(str(f)))]
     assert not problems, problems

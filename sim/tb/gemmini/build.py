@@ -49,39 +49,48 @@ class ArrayBuild:
     cached: bool
 
 
-def _key(dim: int) -> str:
+def _key(sources: Sequence[Path], extra: dict) -> str:
     inputs = {
         "recipe": RECIPE_VERSION,
-        "dim": dim,
-        "tag_w": TAG_W,
+        **extra,
         "flags": FLAGS,
         "verilator": verilator_version(),
         "cocotb": metadata.version("cocotb"),
-        "sources": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in RTL_SOURCES + TB_SOURCES},
+        "sources": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sources},
     }
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:20]
 
 
-def _manifest(entry: Path) -> dict | None:
+def _manifest(entry: Path, toplevel: str) -> dict | None:
     try:
         m = json.loads((entry / "build.json").read_text())
-        return m if (entry / TOPLEVEL).is_file() else None
+        return m if (entry / toplevel).is_file() else None
     except (OSError, ValueError):
         return None
 
 
 def build_array_tb(dim: int) -> ArrayBuild:
     """The test bench for ``dim`` from the cache, or built now (waits for a concurrent builder of the same entry)."""
+    return cached_build(
+        TOPLEVEL, RTL_SOURCES + TB_SOURCES, {"Dim": dim, "TagW": TAG_W}, dim, {"dim": dim, "tag_w": TAG_W}
+    )
+
+
+def cached_build(
+    toplevel: str, sources: Sequence[Path], parameters: dict[str, int], dim: int, key_extra: dict
+) -> ArrayBuild:
+    """A cocotb Verilator build of ``toplevel`` under ``$COSIM_CACHE/<toplevel>``, keyed by ``key_extra`` and
+    the sources' contents; from the cache, or built now (waits for a concurrent builder of the same entry)."""
     ensure_verilator_on_path()
-    root = cache_root() / "gemmini_array_tb"
+    root = cache_root() / toplevel
     root.mkdir(parents=True, exist_ok=True)
-    entry = root / f"dim{dim}-{_key(dim)}"
-    m = _manifest(entry)
+    entry = root / f"dim{dim}-{_key(sources, key_extra)}"
+    m = _manifest(entry, toplevel)
     if m:
         return ArrayBuild(dim, entry, m["build_seconds"], True)
     with open(root / f"{entry.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        m = _manifest(entry)
+        m = _manifest(entry, toplevel)
         if m:
             return ArrayBuild(dim, entry, m["build_seconds"], True)
         shutil.rmtree(entry, ignore_errors=True)
@@ -90,9 +99,9 @@ def build_array_tb(dim: int) -> ArrayBuild:
         t0 = time.perf_counter()
         try:
             _runner_class()().build(
-                sources=[str(p) for p in RTL_SOURCES + TB_SOURCES],
-                hdl_toplevel=TOPLEVEL,
-                parameters={"Dim": dim, "TagW": TAG_W},
+                sources=[str(p) for p in sources],
+                hdl_toplevel=toplevel,
+                parameters=parameters,
                 build_args=list(FLAGS),
                 build_dir=tmp,
                 timescale=TIMESCALE,
@@ -101,15 +110,13 @@ def build_array_tb(dim: int) -> ArrayBuild:
         except (RuntimeError, SystemExit, subprocess.CalledProcessError) as e:
             text = log.read_text(errors="replace") if log.exists() else str(e)
             shutil.rmtree(tmp, ignore_errors=True)
-            raise SimError(
-                f"Verilator build of gemmini_array_tb (DIM {dim}) failed:\n{_verilator_errors(text)}"
-            ) from None
+            raise SimError(f"Verilator build of {toplevel} (DIM {dim}) failed:\n{_verilator_errors(text)}") from None
         seconds = time.perf_counter() - t0
-        if not (tmp / TOPLEVEL).is_file():
+        if not (tmp / toplevel).is_file():
             shutil.rmtree(tmp, ignore_errors=True)
-            raise SimError(f"the Verilator build of gemmini_array_tb (DIM {dim}) produced no {TOPLEVEL} executable")
+            raise SimError(f"the Verilator build of {toplevel} (DIM {dim}) produced no {toplevel} executable")
         for p in tmp.iterdir():  # only the executable is needed to run
-            if p.name not in (TOPLEVEL, "build.log"):
+            if p.name not in (toplevel, "build.log"):
                 shutil.rmtree(p) if p.is_dir() else p.unlink()
         (tmp / "build.json").write_text(json.dumps({"dim": dim, "build_seconds": round(seconds, 2)}))
         os.replace(tmp, entry)
