@@ -11,6 +11,9 @@ import re
 from pathlib import Path
 
 from compiler import measured_table
+from compiler.passes import STAGES
+from compiler.rvv.schedule import RVV
+from compiler.scalar.schedule import SCALAR
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILER = ROOT / "compiler"
@@ -71,3 +74,18 @@ def test_old_pass_names_only_in_the_renamed_table():
             if OLD_NAMES.search(line):
                 found.append(f"{p.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not found, "old pass names outside the README's renamed table:\n" + "\n".join(found)
+
+
+def _names(cell: str) -> tuple[str, ...]:
+    return () if cell == "(none)" else tuple(n.strip() for n in cell.split(","))
+
+
+def test_schedule_table_is_the_schedules():
+    """The README's "Stages and passes, in run order" table lists each backend's schedule as it is."""
+    rows = {}
+    for line in README.read_text().split("## Stages and passes, in run order")[1].split("\n### ")[0].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] in STAGES:
+            rvv = _names(cells[1])
+            rows[cells[0]] = (rvv, rvv if cells[2] == "the same" else _names(cells[2]))
+    assert rows == {stage: (names, dict(SCALAR.stages)[stage]) for stage, names in RVV.stages}

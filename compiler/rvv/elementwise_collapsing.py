@@ -96,8 +96,8 @@ def plan_groups(op, vt: VectorTarget) -> list[list[int]] | None:
 def plan_reduction_groups(op) -> list[list[int]] | None:
     """Groups of adjacent loop dims of a reduction to merge (None if nothing to merge).
 
-    A reduction over several trailing dims (layer_norm over [10, 8, 2]) was
-    vectorized along its innermost one alone: vectors of 2. Where every operand
+    A reduction over several trailing dims (layer_norm over [10, 8, 2]) is
+    otherwise vectorized along its innermost one alone: vectors of 2. Where every operand
     reads two adjacent dims of the same kind at adjacent, contiguous positions (or
     neither: the output and the reduction dims), they are one loop, in the same
     order: a reduction over 160 elements. Trailing parallel dims of a reduction merge

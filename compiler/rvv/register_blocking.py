@@ -179,8 +179,8 @@ def mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     # around the k loop, or rows around a column loop that cannot be jammed
                     # (further): a jammable column loop is jammed first, its rows in the
                     # next round. A conv as a matmul of 8 rows by 34 column tiles of 32 on
-                    # t1-small jammed tiles by 2 and left the 17 pairs around the k loop:
-                    # each row reloaded every B row (50% vector, now 2 rows x 2 tiles).
+                    # t1-small jams tiles by 2, then 2 rows around the 17 pairs; with the
+                    # pairs left around the k loop each row reloads every B row (50% vector).
                     acc_regs, load_regs = _acc_registers(acc, vlen), _load_registers(acc, vlen)
                     stuck = direct or _jam_factor(_trip_count(mid), acc_regs, load_regs, True) == 1
                     if stuck and _writes_vary_with(o, acc):
