@@ -143,40 +143,44 @@ def _prune(root: Path, dim: int, newest: Path) -> None:
             continue
 
 
-def run_stream(b: ArrayBuild, beats: Sequence[Beat], workdir: Path, drain: int | None = None) -> StreamRun:
-    """Play ``beats`` (one a cycle) into the array and return every output row; ``drain`` idle cycles follow."""
+def run_cocotb(b: ArrayBuild, toplevel: str, module: str, workdir: Path, env: dict[str, str], out: Path) -> None:
+    """Run the cocotb driver ``module`` on the built ``toplevel`` in ``workdir`` (its files come and go through
+    ``env``); a failed simulation, a failed driver or no ``out`` written raises SimError with the log's tail."""
+    from cocotb_tools.runner import get_results
+
     from sim.rtl_runner import _cocotb_library_path
 
-    workdir.mkdir(parents=True, exist_ok=True)
-    stim, out, log = workdir / "stim.json", workdir / "out.json", workdir / "sim.log"
-    write_stimulus(stim, b.dim, beats, drain if drain is not None else 2 * b.dim + 4)
-    out.unlink(missing_ok=True)
-    t0 = time.perf_counter()
+    log = workdir / "sim.log"
     try:
         _runner_class()().test(
-            test_module=COCOTB_MODULE,
-            hdl_toplevel=TOPLEVEL,
+            test_module=module,
+            hdl_toplevel=toplevel,
             hdl_toplevel_lang="verilog",
             build_dir=b.directory,
             test_dir=workdir,
             results_xml=str(workdir / "results.xml"),
             log_file=log,
             timescale=None,
-            extra_env={
-                "COCOTB_LOG_LEVEL": "WARNING",
-                "LD_LIBRARY_PATH": _cocotb_library_path(),
-                "GEMMINI_ARRAY_STIM": str(stim),
-                "GEMMINI_ARRAY_OUT": str(out),
-            },
+            extra_env={"COCOTB_LOG_LEVEL": "WARNING", "LD_LIBRARY_PATH": _cocotb_library_path(), **env},
         )
     except (SystemExit, RuntimeError) as e:
-        raise SimError(f"the gemmini_array_tb simulation failed ({e}); see {log}") from None
-    from cocotb_tools.runner import get_results
-
+        raise SimError(f"the {toplevel} simulation failed ({e}); see {log}") from None
     _, failed = get_results(workdir / "results.xml")
     if failed or not out.exists():
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else "(no log)"
-        raise SimError(f"the cocotb driver of gemmini_array_tb failed; its log ends:\n{tail}")
+        raise SimError(f"the cocotb driver of {toplevel} failed; its log ends:\n{tail}")
+
+
+def run_stream(b: ArrayBuild, beats: Sequence[Beat], workdir: Path, drain: int | None = None) -> StreamRun:
+    """Play ``beats`` (one a cycle) into the array and return every output row; ``drain`` idle cycles follow."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    stim, out = workdir / "stim.json", workdir / "out.json"
+    write_stimulus(stim, b.dim, beats, drain if drain is not None else 2 * b.dim + 4)
+    out.unlink(missing_ok=True)
+    t0 = time.perf_counter()
+    run_cocotb(
+        b, TOPLEVEL, COCOTB_MODULE, workdir, {"GEMMINI_ARRAY_STIM": str(stim), "GEMMINI_ARRAY_OUT": str(out)}, out
+    )
     run = read_result(out, b.dim)
     run.wall_s = time.perf_counter() - t0
     return run

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 from pathlib import Path
 
-from sim.errors import SimError
 from sim.gemmini.params import GemminiParams
-from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, _runner_class, cached_build
+from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
 
 TOPLEVEL = "gemmini_mem_tb"
 COCOTB_MODULE = "sim.tb.gemmini.mem_cocotb"
@@ -68,37 +67,11 @@ class MemRun:
 
 def run_mem(b: ArrayBuild, cycles: Sequence[MemCycle], workdir: Path) -> MemRun:
     """Play ``cycles`` (one a cycle) into the memories and return the read data of each cycle's reads."""
-    from cocotb_tools.runner import get_results
-
-    from sim.rtl_runner import _cocotb_library_path
-
     workdir.mkdir(parents=True, exist_ok=True)
-    stim, out, log = workdir / "stim.json", workdir / "out.json", workdir / "sim.log"
+    stim, out = workdir / "stim.json", workdir / "out.json"
     stim.write_text(json.dumps([[str(v) for v in astuple(c)] for c in cycles]))
     out.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    try:
-        _runner_class()().test(
-            test_module=COCOTB_MODULE,
-            hdl_toplevel=TOPLEVEL,
-            hdl_toplevel_lang="verilog",
-            build_dir=b.directory,
-            test_dir=workdir,
-            results_xml=str(workdir / "results.xml"),
-            log_file=log,
-            timescale=None,
-            extra_env={
-                "COCOTB_LOG_LEVEL": "WARNING",
-                "LD_LIBRARY_PATH": _cocotb_library_path(),
-                "GEMMINI_MEM_STIM": str(stim),
-                "GEMMINI_MEM_OUT": str(out),
-            },
-        )
-    except (SystemExit, RuntimeError) as e:
-        raise SimError(f"the {TOPLEVEL} simulation failed ({e}); see {log}") from None
-    _, failed = get_results(workdir / "results.xml")
-    if failed or not out.exists():
-        tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else "(no log)"
-        raise SimError(f"the cocotb driver of {TOPLEVEL} failed; its log ends:\n{tail}")
+    run_cocotb(b, TOPLEVEL, COCOTB_MODULE, workdir, {"GEMMINI_MEM_STIM": str(stim), "GEMMINI_MEM_OUT": str(out)}, out)
     res = json.loads(out.read_text())
     return MemRun([int(v) for v in res["sp"]], [int(v) for v in res["acc"]], time.perf_counter() - t0)
