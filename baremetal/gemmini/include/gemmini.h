@@ -133,51 +133,11 @@
 #define GEMMINI_ACC_ACCUMULATE ((uint32_t)1 << (ADDR_LEN - 2))
 #define GEMMINI_ACC_READ_FULL ((uint32_t)1 << (ADDR_LEN - 3))
 
-/* ---------------------------------------------------------------------------
- * Bit views of the scale types (the instructions carry fp32 scales as raw bits).
- * The generated gemmini_params.h provides them (and says so with
- * GEMMINI_PARAMS_BIT_CONVERSIONS); these copies serve a params header without.
- * ------------------------------------------------------------------------- */
+/* Scale bit conversions (scale_t_to_scale_t_bits and the rest) come from the
+ * generated gemmini_params.h, which cosim cc always puts on the path. */
 #ifndef GEMMINI_PARAMS_BIT_CONVERSIONS
-#ifdef HAS_MVIN_SCALE
-static inline scale_t_bits scale_t_to_scale_t_bits(scale_t x) {
-  scale_t_bits b;
-  memcpy(&b, &x, sizeof(b));
-  return b;
-}
-static inline scale_t scale_t_bits_to_scale_t(scale_t_bits b) {
-  scale_t x;
-  memcpy(&x, &b, sizeof(x));
-  return x;
-}
-#else
-#define scale_t_to_scale_t_bits(x) 0
+#error "gemmini_params.h did not define the scale bit conversions: build with cosim cc for a Gemmini config"
 #endif
-
-#ifdef HAS_MVIN_ACC_SCALE
-static inline scale_acc_t_bits scale_acc_t_to_scale_acc_t_bits(scale_acc_t x) {
-  scale_acc_t_bits b;
-  memcpy(&b, &x, sizeof(b));
-  return b;
-}
-static inline scale_acc_t scale_acc_t_bits_to_scale_acc_t(scale_acc_t_bits b) {
-  scale_acc_t x;
-  memcpy(&x, &b, sizeof(x));
-  return x;
-}
-#endif
-
-static inline acc_scale_t_bits acc_scale_t_to_acc_scale_t_bits(acc_scale_t x) {
-  acc_scale_t_bits b;
-  memcpy(&b, &x, sizeof(b));
-  return b;
-}
-static inline acc_scale_t acc_scale_t_bits_to_acc_scale_t(acc_scale_t_bits b) {
-  acc_scale_t x;
-  memcpy(&x, &b, sizeof(x));
-  return x;
-}
-#endif /* GEMMINI_PARAMS_BIT_CONVERSIONS */
 
 /* ---------------------------------------------------------------------------
  * Instruction macros. mvin/mvout/preload/compute operands pack a local address
