@@ -53,4 +53,22 @@ package gemmini_pkg;
     return out_t'(x);
   endfunction
 
+  // ---------------------------------------------------------------------------
+  // The unit's internal contract (UNIT.md beside this file): commands to the
+  // controllers, their completions, and the scale unit's latency.
+  // ---------------------------------------------------------------------------
+  localparam int unsigned IdW = 6;          // command id (ROB entry), 64 entries
+  localparam int unsigned AddrW = 32;       // physical DRAM addresses
+  // Internal funct codes that never come from software (the core never sends
+  // funct 127): the top tells the execute controller that a non-mesh command
+  // follows in program order, where the model drains a pending OS result.
+  localparam logic [6:0] FunctDrain = 7'd127;
+
+  typedef struct packed {
+    logic [6:0]     funct;  // Gemmini funct7 (sim/gemmini/isa.py) or FunctDrain
+    logic [63:0]    rs1;
+    logic [63:0]    rs2;
+    logic [IdW-1:0] id;     // echoed by done and carried by every write it causes
+  } gm_cmd_t;
+
 endpackage
