@@ -86,13 +86,14 @@ def test_header_follows_a_changed_config(tmp_path):
     changed = (
         src.replace('name = "gemmini-dim4"', 'name = "gemmini-dim4-big"')
         .replace("scratchpad_kib = 16", "scratchpad_kib = 32")
-        .replace("loop_conv = true", "loop_conv = false")
+        .replace("loop_conv = false", "loop_conv = true")
     )
     path = tmp_path / "gemmini-dim4-big.toml"
     path.write_text(changed)
     d = _defines(render_gemmini_params_h(str(path)))
     assert int(d["BANK_ROWS"]) == 2 * int(_defines(render_gemmini_params_h("gemmini-dim4"))["BANK_ROWS"])
-    assert "HAS_LOOP_CONV" not in d
+    assert "HAS_LOOP_CONV" in d
+    assert "HAS_LOOP_CONV" not in _defines(render_gemmini_params_h("gemmini-dim4"))
 
 
 def test_header_for_a_config_without_gemmini_is_an_error():

@@ -122,3 +122,22 @@ def test_raw_insn_bytes_match_numpy(soc, gemmini_elves, tmp_path):
     np.testing.assert_array_equal(c8, _sat8(scaled), err_msg="WS int8 mvout with scale 1/16")
     os_ = a2 @ b2 + d2
     np.testing.assert_array_equal(c8os, _sat8(_shift_rne(os_, 3)), err_msg="OS result, rounding shift 3, saturated")
+
+
+def test_conv_through_loop_conv_on_a_config_that_has_it(gemmini_elves, tmp_path):
+    """The shipped configs say loop_conv = false (the RTL has no loop_conv_ws yet); the model's loop_conv_ws and
+    gemmini_conv.h's HAS_LOOP_CONV path stay covered on a config derived from gemmini-dim4 that turns it on."""
+    from configs import load_soc
+
+    src = load_soc(SOC).path.read_text()
+    assert "loop_conv = false" in src
+    cfg = tmp_path / "gemmini-dim4-loopconv.toml"
+    cfg.write_text(src.replace('name = "gemmini-dim4"', 'name = "gemmini-dim4-loopconv"').replace(
+        "loop_conv = false", "loop_conv = true"))
+    elf = build_elf([PROG_DIR / "conv.c"], str(cfg), tmp_path / "conv-loopconv.elf")
+    (tmp_path / "iss").mkdir()
+    out = run_spike(elf, str(cfg), workdir=tmp_path / "iss", timeout_s=120)
+    assert out.ending == "exit" and out.exit_code == 0, f"{out.ending} {out.exit_code}: {out.message}\n{out.uart}"
+    assert out.counters.get("insn_loop_conv_ws", 0) > 0, out.counters
+    plain = _run(_elf(gemmini_elves, "conv"), tmp_path)
+    assert plain.exit_code == 0 and plain.counters.get("insn_loop_conv_ws", 0) == 0, plain.counters
