@@ -6,7 +6,9 @@ decides the comparison tolerance (:mod:`harness.check`).
 
 CASE may be a built-in name (``cosim cases`` lists them), ``path/to/file.py:FUNC``
 where ``FUNC()`` returns ``(module_or_callable, example_inputs_tuple)`` (optionally
-a third item, the tolerance class), or a ``.mlir`` file (linalg or tosa on
+a third item: the tolerance class (a str), the calibration inputs of quantization (a list of
+input tuples; default: the example inputs), or a dict of quantization options: see
+``_third_item``), or a ``.mlir`` file (linalg or tosa on
 tensors) with an optional ``<file>.inputs.json`` beside it; its reference is
 ``<file>.expected.npz`` (``out0``, ``out1``, ...) if present, else the same IR
 JIT-compiled and run on the host (:mod:`compiler.hostrun`).
@@ -43,6 +45,8 @@ class Materialized:
     fn: object = None
     inputs: tuple = ()
     reference: dict = field(default_factory=dict)  # out<i> -> numpy array
+    calibration: list | None = None  # quantization: calibration input tuples (None: the example inputs)
+    quant_options: dict = field(default_factory=dict)  # quantization: observer, accuracy thresholds
 
 
 def _torch():
@@ -214,7 +218,10 @@ def _user_case(spec: str) -> Case:
     def build():
         got = fn()
         if not isinstance(got, tuple) or len(got) not in (2, 3):
-            raise CosimError(f"{spec}: {func}() must return (module_or_callable, example_inputs_tuple[, tolerance])")
+            raise CosimError(
+                f"{spec}: {func}() must return (module_or_callable, example_inputs_tuple"
+                "[, tolerance | calibration_inputs | options])"
+            )
         return got
 
     return Case(f"{path.stem}:{func}", build, "reduction", (), f"user case {spec}")
@@ -253,10 +260,11 @@ def materialize(c: Case) -> Materialized:
     torch = _torch()
     got = c.build()
     fn, inputs = got[0], got[1]
+    calibration, quant_options = None, {}
     if len(got) == 3:
-        if got[2] not in TOLERANCES:
-            raise CosimError(f"{c.name}: tolerance {got[2]!r} is not one of {', '.join(TOLERANCES)}")
-        c.tolerance = got[2]
+        tolerance, calibration, quant_options = _third_item(c.name, got[2])
+        if tolerance is not None:
+            c.tolerance = tolerance
     if not isinstance(inputs, tuple):
         inputs = (inputs,)
     if isinstance(fn, torch.nn.Module):
@@ -269,4 +277,35 @@ def materialize(c: Case) -> Materialized:
         if not isinstance(o, torch.Tensor):
             raise CosimError(f"{c.name}: output {i} is a {type(o).__name__}; outputs must be tensors")
         ref[f"out{i}"] = o.detach().contiguous().numpy().copy()
-    return Materialized(c, fn, inputs, ref)
+    return Materialized(c, fn, inputs, ref, calibration, quant_options)
+
+
+# Keys of the options dict a case may return as its third item.
+QUANT_OPTION_KEYS = ("tolerance", "calibration", "observer", "max_err_pct", "top1_disagree", "classifier")
+
+
+def _third_item(name: str, item) -> tuple[str | None, list | None, dict]:
+    """(tolerance, calibration inputs, quantization options) from a case's third item, told apart by type:
+    a str is the tolerance class, a list the calibration input tuples, a dict any of QUANT_OPTION_KEYS."""
+    if isinstance(item, str):
+        item = {"tolerance": item}
+    elif isinstance(item, list):
+        item = {"calibration": item}
+    elif not isinstance(item, dict):
+        raise CosimError(
+            f"{name}: the third item must be a tolerance name, a list of calibration input tuples or a dict,"
+            f" not a {type(item).__name__}"
+        )
+    unknown = sorted(set(item) - set(QUANT_OPTION_KEYS))
+    if unknown:
+        raise CosimError(f"{name}: unknown option(s) {', '.join(unknown)}; known: {', '.join(QUANT_OPTION_KEYS)}")
+    tolerance = item.get("tolerance")
+    if tolerance is not None and tolerance not in TOLERANCES:
+        raise CosimError(f"{name}: tolerance {tolerance!r} is not one of {', '.join(TOLERANCES)}")
+    calibration = item.get("calibration")
+    if calibration is not None:
+        if not isinstance(calibration, list) or not calibration:
+            raise CosimError(f"{name}: calibration must be a non-empty list of input tuples")
+        calibration = [c if isinstance(c, tuple) else (c,) for c in calibration]
+    options = {k: v for k, v in item.items() if k not in ("tolerance", "calibration")}
+    return tolerance, calibration, options

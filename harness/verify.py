@@ -8,7 +8,10 @@ The result has DESIGN.md's keys plus ``compile`` (seconds per stage, cache hit,
 per-op schedule), ``instret_forward`` (retired instructions inside the forward
 PROFILE region) and ``manifest``; on a config with an accelerator also
 ``accelerator_used`` (whether the compiled code drives it) and, when it does not,
-a ``note`` saying that the case ran on the scalar core only.
+a ``note`` saying that the case ran on the scalar core only. ``quant`` (``auto``
+quantizes PyTorch cases on Gemmini configs, :mod:`harness.quant.flow`) adds result.json's
+``quant`` key; an int8 case is compared bit for bit with its int8 program run on the host,
+and fails (``mismatch``, ``reason: accuracy``) when too far from the float32 module.
 """
 
 from __future__ import annotations
@@ -52,11 +55,19 @@ def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: P
     raise CosimError(f"unknown target {target!r}; use one of {', '.join(TARGETS)}")
 
 
-def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | None = None):
-    """Frontend + compiler + program builder for one case. Returns (materialized, kernel, program, seconds)."""
+def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | None = None, quant: dict | None = None):
+    """Frontend + compiler + program builder for one case. Returns (materialized, kernel, program, seconds).
+
+    With ``quant`` (a dict), the case is quantized first and the dict receives result.json's ``quant`` record."""
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     mat = materialize(c)
+    if quant is not None:
+        from harness.quant.flow import quantize_case
+
+        mat, record = quantize_case(mat, soc)
+        quant.update(record)
+        seconds["quantize"] = record["seconds"]
     if c.mlir_path is not None:
         imported = import_mlir_file(c.mlir_path, name=c.name)
     else:
@@ -98,24 +109,31 @@ def verify(
     json_path: str | os.PathLike | None = None,
     dump_ir: str | os.PathLike | None = None,
     workdir: str | os.PathLike | None = None,
+    quant: str = "auto",
 ) -> dict:
-    """Compile ``case`` for ``soc``, run it on ``on`` and compare with PyTorch."""
+    """Compile ``case`` for ``soc``, run it on ``on`` and compare with PyTorch (``quant``: auto|int8|none)."""
     if on not in TARGETS:
         raise CosimError(f"unknown target {on!r}; use one of {', '.join(TARGETS)}")
     soc = load_soc(soc)
     c = resolve(case) if isinstance(case, str) else case
+    from harness.quant import wants_quant
+
+    quant_record: dict | None = (
+        {"requested": quant} if wants_quant(quant, soc, is_mlir=c.mlir_path is not None) else None
+    )
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cosim-verify-") as tmp_name:
         out_dir = Path(workdir) if workdir else Path(tmp_name)
         out_dir = out_dir / f"{_ident(c.name)}-{soc.name}"
-        mat, kernel, program, seconds = compile_case(c, soc, out_dir, dump_ir=dump_ir)
+        mat, kernel, program, seconds = compile_case(c, soc, out_dir, dump_ir=dump_ir, quant=quant_record)
+        tolerance = "exact" if quant_record is not None else c.tolerance  # int8: bit for bit
         dumps = [(int(o["address"], 16), o["size"]) for o in program.outputs]
         outcome = run_on(on, program.elf, soc, dumps, out_dir)
         outputs = None
         if outcome.exited_ok:
             got = read_outputs(program.manifest, outcome.dumps)
             if mat.reference:
-                outputs = compare_all(got, mat.reference, c.tolerance)
+                outputs = compare_all(got, mat.reference, tolerance)
         forward = [p for p in outcome.profile if p.region == FORWARD_REGION and p.stop is not None]
         extra = {
             "instret_forward": forward[0].cycles if forward and on == "iss" else None,
@@ -126,17 +144,32 @@ def verify(
                 "kernel": kernel.key,
                 "schedule": kernel.schedule,
             },
-            "tolerance": c.tolerance,
+            "tolerance": tolerance,
             "manifest": str(program.manifest) if workdir else None,
             "verify_wall_s": round(time.perf_counter() - t_start, 3),
             **accelerator_use(soc, kernel.target.strategy),
         }
         if not mat.reference:
             extra["message_reference"] = "no reference outputs for this case: only the run itself was checked"
+        if quant_record is not None:
+            extra["quant"] = quant_record
+        elif soc.accelerator.kind == "gemmini" and c.mlir_path is None:
+            extra["quant"] = {"mode": "none", "note": "--quant none: the float32 model ran on the core"}
         result = make_result(outcome, soc=soc, elf=program.elf, case=c.name, outputs=outputs, extra=extra)
+        if quant_record is not None:
+            _apply_accuracy(result, quant_record)
     if json_path:
         write_json_atomic(json_path, result)
     return result
+
+
+def _apply_accuracy(result: dict, quant_record: dict) -> None:
+    """A bit-exact int8 run still fails when the int8 program is too far from the float32 module."""
+    acc = quant_record.get("accuracy") or {}
+    if result["status"] == "pass" and not acc.get("passed", True):
+        result["status"] = "mismatch"
+        result["reason"] = "accuracy"
+        result["message"] = "int8 accuracy against the float32 module: " + "; ".join(acc["failures"])
 
 
 # ---------------------------------------------------------------------------

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import json
 
+from harness.quant import QUANT_MODES
 from harness.verify import TARGETS, verify
 
 
 def run_verify(args) -> int:
-    result = verify(args.case, args.soc, on=args.on, json_path=args.json, dump_ir=args.dump_ir, workdir=args.workdir)
+    result = verify(
+        args.case,
+        args.soc,
+        on=args.on,
+        json_path=args.json,
+        dump_ir=args.dump_ir,
+        workdir=args.workdir,
+        quant=args.quant,
+    )
     status = result["status"]
     fwd = result.get("instret_forward")
     cyc = result.get("cycles_forward")
     print(f"{result['case']} on {result['soc']} ({result['target']}): {status}")
     if result.get("accelerator_used") is False:
         print(f"  note: {result['note']}")
+    _print_quant(result.get("quant"))
     if cyc is not None:
         print(f"  cycles: total {result['cycles_total']}, forward {cyc}")
     if fwd is not None:
@@ -33,6 +43,24 @@ def run_verify(args) -> int:
     return 0 if status == "pass" else 1
 
 
+def _print_quant(q: dict | None) -> None:
+    if not q:
+        return
+    if q.get("mode") != "int8":
+        print(f"  quant: {q.get('note', q.get('mode'))}")
+        return
+    why = (
+        "quantized by default on this Gemmini config, --quant none runs float32"
+        if q.get("requested") == "auto"
+        else "--quant int8"
+    )
+    print(f"  quant: int8 ({why}): {q['scheme']}")
+    acc = q.get("accuracy") or {}
+    for name, fig in (acc.get("outputs") or {}).items():
+        top1 = f", top-1 agreement {fig['top1_agreement']:.0%} of {fig['rows']}" if "top1_agreement" in fig else ""
+        print(f"  {name} vs float32: max abs error {fig['max_abs_err_pct']}% of its range{top1}")
+
+
 def register(sub) -> None:
     p = sub.add_parser("verify", help="compile a case, run it on Spike or the RTL, compare the outputs with PyTorch")
     p.add_argument("case", help="built-in case (see `cosim cases`), FILE.py:FUNC or FILE.mlir")
@@ -45,5 +73,12 @@ def register(sub) -> None:
         help="write the IR after every compiler stage into DIR, and after every pass into DIR/passes/ (NN-<pass>)",
     )
     p.add_argument("--workdir", metavar="DIR", help="keep the ELF, main.c and manifest.json under DIR")
+    p.add_argument(
+        "--quant",
+        choices=QUANT_MODES,
+        default="auto",
+        help="int8: quantize the float case (cosim_q ops); none: run it in float32; auto (default): int8 on"
+        " Gemmini configs, none elsewhere",
+    )
     p.add_argument("--print-json", action="store_true", help="print the whole result record")
     p.set_defaults(func=run_verify)
