@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from configs import SocConfig
+from configs import GemminiUnit, SocConfig
 from sim.outcome import RunOutcome
 
 RESULT_KEYS = (
@@ -48,12 +48,17 @@ def derived_counters(counters: dict[str, Any], soc: SocConfig, cycles: int | Non
     vec_lane_utilization = vec_lane_ops / (lanes * cycles) (element operations per
     lane and cycle; SEW 8/16 work packs 4/2 elements into a 32-bit lane, so it can
     exceed 1 there); vec_fma_utilization = vec_fma_ops / (lanes * cycles).
+    On a Gemmini SoC's RTL, mesh_utilization = gemmini_macs / (DIM^2 * cycles)
+    (useful MACs, as the functional model counts them, per PE and cycle).
     """
     out = dict(counters)
     lanes = getattr(soc.accelerator, "lanes", None)
     if lanes and cycles and "vec_lane_ops" in counters:
         out["vec_lane_utilization"] = round(counters["vec_lane_ops"] / (lanes * cycles), 6)
         out["vec_fma_utilization"] = round(counters.get("vec_fma_ops", 0) / (lanes * cycles), 6)
+    if isinstance(soc.accelerator, GemminiUnit) and cycles and "gemmini_macs" in counters:
+        dim = soc.accelerator.dim
+        out["mesh_utilization"] = round(counters["gemmini_macs"] / (dim * dim * cycles), 6)
     return out
 
 

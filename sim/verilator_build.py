@@ -160,9 +160,11 @@ def soc_parameters(soc: SocConfig) -> dict[str, int | str]:
         raise SimError(f"{soc.path}: memory.latency and memory.outstanding must be >= 1")
     acc = soc.accelerator
     accel, vlen, dlen, acc_width = 0, 128, 64, 64
+    gemmini: dict[str, int] = {}
     if isinstance(acc, VectorUnit):
         accel, vlen, dlen, acc_width = 1, acc.vlen, acc.dlen, max(64, acc.dlen)
     elif isinstance(acc, GemminiUnit):
+        gemmini = gemmini_parameters(soc, acc)
         accel, acc_width = 2, max(64, acc.dma_bytes * 8)
     return {
         "XLEN": soc.xlen,
@@ -173,7 +175,68 @@ def soc_parameters(soc: SocConfig) -> dict[str, int | str]:
         "DLEN": dlen,
         "MemLatency": soc.memory.latency,
         "MemOutstanding": soc.memory.outstanding,
+        **gemmini,
         **memory_map_parameters(soc),
+    }
+
+
+def _pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def gemmini_parameters(soc: SocConfig, acc: GemminiUnit) -> dict[str, int]:
+    """gemmini_unit's parameters (sim/rtl/gemmini/UNIT.md) from sim/gemmini/params.py, which the model and the
+    C header use too. Values the RTL cannot build, or that disagree with each other, are a SimError naming the
+    config key (``accelerator.<key>``)."""
+    from sim.gemmini.params import ACC_BYTES, ELEM_BYTES, gemmini_params
+
+    def bad(key: str, why: str) -> SimError:
+        return SimError(f"{soc.path}: accelerator.{key} = {getattr(acc, key)!r} {why}")
+
+    if acc.input_type != "int8":
+        raise bad("input_type", "is not supported by the Gemmini RTL (int8 inputs only)")
+    if acc.acc_type != "int32":
+        raise bad("acc_type", "is not supported by the Gemmini RTL (int32 accumulator only)")
+    if not _pow2(acc.dim) or not 2 <= acc.dim <= 64:
+        raise bad("dim", "is not supported by the Gemmini RTL; use a power of two between 2 and 64")
+    flows = tuple(acc.dataflows)
+    if not flows or len(set(flows)) != len(flows) or not set(flows) <= {"WS", "OS"}:
+        raise bad("dataflows", 'must name each of "WS" and "OS" at most once, at least one of them')
+    if acc.loop_conv:
+        raise bad("loop_conv", "but the Gemmini RTL has no loop_conv_ws unit yet (issue 18); set it to false")
+    if not _pow2(acc.dma_bytes) or acc.dma_bytes * 8 > 512:
+        raise bad("dma_bytes", "is not supported: use a power of two up to 64 (amem port: max(64, 8 x dma_bytes) bits)")
+    if acc.dma_max_bytes < acc.dim * ACC_BYTES or acc.dma_max_bytes % acc.dma_bytes:
+        raise bad(
+            "dma_max_bytes",
+            f"must be a multiple of dma_bytes ({acc.dma_bytes}) and hold one accumulator row "
+            f"(DIM x {ACC_BYTES} = {acc.dim * ACC_BYTES} bytes)",
+        )
+    for key, kib, row_bytes, banks_key in (
+        ("scratchpad_kib", acc.scratchpad_kib, acc.dim * ELEM_BYTES, "sp_banks"),
+        ("accumulator_kib", acc.accumulator_kib, acc.dim * ACC_BYTES, "acc_banks"),
+    ):
+        banks = getattr(acc, banks_key)
+        if kib <= 0 or (kib * 1024) % row_bytes:
+            raise bad(key, f"is not a whole number of rows of {row_bytes} bytes (DIM = {acc.dim})")
+        if not _pow2(banks):
+            raise bad(banks_key, "must be a power of two (the RTL splits rows into banks by their bits)")
+        rows = kib * 1024 // row_bytes
+        if rows % banks or not _pow2(rows // banks):
+            raise bad(banks_key, f"does not split the {rows} rows of {key} = {kib} into banks of a power of two rows")
+    p = gemmini_params(soc)
+    return {
+        "Dim": p.dim,
+        "SpRows": p.sp_rows,
+        "AccRows": p.acc_rows,
+        "SpBanks": p.sp_banks,
+        "AccBanks": p.acc_banks,
+        "DmaBytes": p.dma_bytes,
+        "DmaMaxBytes": p.dma_max_bytes,
+        "MaxBlockLen": p.max_block_len,
+        "MaxBlockLenAcc": p.max_block_len_acc,
+        "HasWs": int(p.has_ws),
+        "HasOs": int(p.has_os),
     }
 
 

@@ -4,6 +4,7 @@
 // cycle unless the RTL calls it.
 #include <svdpi.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdint>
@@ -35,6 +36,22 @@ struct ProfileEvent {
   std::vector<uint64_t> counters;  // performance counters at the store (tb_perf_sample)
 };
 
+// A Gemmini instruction at the issue handshake (tb_top.sv g_gm_issue).
+struct GemminiIssue {
+  uint64_t pc;
+  uint32_t insn;
+  uint64_t rs1, rs2;
+};
+
+struct GemminiRefusal {
+  GemminiIssue issue;
+  int reason;            // gemmini_unit_pkg::gm_illegal_e
+  size_t accepted;       // accepted instructions before it
+};
+
+// Accepted Gemmini instructions kept for the trap report's replay (24 bytes each).
+constexpr size_t kMaxGemminiIssues = size_t(1) << 18;
+
 struct State {
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages;
   uint64_t last_page = ~uint64_t(0);
@@ -58,6 +75,10 @@ struct State {
   std::vector<std::string> perf_names;  // index -> counter name ("" = not on this SoC)
   std::vector<uint64_t> perf_totals;
   std::string fail_message;             // why the test bench ended the run (assertions)
+  std::vector<GemminiIssue> gemmini_issues;     // accepted, in program order (up to kMaxGemminiIssues)
+  size_t gemmini_accepted = 0;                  // all accepted, kept or not
+  std::vector<GemminiRefusal> gemmini_refusals;
+  int cop_inflight = -1;                        // coprocessor instructions in flight at a hang (-1: not asked)
 };
 
 State g;
@@ -446,6 +467,21 @@ void tb_perf_total(int idx, int64_t value) {
   g.perf_totals[idx] = uint64_t(value);
 }
 
+// Gemmini issue handshakes (tb_top.sv): accepted instructions are only kept; they
+// and the refusals reach result.txt only when something was refused.
+void tb_gemmini_issue(int64_t pc, int insn, int64_t rs1, int64_t rs2) {
+  if (g.gemmini_issues.size() < kMaxGemminiIssues)
+    g.gemmini_issues.push_back({uint64_t(pc), uint32_t(insn), uint64_t(rs1), uint64_t(rs2)});
+  ++g.gemmini_accepted;
+}
+
+void tb_gemmini_refused(int64_t pc, int insn, int64_t rs1, int64_t rs2, int reason) {
+  g.gemmini_refusals.push_back({{uint64_t(pc), uint32_t(insn), uint64_t(rs1), uint64_t(rs2)}, reason,
+                                g.gemmini_accepted});
+}
+
+void tb_cop_inflight(int count) { g.cop_inflight = count; }
+
 void tb_fail(const char* message) {
   g.fail_message = message ? message : "";
   std::fprintf(stderr, "tb: %s\n", g.fail_message.c_str());
@@ -486,6 +522,23 @@ void tb_finish(int reason, int64_t cycle, int64_t pc, int64_t instret, int64_t i
   for (size_t i = 0; i < g.perf_totals.size() && i < g.perf_names.size(); ++i)
     if (!g.perf_names[i].empty())
       std::fprintf(f, "counter %s %" PRIu64 "\n", g.perf_names[i].c_str(), g.perf_totals[i]);
+  if (g.cop_inflight >= 0) std::fprintf(f, "cop_inflight %d\n", g.cop_inflight);
+  // `gemmini_refused PC INSN RS1 RS2 REASON ACCEPTED`: a refused Gemmini instruction and how many accepted
+  // ones came before it; `gemmini_issue PC INSN RS1 RS2`: those accepted ones (up to the last refusal), for
+  // the replay in sim/rtl_runner.py; `gemmini_issues_kept N` when the history was cut short.
+  if (!g.gemmini_refusals.empty()) {
+    for (const GemminiRefusal& r : g.gemmini_refusals)
+      std::fprintf(f, "gemmini_refused 0x%" PRIx64 " 0x%08x 0x%" PRIx64 " 0x%" PRIx64 " %d %zu\n", r.issue.pc,
+                   r.issue.insn, r.issue.rs1, r.issue.rs2, r.reason, r.accepted);
+    const size_t upto = std::min(g.gemmini_refusals.back().accepted, g.gemmini_issues.size());
+    for (size_t i = 0; i < upto; ++i) {
+      const GemminiIssue& e = g.gemmini_issues[i];
+      std::fprintf(f, "gemmini_issue 0x%" PRIx64 " 0x%08x 0x%" PRIx64 " 0x%" PRIx64 "\n", e.pc, e.insn, e.rs1,
+                   e.rs2);
+    }
+    if (g.gemmini_issues.size() < g.gemmini_accepted)
+      std::fprintf(f, "gemmini_issues_kept %zu\n", g.gemmini_issues.size());
+  }
   static const char* kPorts[] = {"imem", "dmem", "amem"};
   for (int p = 0; p < 3; ++p) {
     std::fprintf(f, "counter %s_reads %" PRIu64 "\n", kPorts[p], g.mem_reads[p]);

@@ -19,6 +19,18 @@ module tb_top #(
   parameter int unsigned DLEN           = 64,
   parameter int unsigned MemLatency     = 4,
   parameter int unsigned MemOutstanding = 4,
+  // Gemmini unit (Accel == 2): sim/gemmini/params.py through sim/verilator_build.soc_parameters
+  parameter int unsigned Dim            = 4,
+  parameter int unsigned SpRows         = 1024,
+  parameter int unsigned AccRows        = 256,
+  parameter int unsigned SpBanks        = 4,
+  parameter int unsigned AccBanks       = 2,
+  parameter int unsigned DmaBytes       = 8,
+  parameter int unsigned DmaMaxBytes    = 64,
+  parameter int unsigned MaxBlockLen    = 16,
+  parameter int unsigned MaxBlockLenAcc = 4,
+  parameter bit          HasWs          = 1'b1,
+  parameter bit          HasOs          = 1'b1,
   // Memory map (config memory_map, sim/verilator_build.memory_map_parameters)
   parameter logic [31:0] MmioBase       = 32'h1000_0000,
   parameter logic [31:0] MmioSize       = 32'h0000_1000,
@@ -46,6 +58,11 @@ module tb_top #(
   import "DPI-C" function void tb_perf_sample(input int idx, input longint value);
   import "DPI-C" function void tb_perf_total(input int idx, input longint value);
   import "DPI-C" function void tb_fail(input string message);
+  import "DPI-C" function void tb_gemmini_issue(input longint pc, input int insn, input longint rs1,
+                                                input longint rs2);
+  import "DPI-C" function void tb_gemmini_refused(input longint pc, input int insn, input longint rs1,
+                                                  input longint rs2, input int reason);
+  import "DPI-C" function void tb_cop_inflight(input int count);
   import "DPI-C" function void tb_finish(input int reason, input longint cycle, input longint pc,
                                          input longint instret, input longint imem_busy,
                                          input longint dmem_busy, input longint amem_busy,
@@ -121,10 +138,15 @@ module tb_top #(
   logic                  imem_profile, dmem_profile, amem_profile;
   core_perf_t            core_perf;
   vec_pkg::vec_perf_t    vec_perf;
+  gemmini_unit_pkg::gm_perf_t    gm_perf;
+  gemmini_unit_pkg::gm_illegal_e gm_illegal_reason;
   longint unsigned       imem_busy, dmem_busy, amem_busy;
 
   cosim_soc #(
     .XLEN(XLEN), .DataW(DataW), .AccDataW(AccDataW), .Accel(Accel), .VLEN(VLEN), .DLEN(DLEN),
+    .MemOutstanding(MemOutstanding), .Dim(Dim), .SpRows(SpRows), .AccRows(AccRows), .SpBanks(SpBanks),
+    .AccBanks(AccBanks), .DmaBytes(DmaBytes), .DmaMaxBytes(DmaMaxBytes), .MaxBlockLen(MaxBlockLen),
+    .MaxBlockLenAcc(MaxBlockLenAcc), .HasWs(HasWs), .HasOs(HasOs),
     .MmioBase(MmioBase), .MmioSize(MmioSize), .Mem0Base(Mem0Base), .Mem0Size(Mem0Size),
     .Mem1Base(Mem1Base), .Mem1Size(Mem1Size), .Mem2Base(Mem2Base), .Mem2Size(Mem2Size)
   ) u_soc (
@@ -162,6 +184,8 @@ module tb_top #(
     .late_wb_o         (late_wb),
     .core_perf_o       (core_perf),
     .vec_perf_o        (vec_perf),
+    .gm_perf_o         (gm_perf),
+    .gm_illegal_reason_o (gm_illegal_reason),
     .acc_progress_o    (acc_progress)
   );
 
@@ -191,13 +215,18 @@ module tb_top #(
   );
 
   // ---------------------------------------------------------------------------
-  // Performance counters: every event of the core's core_perf_t and the vector
-  // unit's vec_perf_t (vec_pkg) summed per cycle into 64-bit counters, reported in
-  // result.txt (names below; vec_* only on vector SoCs) and sampled at every
-  // PROFILE store.
+  // Performance counters: every event of the core's core_perf_t, the vector
+  // unit's vec_perf_t (vec_pkg) and the Gemmini unit's gm_perf_t
+  // (gemmini_unit_pkg) summed per cycle into 64-bit counters, reported in
+  // result.txt (names below; vec_* only on vector SoCs, the Gemmini ones only on
+  // Gemmini SoCs) and sampled at every PROFILE store. The Gemmini names are the
+  // functional model's where they mean the same (sim/gemmini/model.py
+  // BASE_COUNTERS: gemmini_macs, dma_bytes_read, dma_bytes_written);
+  // harness/results.py derives mesh_utilization from gemmini_macs.
   // ---------------------------------------------------------------------------
-  localparam int NPerf = 13;
+  localparam int NPerf = 23;
   localparam int NCorePerf = 2;   // core_* first; vec_* only exist for Accel == 1
+  localparam int GmPerf = 13;     // first Gemmini counter (Accel == 2)
   localparam int unsigned Lanes = DLEN / 32;
   longint unsigned perf_q  [NPerf] = '{default: 0};
   longint unsigned perf_ev [NPerf];
@@ -217,6 +246,18 @@ module tb_top #(
       tb_perf_name(10, "vec_stall_mem_cycles");
       tb_perf_name(11, "vec_stall_issue_cycles");
       tb_perf_name(12, "vec_iq_full_cycles");
+    end
+    if (Accel == 2) begin
+      tb_perf_name(GmPerf + 0, "gemmini_macs");
+      tb_perf_name(GmPerf + 1, "gemmini_load_busy_cycles");
+      tb_perf_name(GmPerf + 2, "gemmini_exec_busy_cycles");
+      tb_perf_name(GmPerf + 3, "gemmini_store_busy_cycles");
+      tb_perf_name(GmPerf + 4, "gemmini_mesh_busy_cycles");
+      tb_perf_name(GmPerf + 5, "dma_bytes_read");
+      tb_perf_name(GmPerf + 6, "dma_bytes_written");
+      tb_perf_name(GmPerf + 7, "gemmini_stall_hazard_cycles");
+      tb_perf_name(GmPerf + 8, "gemmini_stall_queue_cycles");
+      tb_perf_name(GmPerf + 9, "gemmini_stall_mem_cycles");
     end
   end
 
@@ -244,6 +285,16 @@ module tb_top #(
     perf_ev[10] = longint'(vec_bits[5]);
     perf_ev[11] = longint'(vec_bits[6]);
     perf_ev[12] = longint'(vec_bits[7]);
+    perf_ev[GmPerf + 0] = longint'(gm_perf.macs);
+    perf_ev[GmPerf + 1] = longint'(gm_perf.load_busy);
+    perf_ev[GmPerf + 2] = longint'(gm_perf.exec_busy);
+    perf_ev[GmPerf + 3] = longint'(gm_perf.store_busy);
+    perf_ev[GmPerf + 4] = longint'(gm_perf.mesh_busy);
+    perf_ev[GmPerf + 5] = longint'(gm_perf.dma_rd_bytes);
+    perf_ev[GmPerf + 6] = longint'(gm_perf.dma_wr_bytes);
+    perf_ev[GmPerf + 7] = longint'(gm_perf.stall_hazard);
+    perf_ev[GmPerf + 8] = longint'(gm_perf.stall_queue);
+    perf_ev[GmPerf + 9] = longint'(gm_perf.stall_mem);
   end
 
   // Width assertions (issue 5): per cycle at most `lanes` FP multiply-adds, at
@@ -289,6 +340,8 @@ module tb_top #(
 
   task automatic finish_run(int reason);
     for (int i = 0; i < NPerf; i++) tb_perf_total(i, longint'(perf_q[i]));
+    // A hang report says whether the core was waiting for its coprocessor.
+    if (reason == ReasonWatchdog || reason == ReasonMaxCycles) tb_cop_inflight(int'(u_soc.u_core.cop_cnt_q));
     tb_finish(reason, cycle, retire.valid ? retire.pc : longint'(u_soc.u_core.pc_q),
               instret + longint'(retire.valid),
               imem_busy, dmem_busy, amem_busy, longint'(first_trap.cause), first_trap.epc, first_trap.tval);
@@ -340,6 +393,38 @@ module tb_top #(
       end else if (idle + 1 >= watchdog) begin
         finish_run(ReasonWatchdog);
       end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Gemmini instructions at the issue handshake (Accel == 2), for the trap
+  // report: every accepted one and the refused one, with the core's PC and the
+  // source registers, go to tb_dpi.cpp, which writes them into result.txt when
+  // an instruction was refused; sim/rtl_runner.py then names the refused field
+  // (the unit's illegal_reason_o, and the functional model's own text from a
+  // replay of the accepted instructions). illegal_reason_o is registered ("the
+  // last refused instruction"), so it is read the cycle after the refusal.
+  // ---------------------------------------------------------------------------
+  if (Accel == 2) begin : g_gm_issue
+    logic        refused_q = 1'b0;
+    longint      refused_pc_q, refused_rs1_q, refused_rs2_q;
+    logic [31:0] refused_insn_q;
+    always_ff @(posedge clk) begin
+      refused_q <= 1'b0;
+      if (rst_n && !done && u_soc.cop_req_valid && u_soc.cop_req_ready) begin
+        if (u_soc.cop_illegal) begin
+          refused_q      <= 1'b1;
+          refused_pc_q   <= longint'(u_soc.u_core.pc_q);
+          refused_insn_q <= u_soc.cop_req.insn;
+          refused_rs1_q  <= u_soc.cop_req.rs1;
+          refused_rs2_q  <= u_soc.cop_req.rs2;
+        end else begin
+          tb_gemmini_issue(longint'(u_soc.u_core.pc_q), u_soc.cop_req.insn, u_soc.cop_req.rs1,
+                           u_soc.cop_req.rs2);
+        end
+      end
+      if (refused_q) tb_gemmini_refused(refused_pc_q, refused_insn_q, refused_rs1_q, refused_rs2_q,
+                                        int'(gm_illegal_reason));
     end
   end
 

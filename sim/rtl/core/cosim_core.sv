@@ -11,6 +11,11 @@ module cosim_core
   parameter int unsigned DataW      = 32,   // memory port width (>= XLEN)
   parameter bit          VecPresent = 1'b0,
   parameter int unsigned VLEN       = 128,
+  // Custom (RoCC) instructions and scalar memory: 0 = a custom instruction may
+  // read and write memory, so scalar loads/stores wait for it (kind 2'b11);
+  // 1 = only fence and MMIO accesses wait for it (Gemmini: its DMA is ordered
+  // against the core's memory by fence alone, DESIGN.md; kind 2'b00).
+  parameter bit          CustomFenceOnly = 1'b0,
   // The MMIO page (DESIGN.md memory map; every config today): scalar accesses
   // to it wait until the coprocessor is idle (EXIT/PROFILE drain the unit).
   parameter logic [31:0] MmioBase   = 32'h1000_0000,
@@ -97,7 +102,7 @@ module cosim_core
   logic [31:0]     cop_exc_vstart_q, cop_exc_vstart_d;
   logic [XLEN-1:0] cop_pc_q [CopMax];
   // Memory kind of every coprocessor instruction in flight (by seq): bit 0 it
-  // reads memory, bit 1 it writes memory (custom opcodes: both).
+  // reads memory, bit 1 it writes memory (custom opcodes: both, unless CustomFenceOnly).
   logic [1:0]      cop_kind_q [CopMax];
   logic [4:0]      cop_rd_cnt_q, cop_rd_cnt_d;   // in flight that read memory
   logic [4:0]      cop_wr_cnt_q, cop_wr_cnt_d;   // in flight that write memory
@@ -606,7 +611,7 @@ module cosim_core
     else mem_order_ok = (cop_wr_cnt_q == '0);
   end
   always_comb begin
-    if (!cop_is_vector) cop_kind = 2'b11;                 // custom (RoCC): may do anything
+    if (!cop_is_vector) cop_kind = CustomFenceOnly ? 2'b00 : 2'b11;  // custom (RoCC)
     else if (insn[6:0] == OpLoadFp) cop_kind = 2'b01;     // vector load
     else if (insn[6:0] == OpStoreFp) cop_kind = 2'b10;    // vector store
     else cop_kind = 2'b00;                                // vector arithmetic, moves
