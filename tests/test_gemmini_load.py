@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import struct
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -26,8 +27,9 @@ from sim.gemmini import isa
 from sim.gemmini.model import GemminiIllegal, GemminiModel
 from sim.gemmini.params import ACC_BYTES, GemminiParams, gemmini_params
 from sim.tb.gemmini.build import ArrayBuild
-from sim.tb.gemmini.load_build import DmaKnobs, LoadRun, build_load_tb, run_load
+from sim.tb.gemmini.load_build import RTL_SOURCES, DmaKnobs, LoadRun, build_load_tb, run_load
 from sim.tb.gemmini.stream import unpack
+from sim.verilator_build import ensure_verilator_on_path
 
 pytestmark = pytest.mark.rtl
 
@@ -42,10 +44,9 @@ def f32(x: float) -> int:
 
 
 # Scales: ties (x * 0.5, x * 1.5, x * 2.5 of odd x land on .5), saturation, NaN, infinities, subnormals, signs.
-SCALES = (
-    [f32(v) for v in (0.5, 1.5, 2.5, -0.5, -1.5, 0.25, 0.75, 0.125, 3.0, -3.0, 127.5, 1e-3, 1e10, -1e10, -0.0, 0.0)]
-    + [0x7FC0_0000, 0x7F80_0000, 0xFF80_0000, 0x0000_0001, 0x3F80_0001, 0x3F7F_FFFF]
-)
+SCALES = [
+    f32(v) for v in (0.5, 1.5, 2.5, -0.5, -1.5, 0.25, 0.75, 0.125, 3.0, -3.0, 127.5, 1e-3, 1e10, -1e10, -0.0, 0.0)
+] + [0x7FC0_0000, 0x7F80_0000, 0xFF80_0000, 0x0000_0001, 0x3F80_0001, 0x3F7F_FFFF]
 
 
 class ImageMemory:
@@ -121,7 +122,9 @@ def mvin(rng: random.Random, p: GemminiParams, model: GemminiModel, idx: int) ->
     return MVIN_FUNCT[idx], dram, raw | cols << 32 | rows << 48
 
 
-def program(rng: random.Random, p: GemminiParams, mem: ImageMemory, n: int, scales: list[int] | None = None) -> list[Cmd]:
+def program(
+    rng: random.Random, p: GemminiParams, mem: ImageMemory, n: int, scales: list[int] | None = None
+) -> list[Cmd]:
     """``n`` legal commands: config_lds and mvins of all three ids (the model, run alongside, says what is legal)."""
     model = GemminiModel(p, mem)
     cmds: list[Cmd] = []
@@ -207,8 +210,9 @@ def test_random_programs(dim4, tmp_path, seed):
 def test_back_pressure(dim4, tmp_path):
     """Busy memory ports (25 % ready), a slow DMA, few requests in flight: nothing is lost or reordered."""
     p, b = dim4
-    knobs = DmaKnobs(lat_min=2, lat_max=30, p_req_ready=0.5, p_resp_valid=0.5, p_sp_ready=0.25, p_acc_ready=0.3,
-                     p_cmd=0.9, max_out=4)
+    knobs = DmaKnobs(
+        lat_min=2, lat_max=30, p_req_ready=0.5, p_resp_valid=0.5, p_sp_ready=0.25, p_acc_ready=0.3, p_cmd=0.9, max_out=4
+    )
     run = _random_run(p, b, 21, 200, knobs, tmp_path)
     assert run.stall_cycles > 0
 
@@ -217,30 +221,78 @@ def test_scales(dim4, tmp_path):
     """int8 mvins into the scratchpad and shrunk into the accumulator under every scale of SCALES (ties, saturation,
     NaN, infinities, subnormals) and random fp32 bit patterns."""
     p, b = dim4
-    _random_run(p, b, 31, 260, DmaKnobs(p_sp_ready=1.0, p_acc_ready=1.0), tmp_path,
-                scales=SCALES + [random.Random(5).getrandbits(32) for _ in range(8)])
+    _random_run(
+        p,
+        b,
+        31,
+        260,
+        DmaKnobs(p_sp_ready=1.0, p_acc_ready=1.0),
+        tmp_path,
+        scales=SCALES + [random.Random(5).getrandbits(32) for _ in range(8)],
+    )
 
 
-def test_throughput_and_overlap(dim4, tmp_path):
-    """Back-to-back DIM-row scratchpad mvins with a DMA of latency 10 that is always ready: one row write a cycle
-    in steady state, and the reads of later rows and commands overlap the responses of earlier ones."""
+@pytest.mark.parametrize(
+    ("rows", "blocks", "to_acc"),
+    [(4, 1, False), (1, 1, False), (4, 4, False), (4, 1, True), (2, 4, True)],
+    ids=["4x4-sp", "1x4-sp", "4x16-sp", "4x4-acc", "2x16-acc"],
+)
+def test_throughput_and_overlap(dim4, tmp_path, rows, blocks, to_acc):
+    """Back-to-back mvins of one shape (DIM-column blocks, unaligned DRAM rows) with a DMA of latency 10 that is
+    always ready: one row write a cycle in steady state (a DRAM row of b blocks takes b cycles), and the reads of
+    later rows and commands overlap the responses of earlier ones."""
     p, b = dim4
     d, rng = p.dim, random.Random(41)
     mem = ImageMemory(memory_image(rng))
-    n = 64
+    eb = ACC_BYTES if to_acc else 1
+    cols = blocks * d
+    n = 256 // (rows * blocks)
+    limit = p.acc_rows if to_acc else p.sp_rows
     cmds: list[Cmd] = [
-        (isa.MVIN, MEM_BASE + 3 + i * 4 * d, (i * d) | d << 32 | d << 48) for i in range(n)
+        (
+            isa.MVIN,
+            MEM_BASE + 3 + i * rows * cols * eb,
+            (1 << 31 if to_acc else 0) | (i * rows * blocks) % (limit - rows * blocks) | cols << 32 | rows << 48,
+        )
+        for i in range(n)
     ]
-    knobs = DmaKnobs(lat_min=10, lat_max=10, p_req_ready=1.0, p_resp_valid=1.0, p_sp_ready=1.0, p_acc_ready=1.0,
-                     p_cmd=1.0, max_out=16)
+    if blocks > 1:  # rows * eb * cols apart in DRAM; blocks of a row after one another
+        cmds.insert(0, (isa.CONFIG, isa.CONFIG_LD | rows << 16, cols * eb))
+    knobs = DmaKnobs(10, 10, 1.0, 1.0, 1.0, 1.0, 1.0, 16)
     run = run_load(b, p, with_ids(cmds), MEM_BASE, mem.data, knobs, tmp_path)
     check(p, cmds, mem, run)
-    rows = n * d
-    per_row = (run.dones[-1][0] - run.accepts[0]) / rows
-    print(f"DIM {d}: {rows} rows in {run.dones[-1][0] - run.accepts[0]} cycles, {per_row:.3f} cycles per row, "
-          f"{run.max_inflight} requests in flight at most")
-    assert run.max_inflight >= 10
-    assert per_row < 1.1
+    writes = n * rows * blocks
+    assert len(run.writes) == writes
+    span = run.dones[-1][0] - run.accepts[0]
+    print(
+        f"DIM {d} {rows}x{cols} {'acc' if to_acc else 'sp'}: {n} mvins, {writes} row writes in {span} cycles "
+        f"({span / writes:.3f} a write, {span / (n * rows):.3f} a DRAM row), {run.max_inflight} requests in flight"
+    )
+    assert run.max_inflight >= (10 if blocks == 1 else 2)
+    assert span < writes + 20  # the DMA latency once, then a write every cycle
+
+
+def test_lint_wall_clean():
+    """gemmini_load is Verilator -Wall clean at DIM 4, 8 and 16 (only its own file: the shared package and the
+    FPU's units have warnings of their own)."""
+    ensure_verilator_on_path()
+    for dim, sizes in ((4, "gemmini-dim4"), (8, "gemmini-dim4"), (16, "gemmini-dim16")):
+        q = gemmini_params(sizes)
+        params = {
+            "Dim": dim,
+            "SpRows": q.sp_rows,
+            "AccRows": q.acc_rows,
+            "DmaMaxBytes": q.dma_max_bytes,
+            "MaxBlockLen": max(1, q.dma_max_bytes // dim),
+            "MaxBlockLenAcc": max(1, q.dma_max_bytes // (4 * dim)),
+        }
+        cmd = ["verilator", "--lint-only", "-Wall", "--top-module", "gemmini_load"]
+        cmd += [f"-G{k}={v}" for k, v in params.items()] + [str(s) for s in RTL_SOURCES]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        lines = (res.stdout + res.stderr).splitlines()
+        problems = [ln for ln in lines if ln.startswith("%") and "gemmini_load.sv" in ln]
+        errors = [ln for ln in lines if ln.startswith("%Error") and "due to" not in ln]
+        assert not problems + errors, f"DIM {dim}:\n" + "\n".join(problems + errors)
 
 
 @pytest.mark.slow
