@@ -70,6 +70,11 @@ def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | No
         seconds["quantize"] = record["seconds"]
     if c.mlir_path is not None:
         imported = import_mlir_file(c.mlir_path, name=c.name)
+    elif quant is not None:
+        from harness.quant.flow import quiet_torch_warnings
+
+        with quiet_torch_warnings():  # re-exporting the int8 GraphModule: torch's own deprecation notes
+            imported = import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
     else:
         imported = import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
     seconds["frontend"] = time.perf_counter() - t0

@@ -16,7 +16,7 @@ def run_verify(args) -> int:
         json_path=args.json,
         dump_ir=args.dump_ir,
         workdir=args.workdir,
-        quant=args.quant,
+        quant=getattr(args, "quant", "auto"),  # callers that build args by hand may leave it out
     )
     status = result["status"]
     fwd = result.get("instret_forward")

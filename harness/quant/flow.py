@@ -15,7 +15,10 @@ compiles for the RV64 core through the scalar path.
 
 from __future__ import annotations
 
+import contextlib
 import time
+import warnings
+from collections.abc import Iterator
 from dataclasses import replace
 
 import torch
@@ -62,3 +65,11 @@ def quantize_case(mat, soc):
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return replace(mat, fn=fn, inputs=q_inputs, reference=reference), record
+
+
+@contextlib.contextmanager
+def quiet_torch_warnings() -> Iterator[None]:
+    """Hide torch's deprecation notes about its own internals (the pytree specs torch.export copies)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, message=r".*treespec.*")
+        yield

@@ -21,6 +21,7 @@ Accumulation (``a @ b + bias``) is int32 and wraps, as the accumulator's adders 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -122,9 +123,15 @@ def conv2d_ref(
     _check("conv2d", x, torch.int8, "x")
     _check("conv2d", w, torch.int8, "w")
     _check_bias("conv2d", bias, w.shape[0])
-    acc = torch.nn.functional.conv2d(
-        x.to(torch.int32), w.to(torch.int32), None, list(stride), list(padding), list(dilation), groups
-    )
+    w32 = w.to(torch.int32)
+    if tuple(dilation) != (1, 1):
+        # ATen has no integer dilated convolution: the same sums with zeros between the taps
+        d0, d1 = int(dilation[0]), int(dilation[1])
+        o, c, kh, kw = w32.shape
+        spread = torch.zeros((o, c, d0 * (kh - 1) + 1, d1 * (kw - 1) + 1), dtype=torch.int32)
+        spread[:, :, ::d0, ::d1] = w32
+        w32 = spread
+    acc = torch.nn.functional.conv2d(x.to(torch.int32), w32, None, list(stride), list(padding), 1, groups)
     if bias is not None:
         acc = acc + bias.reshape(1, -1, 1, 1)
     return requant(acc, scale, relu)
@@ -279,4 +286,6 @@ def is_cosim_q(target: object) -> bool:
 def decompose(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """``ep`` with every cosim_q node replaced by the aten integer ops of its reference
     (the RV64 scalar path: targets without a Gemmini backend compile those)."""
-    return ep.run_decompositions(overloads())
+    with warnings.catch_warnings():  # torch's deprecation notes about its own pytree specs, copied here
+        warnings.filterwarnings("ignore", category=FutureWarning, message=r".*treespec.*")
+        return ep.run_decompositions(overloads())
