@@ -30,9 +30,13 @@ package gemmini_unit_pkg;
     IllPoolDims      = 6'd17,  // pooled mvout without a pool size / output dims
     IllOsStride      = 6'd18,  // OS result rows below the C address (C stride)
     IllDmaRange      = 6'd19,  // a DMA byte range outside the memory map
-    IllLoopBounds    = 6'd20,  // loop_ws: a bound or pad the unroller refuses (LoopWs._check)
-    IllLoopAct       = 6'd21,  // loop_ws: activation > 1
-    IllLoopCmd       = 6'd22   // loop_ws: one of its generated commands would trap
+    IllLoopBounds    = 6'd20,  // loop_ws: pad_I/J/K >= DIM (LoopWs._check)
+    IllLoopAct       = 6'd21,  // loop_ws: activation (rs1[10:8]) > 1
+    IllLoopCmd       = 6'd22,  // (reserved)
+    IllLoopResidual  = 6'd23,  // loop_ws: residual add (rs2[2])
+    IllLoopTranspose = 6'd24,  // loop_ws: A and B transpose together
+    IllLoopSp        = 6'd25,  // loop_ws: A and B tiles need more than half the scratchpad minus DIM
+    IllLoopAcc       = 6'd26   // loop_ws: C tiles need more than half the accumulator
   } gm_illegal_e;
 
   // Events of one cycle (perf_o); the SoC sums them into result.json's counters.

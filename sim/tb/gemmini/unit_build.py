@@ -1,0 +1,113 @@
+"""Build (cached) and run the cocotb test benches of the Gemmini unit's top (sim/rtl/gemmini/gemmini_unit*.sv).
+
+Each block of the top has a bench of its own (the decoder, the ROB, the arbiter), built through
+:func:`sim.tb.gemmini.build.cached_build` under ``$COSIM_CACHE/<toplevel>``. :func:`illegal_reasons` reads the
+``gm_illegal_e`` codes from gemmini_unit_pkg.sv and :func:`model_reason` names the code of a model
+``GemminiIllegal`` message, so the RTL's ``illegal_reason_o`` and the model's message compare (the harness can use
+the same two to print the model's wording for an RTL trap).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from configs import load_soc
+from sim.gemmini.params import GemminiParams
+from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
+from sim.verilator_build import memory_map_parameters
+
+COSIM_PKG = RTL_DIR.parent / "cosim_pkg.sv"
+PKGS: tuple[Path, ...] = (COSIM_PKG, RTL_DIR / "gemmini_pkg.sv", RTL_DIR / "gemmini_unit_pkg.sv")
+
+
+@cache
+def illegal_reasons() -> dict[str, int]:
+    """``gm_illegal_e``'s names and values, from gemmini_unit_pkg.sv."""
+    text = (RTL_DIR / "gemmini_unit_pkg.sv").read_text()
+    body = text[text.index("typedef enum") : text.index("} gm_illegal_e")]
+    return {m[1]: int(m[2]) for m in re.finditer(r"(Ill\w+)\s*=\s*6'd(\d+)", body)}
+
+
+# model message (sim/gemmini/model.py, loop_ws.py, spike_bridge.py) -> reason; the first match wins
+_MESSAGES: tuple[tuple[str, str], ...] = (
+    (r"unknown funct", "IllFunct"),
+    (r"no loop_conv_ws unit", "IllLoopConv"),
+    (r"mvin id = ", "IllLdId"),
+    (r"config_norm", "IllCfgNorm"),
+    (r"config_st: activation", "IllStAct"),
+    (r"config_ex: dataflow", "IllExDataflow"),
+    (r"config_ex: activation", "IllExAct"),
+    (r"two transposers", "IllExTranspose"),
+    (r"loop_ws: pad_", "IllLoopBounds"),
+    (r"loop_ws: activation", "IllLoopAct"),
+    (r"loop_ws: residual", "IllLoopResidual"),
+    (r"loop_ws: A transpose and B transpose", "IllLoopTranspose"),
+    (r"loop_ws: .*half the scratchpad", "IllLoopSp"),
+    (r"loop_ws: .*half the accumulator", "IllLoopAcc"),
+    (r"norm command", "IllNormCmd"),
+    (r"accumulator rows .* outside", "IllAccRange"),
+    (r"scratchpad rows .* outside", "IllSpRange"),
+    (r"rows = \d+ exceeds DIM", "IllRows"),
+    (r"cols = \d+ exceeds DIM", "IllCols"),
+    (r"cols = \d+ is \d+ blocks", "IllBlocks"),
+    (r"pixel repeats", "IllPixelRepeat"),
+    (r"cannot pool", "IllPoolFull"),
+    (r"needs a pool size", "IllPoolDims"),
+    (r"rows below the C address", "IllOsStride"),
+    (r"leaves the memory map", "IllDmaRange"),
+)
+
+
+def model_reason(message: str) -> int:
+    """The ``gm_illegal_e`` code of a GemminiIllegal message (ValueError for a message no code names)."""
+    codes = illegal_reasons()
+    for pat, name in _MESSAGES:
+        if re.search(pat, message):
+            return codes[name]
+    raise ValueError(f"no gm_illegal_e code for the model's message {message!r}")
+
+
+def memory_map(soc: str) -> dict[str, str]:
+    """The Mem0/1/2 regions of ``soc`` as gemmini_unit's parameters (cosim_soc's names, sized literals)."""
+    return {k: v for k, v in memory_map_parameters(load_soc(soc)).items() if k.startswith("Mem")}
+
+
+def decode_parameters(p: GemminiParams, soc: str) -> dict[str, int | str]:
+    return {
+        "Dim": p.dim,
+        "SpRows": p.sp_rows,
+        "AccRows": p.acc_rows,
+        "MaxBlockLen": p.max_block_len,
+        "MaxBlockLenAcc": p.max_block_len_acc,
+        "HasWs": int(p.has_ws),
+        "HasOs": int(p.has_os),
+        **memory_map(soc),
+    }
+
+
+DECODE_TOP = "unit_decode_tb"
+
+
+def build_decode_tb(p: GemminiParams, soc: str) -> ArrayBuild:
+    params = decode_parameters(p, soc)
+    srcs = (*PKGS, RTL_DIR / "gemmini_unit_decode.sv", TB_DIR / "unit_decode_tb.sv")
+    return cached_build(DECODE_TOP, srcs, params, p.dim, params)  # type: ignore[arg-type]
+
+
+def run_decode(
+    b: ArrayBuild, insns: Sequence[tuple[int, int, int]], workdir: Path
+) -> tuple[list[tuple[int, int]], float]:
+    """Offer ``insns`` ((funct, rs1, rs2)) one a cycle; per instruction (legal, reason), and the wall time."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    stim, out = workdir / "stim.json", workdir / "out.json"
+    stim.write_text(json.dumps([[str(v) for v in i] for i in insns]))
+    out.unlink(missing_ok=True)
+    t0 = time.perf_counter()
+    env = {"GEMMINI_UDEC_STIM": str(stim), "GEMMINI_UDEC_OUT": str(out)}
+    run_cocotb(b, DECODE_TOP, "sim.tb.gemmini.unit_decode_cocotb", workdir, env, out)
+    return [(int(a), int(r)) for a, r in json.loads(out.read_text())], time.perf_counter() - t0

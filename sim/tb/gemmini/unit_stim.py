@@ -1,0 +1,275 @@
+"""Random Gemmini instruction streams for the unit's test benches, and the functional model's verdict on them.
+
+:func:`random_program` mixes every funct (configs with all their fields, mvin/mvout/preload/compute with local
+addresses near the ends of the scratchpad and accumulator, DRAM addresses at the memory map's edges, loop_ws
+with its configs, counter, flush, loop_conv, unknown functs); :func:`model_verdicts` runs a stream on
+sim/gemmini/model.py the way the RTL takes it: an instruction the model refuses (GemminiIllegal) leaves no trace
+(its state is rolled back: the core traps precisely), and the verdict is (legal, gm_illegal_e code).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from sim.gemmini import isa
+from sim.gemmini.model import GemminiIllegal, GemminiModel
+from sim.gemmini.params import GemminiParams
+from sim.tb.gemmini.unit_build import model_reason
+
+GARBAGE = 0xFFFF_FFFF
+M64 = (1 << 64) - 1
+
+
+class MapMemory:
+    """Main memory as the model's ``Memory``: bytes outside the regions are refused as Spike refuses them."""
+
+    def __init__(self, regions: list[tuple[int, int]]):
+        self.regions = regions
+        self.data: dict[int, int] = {}
+
+    def _ok(self, addr: int, size: int) -> bool:
+        a, end = addr, addr + size
+        while a < end:  # walk region by region (they may touch)
+            r = next(((b, s) for b, s in self.regions if b <= a < b + s), None)
+            if r is None:
+                return False
+            a = r[0] + r[1]
+        return True
+
+    def read(self, addr: int, size: int) -> bytes:
+        if size and not self._ok(addr, size):
+            raise GemminiIllegal(f"DMA read of {size} bytes at 0x{addr:x} leaves the memory map")
+        return bytes(self.data.get(addr + i, 0) for i in range(size))
+
+    def write(self, addr: int, data: bytes) -> None:
+        if data and not self._ok(addr, len(data)):
+            raise GemminiIllegal(f"DMA write of {len(data)} bytes at 0x{addr:x} leaves the memory map")
+        for i, b in enumerate(data):
+            self.data[addr + i] = b
+
+
+def rs(addr: int, cols: int, rows: int) -> int:
+    return ((rows & 0xFFFF) << 48) | ((cols & 0xFFFF) << 32) | (addr & 0xFFFF_FFFF)
+
+
+class Gen:
+    def __init__(self, p: GemminiParams, regions: list[tuple[int, int]], rng: random.Random):
+        self.p, self.regions, self.r = p, regions, rng
+
+    def pick(self, *weighted):
+        vals, weights = zip(*weighted, strict=True)
+        return self.r.choices(vals, weights)[0]
+
+    def small(self, hi: int) -> int:
+        return self.r.randrange(0, hi + 1)
+
+    def dram(self) -> int:
+        r, regs = self.r, self.regions
+        lo_base = min(b for b, _ in regs)
+        hi_end = max(b + s for b, s in regs)
+        k = self.pick((0, 3), (1, 30), (2, 30), (3, 8), (4, 8), (5, 2))
+        if k == 0:
+            return 0
+        if k == 1:
+            b, s = r.choice(regs)
+            return b + r.randrange(0, 0x4000)
+        if k == 2:
+            return hi_end - r.randrange(1, 0x400)  # near the end of the last region
+        if k == 3:
+            return lo_base - r.randrange(1, 0x200)  # just below the first
+        if k == 4:
+            return r.randrange(0, 1 << 32)
+        return r.randrange(0, 1 << 64)
+
+    def local(self, acc_bias: float = 0.5) -> int:
+        r, p, d = self.r, self.p, self.p.dim
+        if r.random() < 0.08:
+            return GARBAGE
+        if r.random() < acc_bias:
+            rows = p.acc_rows
+            row = self.pick(
+                (r.randrange(0, 4 * d), 4),
+                (rows - r.randrange(0, 4 * d + 1), 3),
+                (r.randrange(0, rows), 3),
+                (r.randrange(0, 1 << 26), 1),
+            )
+            hi = 0x8000_0000 | (r.getrandbits(1) << 30) | (r.getrandbits(1) << 29 if r.random() < 0.3 else 0)
+            if r.random() < 0.05:
+                hi |= r.randrange(1, 8) << 26
+            return hi | (row & ((1 << 26) - 1))
+        rows = p.sp_rows
+        row = self.pick(
+            (r.randrange(0, 4 * d), 4),
+            (rows - r.randrange(0, 6 * d + 1), 3),
+            (r.randrange(0, rows), 3),
+            (r.randrange(0, 1 << 30), 1),
+        )
+        return row & 0x3FFF_FFFF | ((r.getrandbits(1) << 30) if r.random() < 0.1 else 0)
+
+    def dims(self, cols_hi: int | None = None) -> tuple[int, int]:
+        d, r = self.p.dim, self.r
+        rows = self.pick((r.randrange(1, d + 1), 20), (0, 1), (d + r.randrange(1, 3), 1))
+        cols = self.pick((r.randrange(1, (cols_hi or d) + 1), 20), (0, 1), ((cols_hi or d) + r.randrange(1, 3), 1))
+        return rows, cols
+
+    def stride16(self) -> int:
+        r = self.r
+        return self.pick((1, 10), (0, 2), (2, 2), (r.randrange(0, 8), 2), (r.randrange(0, 1 << 16), 1))
+
+    def insn(self) -> tuple[int, int, int]:
+        r, p, d = self.r, self.p, self.p.dim
+        kind = self.pick(
+            ("cfg_ex", 6),
+            ("cfg_ld", 6),
+            ("cfg_st", 5),
+            ("cfg_norm", 1),
+            ("mvin", 14),
+            ("mvout", 10),
+            ("preload", 12),
+            ("compute", 14),
+            ("loop_cfg", 10),
+            ("loop", 4),
+            ("misc", 3),
+            ("conv", 1),
+            ("unknown", 1),
+        )
+        if kind == "cfg_ex":
+            rs1 = (
+                (r.getrandbits(1) << 2)
+                | (self.pick((0, 5), (1, 5), (2, 1), (3, 1)) << 3)
+                | ((1 << 7) if r.random() < 0.15 else 0)
+                | (r.getrandbits(1) << 8)
+                | (r.getrandbits(1) << 9)
+                | (self.stride16() << 16)
+                | (0x3F80_0000 << 32)
+            )
+            rs2 = r.randrange(0, 32) | (self.stride16() << 48)
+            return isa.CONFIG, rs1 | isa.CONFIG_EX, rs2
+        if kind == "cfg_ld":
+            idx = self.pick((0, 5), (1, 5), (2, 5), (3, 1))
+            reps = self.pick((1, 6), (0, 2), (r.randrange(2, 5), 2))
+            bstride = self.pick((d, 6), (0, 1), (r.randrange(0, 3 * d), 2), (r.randrange(0, 1 << 16), 1))
+            stride = self.pick(
+                (d, 4), (r.randrange(0, 256), 4), (r.randrange(0, 1 << 24), 1), (r.randrange(0, 1 << 64), 1)
+            )
+            rs1 = (
+                isa.CONFIG_LD
+                | (r.getrandbits(1) << 2)
+                | (idx << 3)
+                | (reps << 8)
+                | (bstride << 16)
+                | (0x3F80_0000 << 32)
+            )
+            return isa.CONFIG, rs1, stride
+        if kind == "cfg_st":
+            pool_stride = self.pick((0, 8), (r.randrange(1, 4), 2))
+            pool_size = self.pick((0, 8), (r.randrange(1, 4), 2))
+            rs1 = (
+                isa.CONFIG_ST
+                | (self.pick((0, 5), (1, 5), (2, 1), (3, 1)) << 2)
+                | (pool_stride << 4)
+                | (pool_size << 6)
+                | (r.randrange(0, 4) << 8)
+                | (r.randrange(0, 4) << 10)
+                | (r.randrange(0, 12) << 24)
+                | (r.randrange(0, 5) << 32)
+                | (r.randrange(0, 5) << 40)
+                | (r.randrange(0, 6) << 48)
+                | (r.randrange(0, 6) << 56)
+            )
+            stride = self.pick((d, 4), (r.randrange(0, 256), 4), (r.randrange(0, 1 << 32), 1))
+            return isa.CONFIG, rs1, stride | (0xFFFF_FFFF << 32)
+        if kind == "cfg_norm":
+            return isa.CONFIG, 3 | (r.getrandbits(8) << 2), r.getrandbits(64)
+        if kind == "mvin":
+            funct = r.choice((isa.MVIN, isa.MVIN2, isa.MVIN3))
+            rows, cols = self.dims(d * p.max_block_len)
+            return funct, self.dram(), rs(self.local(0.5 if funct != isa.MVIN3 else 0.8), cols, rows)
+        if kind == "mvout":
+            rows, cols = self.dims(d * p.max_block_len)
+            return isa.MVOUT, self.dram(), rs(self.local(0.6), cols, rows)
+        if kind == "preload":
+            br, bc = self.dims()
+            cr, cc = self.dims()
+            c = self.local(0.7)
+            if c != GARBAGE:
+                cr = max(cr, 1)  # the model cannot drain a result of zero rows (min() of nothing)
+            return isa.PRELOAD, rs(self.local(0.3), bc, br), rs(c, cc, cr)
+        if kind == "compute":
+            ar, ac = self.dims()
+            br, bc = self.dims()
+            return (
+                r.choice((isa.COMPUTE_PRELOADED, isa.COMPUTE_ACCUMULATED)),
+                rs(self.local(0.2), ac, ar),
+                rs(self.local(0.3), bc, br),
+            )
+        if kind == "loop_cfg":
+            funct = r.randrange(isa.LOOP_WS_CONFIG_BOUNDS, isa.LOOP_WS_CONFIG_STRIDES_DC + 1)
+            if funct == isa.LOOP_WS_CONFIG_BOUNDS:
+                b = [
+                    self.pick((r.randrange(1, 4), 12), (0, 1), (r.randrange(4, 7), 3), (r.randrange(7, 40), 1))
+                    for _ in range(3)
+                ]
+                pads = [self.pick((0, 6), (r.randrange(0, d), 4), (d, 1)) for _ in range(3)]
+                return funct, pads[0] | (pads[1] << 16) | (pads[2] << 32), b[0] | (b[1] << 16) | (b[2] << 32)
+            if funct in (isa.LOOP_WS_CONFIG_ADDRS_AB, isa.LOOP_WS_CONFIG_ADDRS_DC):
+                a = self.dram() if r.random() < 0.9 else 0
+                b = self.dram() if r.random() < 0.8 else 0
+                return funct, a, b
+            st = [
+                self.pick((r.randrange(1, 17), 8), (0, 1), (r.randrange(0, 1 << 16), 1), (r.randrange(0, 1 << 64), 1))
+                for _ in range(2)
+            ]
+            return funct, st[0], st[1]
+        if kind == "loop":
+            rs1 = r.getrandbits(3) | (self.pick((0, 8), (1, 4), (r.randrange(2, 8), 1)) << 8)
+            rs2 = (
+                r.getrandbits(1)
+                | (r.getrandbits(1) << 1 if r.random() < 0.3 else 0)
+                | ((1 << 2) if r.random() < 0.05 else 0)
+            )
+            return isa.LOOP_WS, rs1, rs2
+        if kind == "misc":
+            return r.choice((isa.FLUSH, isa.CLKGATE_EN, isa.COUNTER)), r.getrandbits(64), r.getrandbits(64)
+        if kind == "conv":
+            return r.randrange(isa.LOOP_CONV_WS, isa.LOOP_CONV_WS_CONFIG_6 + 1), r.getrandbits(64), r.getrandbits(64)
+        return r.choice([f for f in range(128) if f not in isa.FUNCT_NAMES]), r.getrandbits(64), r.getrandbits(64)
+
+
+def random_program(p: GemminiParams, regions: list[tuple[int, int]], n: int, seed: int) -> list[tuple[int, int, int]]:
+    g = Gen(p, regions, random.Random(seed))
+    return [g.insn() for _ in range(n)]
+
+
+_SHADOW = ("ld", "ex", "st", "_pending", "_os_out", "_weights", "_weights_cols", "_os_acc")
+
+
+def model_verdicts(
+    model: GemminiModel, insns: list[tuple[int, int, int]]
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, str]]]:
+    """Run ``insns`` on ``model`` with rollback on GemminiIllegal; the instructions kept (the model's own crash on a
+    zero-row OS result drops one) and per kept instruction (legal, reason code, message)."""
+    kept, out = [], []
+    for funct, rs1, rs2 in insns:
+        saved = copy.deepcopy([getattr(model, a) for a in _SHADOW])
+        lw = model.loop_ws
+        saved_loop = (copy.deepcopy(lw.cfg), lw.loops_started, lw.acc_half)
+        sp, acc = model.sp.copy(), model.acc.copy()
+        try:
+            model.execute(funct, rs1 & M64, rs2 & M64)
+            out.append((1, 0, ""))
+        except GemminiIllegal as e:
+            out.append((0, model_reason(str(e)), str(e)))
+        except ValueError:
+            out.append(None)  # type: ignore[arg-type]
+        if out[-1] is None or not out[-1][0]:
+            for a, v in zip(_SHADOW, saved, strict=True):
+                setattr(model, a, v)
+            lw.cfg, lw.loops_started, lw.acc_half = saved_loop
+            model.sp, model.acc = sp, acc
+        if out[-1] is None:
+            out.pop()
+            continue
+        kept.append((funct, rs1, rs2))
+    return kept, out
