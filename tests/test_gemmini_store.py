@@ -27,7 +27,16 @@ from sim.gemmini import isa
 from sim.gemmini.model import GemminiIllegal, GemminiModel
 from sim.gemmini.params import GemminiParams, gemmini_params
 from sim.tb.gemmini.build import ArrayBuild
-from sim.tb.gemmini.store_build import RTL_DIR, RTL_SOURCES, StoreRun, StoreStim, build_store_tb, run_store
+from sim.tb.gemmini.store_build import (
+    RTL_DIR,
+    RTL_SOURCES,
+    AmemModel,
+    StoreRun,
+    StoreStim,
+    build_store_dma_tb,
+    build_store_tb,
+    run_store,
+)
 from sim.tb.gemmini.stream import pack
 from sim.verilator_build import ensure_verilator_on_path
 
@@ -237,6 +246,9 @@ def check(prog: Program, run: StoreRun) -> None:
             )
         assert cyc > run.accepts[k]
     assert run.bytes_written == prog.model.counters["dma_bytes_written"]
+    if run.image is not None:  # with the real DMA: its memory image and its trace
+        assert run.image == bytes(prog.mem.data), "the amem model's memory differs from the model's"
+        assert [(t.addr, t.data, t.id) for t in run.traces] == [(w.addr, w.data, w.id) for w in run.writes]
 
 
 PROFILES = {
@@ -271,6 +283,25 @@ def test_random_programs_match_model(dim4, profile, tmp_path: Path):
     run = run_store(b, prog.stim, tmp_path)
     check(prog, run)
     assert len(run.writes) > 3 * n // 4  # the programs do write (not only garbage and configs)
+
+
+@pytest.fixture(scope="module")
+def dim4_dma() -> tuple[GemminiParams, ArrayBuild]:
+    p = gemmini_params("gemmini-dim4")
+    return p, build_store_dma_tb(p)
+
+
+@pytest.mark.parametrize(("seed", "latency", "p_gap"), [(53, 4, 0.2), (59, 32, 0.0)])
+def test_random_programs_through_the_dma(dim4_dma, seed, latency, p_gap, tmp_path: Path):
+    """The same random programs with gemmini_dma between the controller and an amem port model (byte strobes,
+    beats in flight, in-order responses): the memory image, the DMA's write trace and the completions."""
+    p, b = dim4_dma
+    env = {"p_sp_ready": 0.8, "p_acc_ready": 0.8, "p_cmd": 0.9}
+    prog = make_program(p, seed, 80, {"rows": 2, "1d": 1, "pool": 1}, **env)
+    prog.stim.amem = AmemModel(REGION, prog.init, max(8, p.dma_bytes), latency=latency, p_gap=p_gap)
+    run = run_store(b, prog.stim, tmp_path)
+    check(prog, run)
+    assert run.extra["max_in_flight"] > 1  # the DMA did keep several beats in flight
 
 
 def test_streams_one_row_a_cycle(dim4, tmp_path: Path):

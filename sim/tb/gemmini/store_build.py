@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from sim.gemmini.params import GemminiParams
@@ -27,6 +27,9 @@ RTL_SOURCES: tuple[Path, ...] = (
     *(RTL_DIR / n for n in ("gemmini_scale.sv", "gemmini_spad.sv", "gemmini_acc.sv", "gemmini_store.sv")),
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "store_tb.sv",)
+# the same with the real DMA's write side between the controller and a Python model of the amem port
+DMA_TOPLEVEL = "store_dma_tb"
+DMA_SOURCES: tuple[Path, ...] = (RTL_DIR / "gemmini_dma.sv", TB_DIR / "store_dma_tb.sv")
 
 
 def _parameters(p: GemminiParams) -> dict[str, int]:
@@ -46,6 +49,24 @@ def build_store_tb(p: GemminiParams) -> ArrayBuild:
     return cached_build(TOPLEVEL, RTL_SOURCES + TB_SOURCES, params, p.dim, params)
 
 
+def build_store_dma_tb(p: GemminiParams, outstanding: int = 16) -> ArrayBuild:
+    """The controller + DMA test bench at ``p``'s sizes and DMA width (``outstanding`` beats in flight)."""
+    params = {**_parameters(p), "DmaBytes": p.dma_bytes, "Outstanding": outstanding}
+    return cached_build(DMA_TOPLEVEL, RTL_SOURCES + TB_SOURCES + DMA_SOURCES, params, p.dim, params)
+
+
+@dataclass
+class AmemModel:
+    """The amem port model of a run with the real DMA (store_dma_tb): tb_mem_port's behaviour over ``image``."""
+
+    base: int
+    image: bytes
+    port_bytes: int
+    latency: int = 4
+    outstanding: int = 16
+    p_gap: float = 0.0  # chance of a cycle with mem_req_ready low although there is room
+
+
 @dataclass
 class StoreStim:
     """One run: memory preloads (global row -> packed row), commands, and the environment's randomness."""
@@ -60,6 +81,7 @@ class StoreStim:
     p_wr_ready: float = 1.0
     done_latency: tuple[int, int] = (1, 1)  # cycles from an accepted write to its wr_done (min, max), in order
     max_cycles: int = 200_000
+    amem: AmemModel | None = None  # set: the bench is store_dma_tb (the two fields above are then unused)
 
 
 @dataclass
@@ -82,6 +104,8 @@ class StoreRun:
     bytes_written: int
     wall_s: float = 0.0
     extra: dict = field(default_factory=dict)
+    image: bytes | None = None  # with the DMA: the amem model's memory after the run
+    traces: list[WriteReq] = field(default_factory=list)  # with the DMA: its trace_wr records
 
 
 def run_store(b: ArrayBuild, stim: StoreStim, workdir: Path) -> StoreRun:
@@ -100,13 +124,19 @@ def run_store(b: ArrayBuild, stim: StoreStim, workdir: Path) -> StoreRun:
                 "p_wr_ready": stim.p_wr_ready,
                 "done_latency": list(stim.done_latency),
                 "max_cycles": stim.max_cycles,
+                "amem": None if stim.amem is None else {**asdict(stim.amem), "image": stim.amem.image.hex()},
             }
         )
     )
     out.unlink(missing_ok=True)
     t0 = time.perf_counter()
     run_cocotb(
-        b, TOPLEVEL, COCOTB_MODULE, workdir, {"GEMMINI_STORE_STIM": str(sfile), "GEMMINI_STORE_OUT": str(out)}, out
+        b,
+        TOPLEVEL if stim.amem is None else DMA_TOPLEVEL,
+        COCOTB_MODULE,
+        workdir,
+        {"GEMMINI_STORE_STIM": str(sfile), "GEMMINI_STORE_OUT": str(out)},
+        out,
     )
     r = json.loads(out.read_text())
     return StoreRun(
@@ -119,5 +149,7 @@ def run_store(b: ArrayBuild, stim: StoreStim, workdir: Path) -> StoreRun:
         stall_cycles=r["stall_cycles"],
         bytes_written=r["bytes_written"],
         wall_s=time.perf_counter() - t0,
-        extra={"timeout": r.get("timeout", False)},
+        extra={"timeout": r.get("timeout", False), "max_in_flight": r.get("max_in_flight", 0)},
+        image=bytes.fromhex(r["image"]) if r.get("image") is not None else None,
+        traces=[WriteReq(c, a, bytes.fromhex(d), i) for c, a, d, i in r.get("traces", [])],
     )

@@ -6,6 +6,11 @@ write side: random ``wr_req_ready``, each accepted request recorded (cycle, addr
 and answered by a ``wr_done`` pulse after a random latency, in request order, at most one a cycle. Inputs are set
 on the falling edge and handshakes sampled in the read-only phase of the same cycle (``$GEMMINI_STORE_STIM`` in,
 ``$GEMMINI_STORE_OUT`` out; see store_build.py).
+
+With ``amem`` in the stimulus the bench is store_dma_tb: the real DMA answers the writes, and the driver models
+the amem port as tb_mem_port behaves (up to ``outstanding`` beats accepted, random cycles with the ready low, each
+write beat applied with its byte strobes when accepted, answered in order ``latency`` cycles later); it records
+the store's write handshake, the DMA's wr_done pulses and write trace, and returns the memory image.
 """
 
 import json
@@ -25,20 +30,14 @@ async def play_store(dut) -> None:
     rng = random.Random(st["seed"])
     cmds = [[int(x) for x in c] for c in st["cmds"]]
     lat_lo, lat_hi = st["done_latency"]
+    am = st["amem"]
+    dma = am is not None
     Clock(dut.clk_i, 2, unit="ns").start()
-    for n in (
-        "pre_sp_en_i",
-        "pre_acc_en_i",
-        "cmd_valid_i",
-        "sp_rd_ready_i",
-        "acc_rd_ready_i",
-        "wr_req_ready_i",
-        "wr_done_i",
-        "cmd_funct_i",
-        "cmd_rs1_i",
-        "cmd_rs2_i",
-        "cmd_id_i",
-    ):
+    inputs = ["pre_sp_en_i", "pre_acc_en_i", "cmd_valid_i", "sp_rd_ready_i", "acc_rd_ready_i"]
+    inputs += ["cmd_funct_i", "cmd_rs1_i", "cmd_rs2_i", "cmd_id_i"]
+    inputs += ["mem_req_ready_i", "mem_rsp_valid_i", "mem_rsp_rdata_i", "mem_rsp_err_i"] if dma else []
+    inputs += [] if dma else ["wr_req_ready_i", "wr_done_i"]
+    for n in inputs:
         getattr(dut, n).value = 0
     dut.rst_ni.value = 0
     await ClockCycles(dut.clk_i, 3)
@@ -59,7 +58,14 @@ async def play_store(dut) -> None:
     dut.pre_sp_en_i.value = 0
     dut.pre_acc_en_i.value = 0
 
-    writes, dones, wr_dones, accepts = [], [], [], []
+    writes, dones, wr_dones, accepts, traces = [], [], [], [], []
+    if dma:
+        base, mb, image = int(am["base"]), int(am["port_bytes"]), bytearray(bytes.fromhex(am["image"]))
+        beats: deque[int] = deque()  # due cycles of the accepted beats' responses
+        max_in_flight = 0
+        wr_ready, done_sig = dut.wr_req_ready_o, dut.wr_done_o
+    else:
+        wr_ready, done_sig = dut.wr_req_ready_i, None
     pending: deque[int] = deque()  # cycles the outstanding writes' wr_done pulses are due
     last_due = -1
     nxt, offered = 0, False
@@ -70,12 +76,20 @@ async def play_store(dut) -> None:
         await FallingEdge(dut.clk_i)
         dut.sp_rd_ready_i.value = rng.random() < st["p_sp_ready"]
         dut.acc_rd_ready_i.value = rng.random() < st["p_acc_ready"]
-        dut.wr_req_ready_i.value = rng.random() < st["p_wr_ready"]
-        pulse = bool(pending) and pending[0] <= cycle
-        if pulse:
-            pending.popleft()
-            wr_dones.append(cycle)
-        dut.wr_done_i.value = pulse
+        if dma:
+            mem_ready = len(beats) < int(am["outstanding"]) and rng.random() >= float(am["p_gap"])
+            dut.mem_req_ready_i.value = mem_ready
+            rsp = bool(beats) and beats[0] <= cycle
+            if rsp:
+                beats.popleft()
+            dut.mem_rsp_valid_i.value = rsp
+        else:
+            dut.wr_req_ready_i.value = rng.random() < st["p_wr_ready"]
+            pulse = bool(pending) and pending[0] <= cycle
+            if pulse:
+                pending.popleft()
+                wr_dones.append(cycle)
+            dut.wr_done_i.value = pulse
         if not offered and nxt < len(cmds) and rng.random() < st["p_cmd"]:
             f, rs1, rs2, cid = cmds[nxt]
             dut.cmd_funct_i.value = f
@@ -89,19 +103,39 @@ async def play_store(dut) -> None:
             accepts.append(cycle)
             nxt += 1
             offered = False
-        if dut.wr_req_valid_o.value and dut.wr_req_ready_i.value:
+        if dut.wr_req_valid_o.value and wr_ready.value:
             n = int(dut.wr_req_len_o.value)
             data = int(dut.wr_req_data_o.value).to_bytes(len(dut.wr_req_data_o) // 8, "little")[:n]
             writes.append([cycle, int(dut.wr_req_addr_o.value), data.hex(), int(dut.wr_req_id_o.value)])
-            last_due = max(last_due + 1, cycle + rng.randint(lat_lo, lat_hi))
-            pending.append(last_due)
+            if not dma:
+                last_due = max(last_due + 1, cycle + rng.randint(lat_lo, lat_hi))
+                pending.append(last_due)
+        if dma:
+            if mem_ready and dut.mem_req_valid_o.value:
+                assert dut.mem_req_we_o.value, "the store bench's DMA read"
+                addr, be = int(dut.mem_req_addr_o.value), int(dut.mem_req_be_o.value)
+                wdata = int(dut.mem_req_wdata_o.value)
+                wbase = (addr & ~(mb - 1)) - base
+                for i in range(mb):
+                    if be >> i & 1:
+                        assert 0 <= wbase + i < len(image), f"DMA beat at {addr:#x} outside the test memory"
+                        image[wbase + i] = (wdata >> (8 * i)) & 0xFF
+                beats.append(cycle + int(am["latency"]))
+                max_in_flight = max(max_in_flight, len(beats))
+            if done_sig.value:
+                wr_dones.append(cycle)
+            if dut.trace_wr_valid_o.value:
+                n = int(dut.trace_wr_len_o.value)
+                data = int(dut.trace_wr_data_o.value).to_bytes(len(dut.trace_wr_data_o) // 8, "little")[:n]
+                traces.append([cycle, int(dut.trace_wr_addr_o.value), data.hex(), int(dut.trace_wr_id_o.value)])
         if dut.done_valid_o.value:
             dones.append([cycle, int(dut.done_id_o.value)])
         b = int(dut.busy_o.value)
         busy += b
         stall += int(dut.stall_mem_o.value)
         cycle += 1
-        if nxt == len(cmds) and not offered and len(dones) >= len(cmds) and not pending and not b:
+        quiet = not pending and not (dma and beats)
+        if nxt == len(cmds) and not offered and len(dones) >= len(cmds) and quiet and not b:
             idle_after += 1
             if idle_after > 4:
                 break
@@ -119,4 +153,6 @@ async def play_store(dut) -> None:
         "bytes_written": int(dut.bytes_written_o.value),
         "timeout": timeout,
     }
+    if dma:
+        out.update({"image": image.hex(), "traces": traces, "max_in_flight": max_in_flight})
     Path(os.environ["GEMMINI_STORE_OUT"]).write_text(json.dumps(out))
