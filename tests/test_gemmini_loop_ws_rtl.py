@@ -44,8 +44,8 @@ def random_loop(rng: random.Random, p: GemminiParams, slot: int) -> tuple[list[C
     """(model-only configs: config_ex/ld/st, the loop's own commands: 5 configs + loop_ws), legal for ``p``."""
     d = p.dim
     while True:
-        if rng.random() < 0.3:
-            ti, tj, tk = rng.randint(1, 2), rng.randint(5, 20), rng.randint(1, 3)
+        if rng.random() < 0.3:  # wide: B and C moves split at MAX_BLOCK_LEN, D at MAX_BLOCK_LEN_ACC
+            ti, tj, tk = rng.randint(1, 2), rng.randint(12, 20), rng.randint(1, 3)
         else:
             ti, tj, tk = rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)
         if rng.random() < 0.05:
