@@ -61,4 +61,33 @@ package gemmini_unit_pkg;
     logic [7:0]     seq;          // cosim_pkg::cop_req_t.seq
   } gm_trace_id_t;
 
+  // Which controller a command goes to.
+  typedef enum logic [1:0] {
+    CtlLoad  = 2'd0,
+    CtlExec  = 2'd1,
+    CtlStore = 2'd2,
+    CtlNone  = 2'd3   // completes in the top (flush, clkgate, counter, loop configs)
+  } gm_ctl_e;
+
+  // Rows [lo, hi) of the scratchpad (acc = 0) or the accumulator (acc = 1).
+  typedef struct packed {
+    logic        v;
+    logic        acc;
+    logic [31:0] lo;
+    logic [31:0] hi;
+  } gm_rows_t;
+
+  // DRAM bytes [lo, hi).
+  typedef struct packed {
+    logic        v;
+    logic [39:0] lo;
+    logic [39:0] hi;
+  } gm_dram_t;
+
+  // What a command reads and writes (conservative ranges), for the ROB's hazards.
+  typedef struct packed {
+    gm_rows_t rd0, rd1, wr;
+    gm_dram_t drd, dwr;
+  } gm_sets_t;
+
 endpackage
