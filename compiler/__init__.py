@@ -25,7 +25,8 @@ from pathlib import Path
 
 from compiler.errors import CompileError
 from compiler.frontend import Imported, TensorSpec
-from compiler.targets import Target, target_for
+from compiler.frontend.layer_calls import has_layer_calls
+from compiler.targets import Target, target_for, without_gemmini
 
 __all__ = ["CompileError", "Kernel", "compile_kernel", "compiler_version", "cache_dir"]
 
@@ -91,6 +92,14 @@ def compile_kernel(
     from compiler.pipeline import lower
 
     target = target_for(soc)
+    if target.gemmini is not None and not has_layer_calls(imported.mlir):
+        # nothing for Gemmini to run: the core's scalar code, compiled (and cached) as before
+        target = without_gemmini(target)
+    elif target.gemmini is None and has_layer_calls(imported.mlir):
+        raise CompileError(
+            f"{imported.source}: cosim_q layers need a Gemmini config ({target.soc} has none); "
+            "decompose them into aten integer ops for this target"
+        )
     if target.vector is None and imported.without_window_decompositions is not None:
         # conv2d/max_pool2d were rewritten into slices for the vector unit; scalar
         # code runs the direct window loops faster (fewer copies, no wide columns).

@@ -423,6 +423,43 @@ def _place(module, target):
     return _count(place_buffers(module))
 
 
+# --- gemmini: quantized layers on Gemmini (compiler.gemmini; the scalar backend does the rest) ---
+
+GEMMINI = "compiler.gemmini"
+
+
+def _gemmini_unit(target: Target):
+    if target.gemmini is None:
+        raise ValueError(f"{target.soc} has no Gemmini unit")
+    return target.gemmini
+
+
+@register(
+    "gemmini-layer-plan",
+    "preprocess",
+    "each cosim_q layer function gets its loop_ws plan (gemmini.plan) and a body bufferization reads",
+    f"{GEMMINI}.plan",
+    "dim, scratchpad and accumulator rows, dma_bytes",
+)
+def _gemmini_plan(module, target):
+    from compiler.gemmini.plan import plan_layers
+
+    return _count(plan_layers(module, _gemmini_unit(target)))
+
+
+@register(
+    "gemmini-instructions",
+    "schedule",
+    "planned layer functions as fences, configs and loop_ws RoCC instructions (llvm.inline_asm) in scf loops",
+    f"{GEMMINI}.instructions",
+    "dim, scratchpad and accumulator rows",
+)
+def _gemmini_instructions(module, target):
+    from compiler.gemmini.instructions import emit_layers
+
+    return _count(emit_layers(module, _gemmini_unit(target)))
+
+
 # --- llvm-ir: LLVM IR text for zig's clang --------------------------------------------------
 
 

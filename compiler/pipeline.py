@@ -26,12 +26,13 @@ from torch_mlir import ir
 
 from compiler import passes as registry
 from compiler.errors import CompileError
+from compiler.gemmini import GEMMINI
 from compiler.passes import Backend, LLVMText, PassResult
 from compiler.rvv.schedule import RVV
 from compiler.scalar.schedule import SCALAR
 from compiler.targets import Target
 
-BACKENDS: dict[str, Backend] = {"rvv": RVV, "scalar": SCALAR}
+BACKENDS: dict[str, Backend] = {"rvv": RVV, "scalar": SCALAR, "gemmini": GEMMINI}
 LLVM_IR_STAGE = "llvm-ir"
 
 

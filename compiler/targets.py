@@ -8,6 +8,7 @@ config with a VLEN nobody wrote a rule for works unchanged.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
@@ -44,6 +45,23 @@ class VectorTarget:
 
 
 @dataclass(frozen=True)
+class GemminiTarget:
+    """What the Gemmini backend reads from a config's ``[accelerator]`` (derived by
+    :func:`sim.gemmini.params.gemmini_params`, the numbers the model and the RTL use)."""
+
+    dim: int
+    sp_rows: int
+    acc_rows: int
+    sp_banks: int
+    acc_banks: int
+    dma_bytes: int
+    max_block_len: int  # DIM-wide int8 blocks one mvin/mvout moves
+    max_block_len_acc: int  # DIM-wide int32 blocks one accumulator mvin moves
+    dataflows: tuple[str, ...]
+    loop_conv: bool
+
+
+@dataclass(frozen=True)
 class Target:
     soc: str
     xlen: int
@@ -51,6 +69,13 @@ class Target:
     mabi: str
     features: tuple[str, ...]
     vector: VectorTarget | None
+    # Gemmini configs: the unit the backend maps quantized layers to (None: the scalar core only).
+    gemmini: GemminiTarget | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.gemmini, dict):  # read back from a reproducer's target.json
+            g = {**self.gemmini, "dataflows": tuple(self.gemmini["dataflows"])}
+            object.__setattr__(self, "gemmini", GemminiTarget(**g))
 
     @property
     def triple(self) -> str:
@@ -67,6 +92,8 @@ class Target:
 
     @property
     def strategy(self) -> str:
+        if self.gemmini is not None:
+            return "gemmini"
         return "rvv" if self.vector else "scalar"
 
     def clang_flags(self) -> list[str]:
@@ -74,7 +101,8 @@ class Target:
 
     def key(self) -> str:
         """Stable identity for caches: every field that changes generated code."""
-        text = repr((self.xlen, self.march, self.mabi, self.features, self.vector))
+        fields = (self.xlen, self.march, self.mabi, self.features, self.vector)
+        text = repr(fields if self.gemmini is None else (*fields, self.gemmini))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -94,9 +122,41 @@ def target_for(soc: SocConfig | str) -> Target:
     if soc.has_vector:
         acc = soc.accelerator
         vector = VectorTarget(vlen=acc.vlen, dlen=acc.dlen, elen=acc.elen)
-    # Gemmini configs compile with the scalar strategy for their RV64 core: the
-    # Gemmini lowering is a separate target not provided by this module.
-    return Target(soc=soc.name, xlen=soc.xlen, march=soc.march, mabi=soc.mabi, features=tuple(features), vector=vector)
+    gemmini = _gemmini_target(soc) if soc.accelerator.kind == "gemmini" else None
+    return Target(
+        soc=soc.name,
+        xlen=soc.xlen,
+        march=soc.march,
+        mabi=soc.mabi,
+        features=tuple(features),
+        vector=vector,
+        gemmini=gemmini,
+    )
+
+
+def _gemmini_target(soc: SocConfig) -> GemminiTarget:
+    # The one place the compiler reads sim/: the derived Gemmini numbers live there,
+    # shared with the model, the C header generator and the RTL build.
+    from sim.gemmini.params import gemmini_params
+
+    p = gemmini_params(soc)
+    return GemminiTarget(
+        dim=p.dim,
+        sp_rows=p.sp_rows,
+        acc_rows=p.acc_rows,
+        sp_banks=p.sp_banks,
+        acc_banks=p.acc_banks,
+        dma_bytes=p.dma_bytes,
+        max_block_len=p.max_block_len,
+        max_block_len_acc=p.max_block_len_acc,
+        dataflows=tuple(p.dataflows),
+        loop_conv=p.loop_conv,
+    )
+
+
+def without_gemmini(target: Target) -> Target:
+    """``target`` for its core alone (a program with no layer the Gemmini backend maps)."""
+    return dataclasses.replace(target, gemmini=None)
 
 
 # ---------------------------------------------------------------------------

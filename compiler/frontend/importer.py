@@ -26,6 +26,7 @@ from compiler.frontend.import_fixups import (
     narrow_scalar_compares,
 )
 from compiler.frontend.imported import Imported, TensorSpec, module_text, outputs_of, parse_tensor_type
+from compiler.frontend.layer_calls import has_layer_ops, import_with_layer_calls
 from compiler.frontend.torch_decompositions import SCALAR_TOO, WINDOW_OPS
 from compiler.frontend.torch_decompositions import table as window_decompositions
 
@@ -315,12 +316,15 @@ def import_torch(
     _pin_locations(ep, fn)
     fired: list[str] = []
     try:
-        module = fx.export_and_import(
-            ep,
-            output_type="linalg-on-tensors",
-            func_name="forward",
-            decomposition_table=_decompositions(fired, scalar=window_ops == "scalar"),
-        )
+        table = _decompositions(fired, scalar=window_ops == "scalar")
+        if has_layer_ops(ep):  # quantized layers (cosim_q): calls of per-layer functions a backend maps
+            module = import_with_layer_calls(ep, table)
+        else:
+            module = fx.export_and_import(
+                ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=table
+            )
+    except CompileError:
+        raise
     except Exception as e:
         raise CompileError(_explain_torch_mlir_failure(source, str(e))) from e
     drop_zero_divisor_asserts(module)

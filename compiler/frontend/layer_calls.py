@@ -1,0 +1,133 @@
+"""Import of the quantized layer ops (``torch.ops.cosim_q.*``) as calls of per-layer functions.
+
+torch-mlir's FX importer has no lowering for a custom op: it imports ``cosim_q.linear``
+as ``torch.operator "torch.cosim_q.linear"``, which the torch-to-linalg conversion
+refuses. Here each such operator becomes a ``func.call`` of a private, bodiless function
+of its own (``@cosim_q_linear_0``), with the op's tensor operands as arguments and its
+other arguments (scale, relu, stride, ...) as attributes of that function::
+
+    func.func private @cosim_q_linear_0(tensor<7x13xi8>, tensor<5x13xi8>, tensor<5xi32>) -> tensor<7x5xi8>
+        attributes {cosim_q.op = "linear", cosim_q.operands = ["x", "w", "bias"],
+                    cosim_q.scale = 2.5e-01 : f64, cosim_q.relu = true}
+
+The call crosses bufferization like any call (memref arguments, the result an
+out-parameter); a backend that maps the op (``compiler.gemmini``) gives the function
+its body. torch-mlir's linalg pipeline is run as it is, without its final contract
+check (which knows no ``func.call``); :func:`compiler.frontend.importer._check_lowerable`
+still checks every op of the result.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir, passmanager
+from torch_mlir.dialects import func as func_d
+
+from compiler.errors import CompileError
+
+NAMESPACE = "cosim_q"
+PREFIX = f"torch.{NAMESPACE}."
+# The attribute names on a layer function.
+OP_ATTR = f"{NAMESPACE}.op"
+OPERANDS_ATTR = f"{NAMESPACE}.operands"
+_CONTRACT_CHECK = "torch-verify-linalg-on-tensors-backend-contract"
+
+
+def has_layer_ops(ep) -> bool:
+    """Whether an exported program holds a cosim_q node."""
+    return any(n.op == "call_function" and getattr(n.target, "namespace", None) == NAMESPACE for n in ep.graph.nodes)
+
+
+def _schema_names(op: str) -> list[str]:
+    import torch
+
+    return [a.name for a in getattr(getattr(torch.ops, NAMESPACE), op).default._schema.arguments]
+
+
+def _constant_attr(value, what: str):
+    """A torch constant (float, bool, int, list of ints, none) as an MLIR attribute; None for none."""
+    owner = value.owner
+    name = owner.name if not isinstance(owner, ir.Block) else "block argument"
+    if name == "torch.constant.none":
+        return None
+    if name == "torch.constant.float":
+        return ir.FloatAttr.get(ir.F64Type.get(), ir.FloatAttr(owner.attributes["value"]).value)
+    if name == "torch.constant.bool":
+        return ir.BoolAttr.get(ir.BoolAttr(owner.attributes["value"]).value)
+    if name == "torch.constant.int":
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), ir.IntegerAttr(owner.attributes["value"]).value)
+    if name == "torch.prim.ListConstruct":
+        return ir.ArrayAttr.get([_constant_attr(v, what) for v in owner.operands])
+    raise CompileError(f"{what} is not a constant ({name}); the layer's parameters must be Python values")
+
+
+def operators_to_calls(module) -> int:
+    """Rewrite every ``torch.operator "torch.cosim_q.*"`` of ``module`` (raw torch dialect) into a
+    call of its own private layer function; returns how many."""
+    with module.context, ir.Location.unknown(module.context):
+        fwd = [o for o in module.body.operations if o.operation.name == "func.func"]
+        ops = []
+        for f in fwd:
+            for block in f.regions[0].blocks:
+                ops += [o for o in block.operations if o.operation.name == "torch.operator"]
+        count = 0
+        for op in ops:
+            full = ir.StringAttr(op.attributes["name"]).value
+            if not full.startswith(PREFIX):
+                continue
+            kind = full.removeprefix(PREFIX)
+            names = _schema_names(kind)
+            tensors, tensor_names, attrs = [], [], {OP_ATTR: ir.StringAttr.get(kind)}
+            for arg_name, value in zip(names, op.operands, strict=True):
+                if "vtensor" in str(value.type):
+                    tensors.append(value)
+                    tensor_names.append(arg_name)
+                    continue
+                attr = _constant_attr(value, f"cosim_q.{kind}'s {arg_name} at {op.location}")
+                if attr is not None:
+                    attrs[f"{NAMESPACE}.{arg_name}"] = attr
+            attrs[OPERANDS_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in tensor_names])
+            sym = f"{NAMESPACE}_{kind}_{count}"
+            results = [r.type for r in op.results]
+            with ir.InsertionPoint(module.body):
+                decl = func_d.FuncOp(sym, ir.FunctionType.get([v.type for v in tensors], results), visibility="private")
+            for k, v in attrs.items():
+                decl.attributes[k] = v
+            with ir.InsertionPoint(op), op.location:
+                call = func_d.CallOp(results, ir.FlatSymbolRefAttr.get(sym), tensors)
+            for old, new in zip(op.results, call.results, strict=True):
+                old.replace_all_uses_with(new)
+            op.erase()
+            count += 1
+    return count
+
+
+def _linalg_pipeline_without_contract_check(context) -> str:
+    """torch-mlir's torch-to-linalg pipeline, expanded, minus its final contract check."""
+    with context:
+        pm = passmanager.PassManager.parse(
+            "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline{allow-non-finites=True})"
+        )
+    text = str(pm)
+    check = f",{_CONTRACT_CHECK}"
+    if check not in text:
+        raise CompileError(f"torch-mlir's linalg pipeline has no {_CONTRACT_CHECK} to leave out: {text[:200]}")
+    return text.replace(check, "")
+
+
+def import_with_layer_calls(ep, decomposition_table: dict):
+    """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each cosim_q node
+    a call of a private layer function; the rest imported as :func:`torch_mlir.fx.export_and_import` does."""
+    from torch_mlir import fx
+
+    raw = fx.export_and_import(ep, output_type="raw", func_name="forward", decomposition_table=decomposition_table)
+    operators_to_calls(raw)
+    torch_level = fx._module_lowering(False, False, fx.OutputType.TORCH, raw)
+    pipeline = _linalg_pipeline_without_contract_check(torch_level.context)
+    with torch_level.context:
+        passmanager.PassManager.parse(pipeline).run(torch_level.operation)
+    return torch_level
+
+
+def has_layer_calls(mlir_text: str) -> bool:
+    """Whether imported IR holds a layer function (the text of :func:`operators_to_calls`'s attribute)."""
+    return f"{OP_ATTR} = " in mlir_text

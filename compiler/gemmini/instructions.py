@@ -1,0 +1,221 @@
+"""gemmini-instructions: each planned layer function's body as Gemmini RoCC instructions.
+
+After bufferization a layer function takes its operands and its output as memrefs
+(identity layout, so the aligned pointer is the data's address). Its body becomes:
+
+- a ``fence`` (the core's stores of the operands before Gemmini's DMA reads them);
+- config_ex (weight stationary, B transposed for a linear's [N, K] weights), config_st
+  (C's row stride, the requantization scale and ReLU applied on mvout) and one config_ld
+  per mover (A, B, and the bias with a DRAM stride of 0: one row for every output row);
+- ``scf.for`` loops over the plan's grid (batch, I0, J0, K0), each step one loop_ws:
+  bounds, paddings of the last blocks, the A/B/D/C addresses from the memrefs' base
+  pointers, with D only on the first K step and C only on the last (the steps between
+  accumulate);
+- a ``fence`` before the core reads the output.
+
+Each instruction is ``llvm.inline_asm ".insn r 0x7b, 3, funct, x0, $0, $1"`` with rs1 and
+rs2 in registers (custom-3, funct3 = 3: both sources read, no rd), as Gemmini's C macros
+emit them; nothing calls the C library.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from torch_mlir import ir, passmanager
+from torch_mlir.dialects import arith, func, llvm, memref, scf
+
+from compiler.gemmini.plan import PLAN_ATTR, MatmulPlan, layer_functions, layer_geometry
+from compiler.targets import GemminiTarget
+
+# Gemmini v0.7 funct7 numbers (opcode custom-3) and config_* selectors in rs1[1:0].
+CONFIG, MVIN2, MVIN, MVOUT = 0, 1, 2, 3
+LOOP_WS, LOOP_WS_CONFIG_BOUNDS, LOOP_WS_CONFIG_ADDRS_AB = 8, 9, 10
+LOOP_WS_CONFIG_ADDRS_DC, LOOP_WS_CONFIG_STRIDES_AB, LOOP_WS_CONFIG_STRIDES_DC = 11, 12, 13
+CONFIG_EX, CONFIG_LD, CONFIG_ST = 0, 1, 2
+DATAFLOW_WS = 1
+ACT_RELU = 1
+ASM = ".insn r 0x7b, 3, {funct}, x0, $0, $1  # gemmini {name}"
+NAMES = {
+    CONFIG: "config",
+    LOOP_WS: "loop_ws",
+    LOOP_WS_CONFIG_BOUNDS: "loop_ws_config_bounds",
+    LOOP_WS_CONFIG_ADDRS_AB: "loop_ws_config_addrs_ab",
+    LOOP_WS_CONFIG_ADDRS_DC: "loop_ws_config_addrs_dc",
+    LOOP_WS_CONFIG_STRIDES_AB: "loop_ws_config_strides_ab",
+    LOOP_WS_CONFIG_STRIDES_DC: "loop_ws_config_strides_dc",
+}
+
+
+def f32_bits(x: float) -> int:
+    return int(np.array([x], dtype=np.float32).view(np.uint32)[0])
+
+
+ONE_F32 = f32_bits(1.0)
+
+
+class _Builder:
+    """i64 arithmetic and instructions at the current insertion point."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.i64 = ir.IntegerType.get_signless(64)
+        self.index = ir.IndexType.get()
+
+    def c(self, v: int):
+        return arith.ConstantOp(self.i64, ir.IntegerAttr.get(self.i64, v)).result
+
+    def idx(self, v: int):
+        return arith.ConstantOp(self.index, ir.IntegerAttr.get(self.index, v)).result
+
+    def to_i64(self, index_value):
+        return arith.IndexCastOp(self.i64, index_value).result
+
+    def add(self, a, b):
+        return arith.AddIOp(a, b).result
+
+    def mul(self, a, b):
+        return arith.MulIOp(a, b).result
+
+    def shl(self, a, n: int):
+        return arith.ShLIOp(a, self.c(n)).result
+
+    def ors(self, *vs):
+        out = vs[0]
+        for v in vs[1:]:
+            out = arith.OrIOp(out, v).result
+        return out
+
+    def minsi(self, a, b):
+        return arith.MinSIOp(a, b).result
+
+    def eq(self, a, b):
+        return arith.CmpIOp(arith.CmpIPredicate.eq, a, b).result
+
+    def select(self, cond, a, b):
+        return arith.SelectOp(cond, a, b).result
+
+    def insn(self, funct: int, rs1, rs2, what: str = "") -> None:
+        rs1 = self.c(rs1) if isinstance(rs1, int) else rs1
+        rs2 = self.c(rs2) if isinstance(rs2, int) else rs2
+        llvm.InlineAsmOp(
+            None, [rs1, rs2], ASM.format(funct=funct, name=what or NAMES[funct]), "r,r,~{memory}", has_side_effects=True
+        )
+
+    def fence(self) -> None:
+        llvm.InlineAsmOp(None, [], "fence", "~{memory}", has_side_effects=True)
+
+    def address(self, buffer):
+        return self.to_i64(memref.ExtractAlignedPointerAsIndexOp(buffer).result)
+
+
+def _nest(b: _Builder, extents: list[int], ivs: list, body) -> None:
+    """``scf.for`` loops over ``extents``, outermost first; ``body`` gets the i64 induction values."""
+    if not extents:
+        body(ivs)
+        return
+    loop = scf.ForOp(b.idx(0), b.idx(extents[0]), b.idx(1))
+    with ir.InsertionPoint(loop.body):
+        _nest(b, extents[1:], [*ivs, b.to_i64(loop.induction_variable)], body)
+        scf.YieldOp([])
+
+
+def _configs(b: _Builder, geo: dict) -> None:
+    k, n = geo["k"], geo["n"]
+    act = ACT_RELU if geo["relu"] else 0
+    b_t = 1 if geo["b_transposed"] else 0
+    # config_ex: WS, no activation in the array, accumulator read scale 1.0, A stride 1, C stride 1
+    b.insn(CONFIG, (ONE_F32 << 32) | (1 << 16) | (b_t << 9) | (DATAFLOW_WS << 2) | CONFIG_EX, 1 << 48, "config_ex WS")
+    # config_st: C's row stride in bytes, requantization scale and ReLU on the accumulator read-out
+    b.insn(CONFIG, (act << 2) | CONFIG_ST, (f32_bits(geo["scale"]) << 32) | n, f"config_st scale {geo['scale']!r}")
+
+    def config_ld(mover: int, stride: int) -> None:
+        # scale 1.0, block stride DIM rows, one pixel repeat
+        rs1 = (ONE_F32 << 32) | (b.dim << 16) | (1 << 8) | (mover << 3) | CONFIG_LD
+        b.insn(CONFIG, rs1, stride, f"config_ld {('A', 'B', 'D')[mover]} stride {stride}")
+
+    config_ld(0, k)  # A [M, K] int8
+    config_ld(1, k if b_t else n)  # B [K, N], or a linear's W [N, K]
+    config_ld(2, 0)  # bias: the same int32 row for every output row
+
+
+def _loop_body(b: _Builder, geo: dict, plan: MatmulPlan, bases: dict, ijk: list) -> None:
+    """One loop_ws at grid step ``ijk`` = (batch, i0, j0, k0) as i64 values."""
+    d = plan.dim
+    m, n, k = geo["m"], geo["n"], geo["k"]
+    (bi, bj, bk), (ti, tj, tk), (i0n, j0n, k0n) = plan.blocks, plan.tile, plan.outer
+    pi, pj, pk = plan.padding
+    bat, i0, j0, k0 = ijk
+
+    def bound(x0, t: int, blocks: int):
+        return b.minsi(b.c(t), b.add(b.c(blocks), b.mul(x0, b.c(-t))))
+
+    def pad(x0, last: int, p: int):
+        return b.select(b.eq(x0, b.c(last)), b.c(p), b.c(0)) if p else b.c(0)
+
+    zero = b.c(0)
+    first_k, last_k = b.eq(k0, zero), b.eq(k0, b.c(k0n - 1))
+    rs1 = b.ors(pad(i0, i0n - 1, pi), b.shl(pad(j0, j0n - 1, pj), 16), b.shl(pad(k0, k0n - 1, pk), 32))
+    rs2 = b.ors(bound(i0, ti, bi), b.shl(bound(j0, tj, bj), 16), b.shl(bound(k0, tk, bk), 32))
+    b.insn(LOOP_WS_CONFIG_BOUNDS, rs1, rs2)
+    row_i = b.mul(i0, b.c(ti * d))  # first output row of the block
+    col_j = b.mul(j0, b.c(tj * d))
+    col_k = b.mul(k0, b.c(tk * d))
+    a = b.add(bases["a"], b.add(b.mul(bat, b.c(m * k)), b.add(b.mul(row_i, b.c(k)), col_k)))
+    if geo["b_transposed"]:
+        b_off = b.add(b.mul(col_j, b.c(k)), col_k)
+    else:
+        b_off = b.add(b.mul(col_k, b.c(n)), col_j)
+    bb = b.add(bases["b"], b.add(b.mul(bat, b.c(k * n)), b_off))
+    b.insn(LOOP_WS_CONFIG_ADDRS_AB, a, bb)
+    if "bias" in bases:
+        dd = b.select(first_k, b.add(bases["bias"], b.mul(col_j, b.c(4))), zero)
+    else:
+        dd = zero
+    c_addr = b.add(bases["c"], b.add(b.mul(bat, b.c(m * n)), b.add(b.mul(row_i, b.c(n)), col_j)))
+    cc = b.select(last_k, c_addr, zero)
+    b.insn(LOOP_WS_CONFIG_ADDRS_DC, dd, cc)
+    b.insn(LOOP_WS_CONFIG_STRIDES_AB, k, k if geo["b_transposed"] else n)
+    b.insn(LOOP_WS_CONFIG_STRIDES_DC, 0, n)
+    # rs1: ex_accumulate (a bias was loaded, or an earlier K step's sums), activation; rs2: B transpose
+    acc = b.c(1) if geo["bias"] else b.select(first_k, zero, b.c(1))
+    act = b.c((ACT_RELU if geo["relu"] else 0) << 8)
+    b.insn(LOOP_WS, b.ors(acc, act), 2 if geo["b_transposed"] else 0)
+
+
+def _plan_of(fn, geo: dict, g: GemminiTarget) -> MatmulPlan:
+    """The plan the dump shows (``gemmini.plan``'s tile_ijk), so the IR says what runs."""
+    entries = ir.DictAttr(fn.attributes[PLAN_ATTR])
+    tile = tuple(ir.IntegerAttr(x).value for x in ir.ArrayAttr(entries["tile_ijk"]))
+    half_sp, half_acc = g.sp_rows // 2, g.acc_rows // 2
+    return MatmulPlan(geo["m"], geo["n"], geo["k"], geo["batch"], g.dim, tile, half_sp, half_acc, geo["bias"])  # type: ignore[arg-type]
+
+
+def emit_layer(fn, g: GemminiTarget) -> None:
+    geo = layer_geometry(fn)
+    plan = _plan_of(fn, geo, g)
+    block = fn.regions[0].blocks[0]
+    for op in reversed(list(block.operations)):
+        op.erase()
+    args = list(block.arguments)
+    names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes["cosim_q.operands"])]
+    roles = {"x": "a", "w": "b", "a": "a", "b": "b", "bias": "bias"}
+    b = _Builder(g.dim)
+    with ir.InsertionPoint(block), fn.location:
+        bases = {roles[nm]: b.address(v) for nm, v in zip(names, args, strict=False)}
+        bases["c"] = b.address(args[len(names)])
+        b.fence()
+        _configs(b, geo)
+        _nest(b, [geo["batch"], *plan.outer], [], lambda ijk: _loop_body(b, geo, plan, bases, ijk))
+        b.fence()
+        func.ReturnOp([])
+
+
+def emit_layers(module, g: GemminiTarget) -> int:
+    """Give every planned layer function its instructions; returns how many."""
+    fns = [f for f in layer_functions(module) if PLAN_ATTR in f.attributes]
+    with module.context, ir.Location.unknown():
+        tidy = passmanager.PassManager.parse("func.func(canonicalize,cse)")
+        for fn in fns:
+            emit_layer(fn, g)
+            tidy.run(fn.operation)  # this function only: the rest compiles as on the scalar backend
+    return len(fns)

@@ -1,0 +1,282 @@
+"""gemmini-layer-plan: each quantized layer's loop_ws tiling, computed from the config.
+
+One loop_ws (funct 8..13) runs an I x J x K block of DIM x DIM tiles: it moves the bias
+(D, int32) into the accumulator, A and B into the scratchpad, runs the weight-stationary
+computes and moves C out through the accumulator's scale unit. Two loops can be in flight,
+so each owns half of each memory: A and B of one loop must fit half the scratchpad minus
+DIM rows (LoopMatmul ends B DIM rows below the half's top), C half the accumulator. A
+matmul larger than that is a grid of loops (``outer`` = I0 x J0 x K0); the loops over K of
+one output block keep accumulating into the same accumulator half (C stored only by the
+last), as LoopMatmul alternates halves only when a loop stores C.
+
+The tile sizes minimize the bytes the DMA moves (A once per column block of C, B once per
+row block) plus a fixed cost per loop, the same trade ``tiled_matmul_auto`` makes by
+growing square tiles until the memories are full.
+
+The frontend imports every ``cosim_q`` op as a call of a private, bodiless layer function
+(:mod:`compiler.frontend.layer_calls`). Here, on tensors (before bufferization), each
+matmul, linear and bmm layer gets
+
+- ``gemmini.plan``: the Gemmini-level form of the layer, readable in ``--dump-ir``: the
+  shapes, dataflow, the loop_ws tiling, where the tiles live
+  in the scratchpad and accumulator, how bias, requantization and ReLU are folded in;
+- a body that reads its arguments and returns a fresh tensor, so that bufferization treats
+  it as any defined function: read-only arguments (no defensive copies at the call), the
+  result an out-parameter the caller owns. gemmini-instructions replaces that body with
+  the RoCC instructions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from torch_mlir import ir
+from torch_mlir.dialects import bufferization, func, memref
+
+from compiler.errors import CompileError
+from compiler.frontend.layer_calls import NAMESPACE, OP_ATTR, OPERANDS_ATTR
+from compiler.targets import GemminiTarget
+
+# Loop-start cost in DMA beats (config commands, the first tiles' latency): long enough that
+# a grid of small loops loses to one big one, short against a tile's traffic.
+LOOP_COST_BEATS = 64
+MAX_LOOP_BOUND = 0xFFFF  # loop_ws's I, J, K fields are 16 bits
+
+
+def _blocks(n: int, d: int) -> int:
+    return -(-n // d)
+
+
+@dataclass(frozen=True)
+class MatmulPlan:
+    """C[M, N] = requant(A[M, K] @ B[K, N] + bias) per batch, as a grid of loop_ws loops."""
+
+    m: int
+    n: int
+    k: int
+    batch: int
+    dim: int
+    tile: tuple[int, int, int]  # I, J, K of one loop, in DIM blocks
+    sp_half: int  # scratchpad rows per half
+    acc_half: int  # accumulator rows per half
+    bias: bool = True
+
+    @property
+    def blocks(self) -> tuple[int, int, int]:
+        return _blocks(self.m, self.dim), _blocks(self.n, self.dim), _blocks(self.k, self.dim)
+
+    @property
+    def outer(self) -> tuple[int, int, int]:
+        """Loops along I, J, K."""
+        return tuple(_blocks(b, t) for b, t in zip(self.blocks, self.tile, strict=True))  # type: ignore[return-value]
+
+    @property
+    def padding(self) -> tuple[int, int, int]:
+        """Elements of padding in the last block along M, N, K (loop_ws's pad_I/J/K)."""
+        d = self.dim
+        return tuple(b * d - x for b, x in zip(self.blocks, (self.m, self.n, self.k), strict=True))  # type: ignore[return-value]
+
+    @property
+    def loops(self) -> int:
+        i0, j0, k0 = self.outer
+        return i0 * j0 * k0 * self.batch
+
+    @property
+    def a_rows(self) -> int:
+        ti, _tj, tk = self.tile
+        return ti * tk * self.dim
+
+    @property
+    def b_rows(self) -> int:
+        _ti, tj, tk = self.tile
+        return tk * tj * self.dim
+
+    @property
+    def c_rows(self) -> int:
+        ti, tj, _tk = self.tile
+        return ti * tj * self.dim
+
+    @property
+    def macs(self) -> int:
+        return self.m * self.n * self.k * self.batch
+
+    def dma_bytes(self) -> int:
+        """int8 A and B reads, int32 bias reads, int8 C writes."""
+        i0, j0, _k0 = self.outer
+        a = self.m * self.k * j0
+        b = self.k * self.n * i0
+        bias = 4 * self.n * self.dim * _blocks(self.m, self.dim) if self.bias else 0
+        return self.batch * (a + b + bias + self.m * self.n)
+
+    def regions(self) -> dict[str, str]:
+        """Where one loop's tiles live (loop n takes half n % 2 of the scratchpad)."""
+        d, sh, ah = self.dim, self.sp_half, self.acc_half
+        b_end = sh - d
+        return {
+            "sp_a": f"rows [{0}, {self.a_rows}) + h*{sh}",
+            "sp_b": f"rows [{b_end - self.b_rows}, {b_end}) + h*{sh}",
+            "acc_c": f"rows [{0}, {self.c_rows}) + h*{ah}",
+        }
+
+
+def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bias: bool = True) -> MatmulPlan:
+    """The loop_ws tiling of an M x N x K matmul on ``g`` with the least DMA traffic plus loop cost."""
+    d = g.dim
+    sp_half, acc_half = g.sp_rows // 2, g.acc_rows // 2
+    sp_budget = sp_half - d
+    bi, bj, bk = _blocks(m, d), _blocks(n, d), _blocks(k, d)
+    best: tuple[float, MatmulPlan] | None = None
+    for ti in range(1, min(bi, MAX_LOOP_BOUND) + 1):
+        for tj in range(1, min(bj, MAX_LOOP_BOUND) + 1):
+            if ti * tj * d > acc_half:
+                break
+            tk = min(bk, MAX_LOOP_BOUND, sp_budget // ((ti + tj) * d))
+            if tk < 1:
+                break
+            plan = MatmulPlan(m, n, k, batch, d, (ti, tj, tk), sp_half, acc_half, bias)
+            cost = plan.dma_bytes() / g.dma_bytes + LOOP_COST_BEATS * plan.loops
+            if best is None or cost < best[0]:
+                best = (cost, plan)
+    if best is None:
+        raise ValueError(f"Gemmini DIM {d}: not even one tile fits (scratchpad {g.sp_rows}, accumulator {g.acc_rows})")
+    return best[1]
+
+
+# ---------------------------------------------------------------- the pass
+PLAN_ATTR = "gemmini.plan"
+MAPPED = ("matmul", "linear", "bmm")
+
+
+def layer_functions(module) -> list:
+    """The layer functions of ``module`` (private functions carrying ``cosim_q.op``)."""
+    return [op for op in module.body.operations if op.operation.name == "func.func" and OP_ATTR in op.attributes]
+
+
+def _attr(fn, name: str, default=None):
+    key = f"{NAMESPACE}.{name}"
+    if key not in fn.attributes:
+        return default
+    a = fn.attributes[key]
+    if isinstance(a, ir.BoolAttr):
+        return ir.BoolAttr(a).value
+    if isinstance(a, ir.FloatAttr):
+        return ir.FloatAttr(a).value
+    return a
+
+
+def _shapes(fn) -> tuple[dict[str, list[int]], list[int]]:
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes[OPERANDS_ATTR])]
+    inputs = list(ftype.inputs)
+    shapes = {n: list(ir.ShapedType(t).shape) for n, t in zip(names, inputs[: len(names)], strict=True)}
+    # on tensors the result; once bufferized, the out-parameter after the operands
+    out = ftype.results[0] if ftype.results else inputs[len(names)]
+    return shapes, list(ir.ShapedType(out).shape)
+
+
+def layer_geometry(fn) -> dict:
+    """What a mapped layer computes: op, M, N, K, batch, whether B is stored transposed, bias, scale, relu."""
+    kind = ir.StringAttr(fn.attributes[OP_ATTR]).value
+    name = ir.StringAttr(fn.attributes["sym_name"]).value
+    if kind not in MAPPED:
+        raise CompileError(
+            f"{name}: cosim_q.{kind} has no Gemmini lowering here (mapped: {', '.join(MAPPED)}); "
+            "decompose it into aten integer ops to run it on the core"
+        )
+    shapes, out = _shapes(fn)
+    if kind == "matmul":
+        (m, k), (_, n) = shapes["a"], shapes["b"]
+        batch, b_t = 1, False
+    elif kind == "linear":
+        x, (n, k) = shapes["x"], shapes["w"]
+        m, batch, b_t = math.prod(x[:-1]), 1, True
+    else:
+        (batch, m, k), (_, _, n) = shapes["a"], shapes["b"]
+        b_t = False
+    scale = float(np.float32(_attr(fn, "scale")))
+    return {
+        "op": kind,
+        "m": m,
+        "n": n,
+        "k": k,
+        "batch": batch,
+        "b_transposed": b_t,
+        "bias": "bias" in shapes,
+        "scale": scale,
+        "relu": bool(_attr(fn, "relu", False)),
+        "out": out,
+    }
+
+
+def plan_attribute(geo: dict, plan: MatmulPlan, g: GemminiTarget):
+    """The ``gemmini.plan`` dictionary: the layer as Gemmini will run it."""
+
+    def i64(v: int):
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
+
+    def ints(vs):
+        return ir.ArrayAttr.get([i64(v) for v in vs])
+
+    def s(text: str):
+        return ir.StringAttr.get(text)
+
+    regions = plan.regions()
+    bias = "mvin3 int32 into the accumulator, one row repeated (DRAM stride 0)" if geo["bias"] else "none"
+    entries = {
+        "layer": s(
+            f"{geo['op']} {geo['m']}x{geo['k']} @ {geo['k']}x{geo['n']}"
+            + (f" x{geo['batch']}" if geo["batch"] > 1 else "")
+        ),
+        "dataflow": s("WS"),
+        "hardware_loop": s("loop_ws"),
+        "dim": i64(g.dim),
+        "mnk": ints((geo["m"], geo["n"], geo["k"])),
+        "batch": i64(geo["batch"]),
+        "blocks_ijk": ints(plan.blocks),
+        "tile_ijk": ints(plan.tile),
+        "loops_ijk": ints(plan.outer),
+        "padding_ijk": ints(plan.padding),
+        "loop_ws_per_layer": i64(plan.loops),
+        "sp_a": s(regions["sp_a"]),
+        "sp_b": s(regions["sp_b"] + (" (B stored transposed)" if geo["b_transposed"] else "")),
+        "acc_c": s(regions["acc_c"]),
+        "double_buffered": s(f"scratchpad halves of {plan.sp_half} rows, accumulator halves of {plan.acc_half}"),
+        "bias": s(bias),
+        "requant": s(
+            f"config_st: scale {geo['scale']!r} (fp32) on mvout, int8 saturation" + (", ReLU" if geo["relu"] else "")
+        ),
+        "macs": i64(plan.macs),
+        "dma_bytes": i64(plan.dma_bytes()),
+    }
+    return ir.DictAttr.get(entries)
+
+
+def _placeholder_body(fn) -> None:
+    """Read every argument, return a fresh tensor: bufferization's view of the layer."""
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    block = fn.regions[0].blocks.append(*ftype.inputs)
+    with ir.InsertionPoint(block), fn.location:
+        for arg in block.arguments:
+            t = ir.RankedTensorType(arg.type)
+            bufferization.ToBufferOp(ir.MemRefType.get(t.shape, t.element_type), arg, read_only=True)
+        out = ir.RankedTensorType(ftype.results[0])
+        buf = memref.AllocOp(ir.MemRefType.get(out.shape, out.element_type), [], [])
+        result = bufferization.ToTensorOp(out, buf.result, restrict=True, writable=True)
+        func.ReturnOp([result.result])
+
+
+def plan_layers(module, g: GemminiTarget) -> int:
+    """Plan every layer function of ``module``; returns how many."""
+    fns = layer_functions(module)
+    with module.context, ir.Location.unknown():
+        for fn in fns:
+            if PLAN_ATTR in fn.attributes:
+                continue
+            geo = layer_geometry(fn)
+            plan = plan_matmul(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
+            fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g)
+            if not fn.regions[0].blocks:
+                _placeholder_body(fn)
+    return len(fns)

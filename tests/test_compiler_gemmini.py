@@ -1,0 +1,176 @@
+"""The Gemmini backend (compiler/gemmini/): quantized layers (cosim_q ops) compiled to RoCC
+instructions in the object code, run on Spike with the Gemmini model, checked bit for bit
+against the ops' eager implementations (harness/quant/ops.py), with the model's MAC counter
+showing that the accelerator did the work."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import harness.quant.ops  # noqa: F401  (registers torch.ops.cosim_q)
+from compiler import compile_kernel
+from compiler.errors import CompileError
+from compiler.frontend import import_torch
+from compiler.gemmini.plan import plan_matmul
+from compiler.targets import target_for
+from harness.elfcheck import ElfImage
+from harness.program import build_program, read_outputs
+from sim.gemmini import isa
+from sim.spike import Dump, run_spike
+
+q = torch.ops.cosim_q
+SOC = "gemmini-dim4"
+
+
+def _int8(gen: torch.Generator, *shape: int) -> torch.Tensor:
+    return torch.randint(-128, 128, shape, dtype=torch.int8, generator=gen)
+
+
+def _run(fn, inputs: tuple, soc: str, tmp_path: Path, dump_dir: Path | None = None):
+    """Compile ``fn`` for ``soc``, run it on Spike; (outputs, counters, forward's retired instructions, kernel, elf)."""
+    kernel = compile_kernel(import_torch(fn, inputs, name="layer"), soc, dump_dir=dump_dir)
+    prog = build_program(kernel, soc, tmp_path / soc)
+    out = run_spike(
+        prog.elf, soc, dumps=[Dump(int(o["address"], 16), o["size"]) for o in prog.outputs], workdir=tmp_path / soc
+    )
+    assert out.ending == "exit" and out.exit_code == 0, f"{out.ending} {out.exit_code}: {out.message}\n{out.uart}"
+    got = read_outputs(prog.manifest, out.dumps)
+    forward = [p for p in out.profile if p.stop is not None]
+    return list(got.values()), out.counters, forward[0].cycles, kernel, prog.elf
+
+
+def _check(fn, inputs: tuple, macs: int, tmp_path: Path, soc: str = SOC):
+    got, counters, _instret, kernel, elf = _run(fn, inputs, soc, tmp_path)
+    ref = fn(*inputs)
+    assert kernel.target.strategy == "gemmini"
+    np.testing.assert_array_equal(got[0], ref.numpy())
+    assert counters.get("gemmini_macs") == macs, counters
+    assert not ElfImage(elf).symbols_with_prefix("tiled_"), "the ELF calls into the C library"
+    return counters
+
+
+@pytest.mark.iss
+@pytest.mark.parametrize(
+    ("m", "k", "n", "bias", "relu", "scale"),
+    [
+        (4, 4, 4, False, False, 0.5),
+        (7, 13, 5, True, True, 0.5),  # odd sums halve to ties: round half to even
+        (33, 20, 17, True, False, 0.0625),
+        (33, 20, 17, False, True, 0.013),
+    ],
+)
+def test_matmul_bit_exact(m, k, n, bias, relu, scale, tmp_path):
+    gen = torch.Generator().manual_seed(m * 1000 + k * 10 + n)
+    a, b = _int8(gen, m, k), _int8(gen, k, n)
+    args = (a, b) + ((torch.randint(-3000, 3000, (n,), dtype=torch.int32, generator=gen),) if bias else ())
+
+    def f(a, b, *bias_):
+        return q.matmul(a, b, bias_[0] if bias_ else None, scale, relu)
+
+    _check(f, args, m * n * k, tmp_path)
+
+
+@pytest.mark.iss
+@pytest.mark.parametrize(("lead", "k", "n"), [((7,), 13, 5), ((2, 5), 20, 17)])
+def test_linear_bit_exact(lead, k, n, tmp_path):
+    gen = torch.Generator().manual_seed(k + n)
+    x, w = _int8(gen, *lead, k), _int8(gen, n, k)
+    bias = torch.randint(-2000, 2000, (n,), dtype=torch.int32, generator=gen)
+
+    def f(x, w, bias):
+        return q.linear(x, w, bias, 0.03125, True)
+
+    _check(f, (x, w, bias), int(np.prod(lead)) * n * k, tmp_path)
+
+
+@pytest.mark.iss
+def test_bmm_bit_exact(tmp_path):
+    gen = torch.Generator().manual_seed(3)
+    a, b = _int8(gen, 3, 6, 9), _int8(gen, 3, 9, 5)
+
+    def f(a, b):
+        return q.bmm(a, b, 0.01)
+
+    _check(f, (a, b), 3 * 6 * 5 * 9, tmp_path)
+
+
+@pytest.mark.iss
+def test_layers_and_core_ops_in_one_program(tmp_path):
+    """Two layers on Gemmini, an integer op between them on the core: one ELF, one result."""
+    gen = torch.Generator().manual_seed(5)
+    x, w1, w2 = _int8(gen, 6, 10), _int8(gen, 12, 10), _int8(gen, 7, 12)
+
+    def f(x, w1, w2):
+        h = q.linear(x, w1, None, 0.02, False)
+        h = torch.clamp(h, min=-20)  # scalar code on the core
+        return q.linear(h, w2, None, 0.05, True)
+
+    _check(f, (x, w1, w2), 6 * 12 * 10 + 6 * 7 * 12, tmp_path)
+
+
+def _plan_of(dump: Path) -> dict[str, str]:
+    text = (dump / "passes").glob("*-gemmini-layer-plan.mlir").__next__().read_text()
+    return dict(re.findall(r"(tile_ijk|loops_ijk|dim) = (\[[^\]]*\]|\d+)", text))
+
+
+@pytest.mark.iss
+def test_same_source_retiles_for_dim16(tmp_path):
+    """The same program on gemmini-dim16: another tiling in the dump, the same bits out."""
+    gen = torch.Generator().manual_seed(9)
+    a, b = _int8(gen, 64, 64), _int8(gen, 64, 64)
+
+    def f(a, b):
+        return q.matmul(a, b, None, 0.004, False)
+
+    plans = {}
+    for soc in ("gemmini-dim4", "gemmini-dim16"):
+        got, counters, _n, _k, _elf = _run(f, (a, b), soc, tmp_path, dump_dir=tmp_path / f"ir-{soc}")
+        np.testing.assert_array_equal(got[0], f(a, b).numpy())
+        assert counters["gemmini_macs"] == 64**3
+        plans[soc] = _plan_of(tmp_path / f"ir-{soc}")
+    assert plans["gemmini-dim4"]["dim"] == "4" and plans["gemmini-dim16"]["dim"] == "16"
+    assert plans["gemmini-dim4"]["tile_ijk"] != plans["gemmini-dim16"]["tile_ijk"], plans
+
+
+def test_plan_fits_half_of_each_memory():
+    """Every tiling leaves room for loop_ws's double buffering: A + B within half the scratchpad
+    minus DIM rows, C within half the accumulator; bigger memories give fewer loops."""
+    for soc in ("gemmini-dim4", "gemmini-dim16"):
+        g = target_for(soc).gemmini
+        for m, n, k in ((1, 1, 1), (33, 17, 20), (256, 256, 256), (12544, 64, 147)):
+            p = plan_matmul(m, n, k, g)
+            assert p.a_rows + p.b_rows <= g.sp_rows // 2 - g.dim
+            assert p.c_rows <= g.acc_rows // 2
+            assert all(t <= b for t, b in zip(p.tile, p.blocks, strict=True))
+    small = plan_matmul(256, 256, 256, target_for("gemmini-dim4").gemmini)
+    big = plan_matmul(256, 256, 256, target_for("gemmini-dim16").gemmini)
+    assert big.loops < small.loops
+
+
+def test_funct_numbers_match_the_model():
+    from compiler.gemmini import instructions as ins
+
+    assert (ins.CONFIG, ins.LOOP_WS, ins.LOOP_WS_CONFIG_BOUNDS, ins.LOOP_WS_CONFIG_STRIDES_DC) == (
+        isa.CONFIG,
+        isa.LOOP_WS,
+        isa.LOOP_WS_CONFIG_BOUNDS,
+        isa.LOOP_WS_CONFIG_STRIDES_DC,
+    )
+
+
+def test_float_program_on_gemmini_config_stays_scalar():
+    """No cosim_q layer: the core's scalar code, with the scalar target (same cache key as before)."""
+    kernel = compile_kernel(import_torch(lambda x: x * 2.0, (torch.ones(3),), name="dbl"), SOC)
+    assert kernel.target.strategy == "scalar" and kernel.target.gemmini is None
+
+
+def test_layers_need_a_gemmini_config():
+    a = torch.ones(4, 4, dtype=torch.int8)
+    imported = import_torch(lambda a: q.matmul(a, a, None, 1.0, False), (a,), name="mm")
+    with pytest.raises(CompileError, match="need a Gemmini config"):
+        compile_kernel(imported, "rv64")
