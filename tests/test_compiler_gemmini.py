@@ -174,3 +174,41 @@ def test_layers_need_a_gemmini_config():
     imported = import_torch(lambda a: q.matmul(a, a, None, 1.0, False), (a,), name="mm")
     with pytest.raises(CompileError, match="need a Gemmini config"):
         compile_kernel(imported, "rv64")
+
+
+@pytest.mark.iss
+@pytest.mark.parametrize(
+    ("shape", "oc", "kernel", "stride", "padding", "dilation", "groups", "bias"),
+    [
+        ((1, 3, 9, 9), 5, 3, 2, 1, 1, 1, True),  # strided, padded
+        ((2, 4, 7, 6), 6, 3, 1, 0, 2, 2, False),  # dilated, two groups, batch 2
+        ((1, 6, 8, 8), 6, 3, 1, 1, 1, 6, True),  # depthwise
+    ],
+)
+def test_conv2d_bit_exact(shape, oc, kernel, stride, padding, dilation, groups, bias, tmp_path):
+    """im2col on the core, one loop_ws layer per group: the eager conv's bits, all its MACs on Gemmini."""
+    gen = torch.Generator().manual_seed(sum(shape) + oc)
+    x, w = _int8(gen, *shape), _int8(gen, oc, shape[1] // groups, kernel, kernel)
+    args = (x, w) + ((torch.randint(-5000, 5000, (oc,), dtype=torch.int32, generator=gen),) if bias else ())
+    st, pa, di = [stride] * 2, [padding] * 2, [dilation] * 2
+
+    def f(x, w, *bias_):
+        return q.conv2d(x, w, bias_[0] if bias_ else None, st, pa, di, groups, 0.0078125, True)
+
+    out = f(*args)
+    macs = out.numel() * (shape[1] // groups) * kernel * kernel
+    _check(f, args, macs, tmp_path)
+
+
+@pytest.mark.iss
+def test_quantize_and_dequantize_run_on_the_core(tmp_path):
+    """A float program around a layer: quantize and dequantize (and a residual add) on the core."""
+    gen = torch.Generator().manual_seed(11)
+    x, w = torch.randn(5, 8, generator=gen), _int8(gen, 8, 8)
+
+    def f(x, w):
+        xq = q.quantize(x, 0.05)
+        h = q.linear(xq, w, None, 0.01, False)
+        return q.dequantize(q.add(h, xq, 1.0, 0.5, False), 0.05)
+
+    _check(f, (x, w), 5 * 8 * 8, tmp_path)

@@ -30,6 +30,8 @@ PREFIX = f"torch.{NAMESPACE}."
 OP_ATTR = f"{NAMESPACE}.op"
 OPERANDS_ATTR = f"{NAMESPACE}.operands"
 _CONTRACT_CHECK = "torch-verify-linalg-on-tensors-backend-contract"
+# The ops that stay layer calls (a backend maps them); the others are decomposed at import.
+LAYER_OPS = ("matmul", "linear", "bmm")
 
 
 def has_layer_ops(ep) -> bool:
@@ -114,12 +116,77 @@ def _linalg_pipeline_without_contract_check(context) -> str:
     return text.replace(check, "")
 
 
+def _own_kernel(op):
+    """A decomposition of ``op`` into the aten ops of its own eager kernel (the reference)."""
+    import torch
+
+    keys = torch._C.DispatchKeySet(torch._C.DispatchKey.CompositeExplicitAutograd)
+
+    def run(*args, **kwargs):
+        return op.redispatch(keys, *args, **kwargs)
+
+    return run
+
+
+def conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu):
+    """cosim_q.conv2d as im2col on the core and one cosim_q.linear per group.
+
+    Patches: the zero-padded input's strided, dilated slice for each filter offset, stacked
+    and laid out as rows ``(n, oh, ow)`` of ``(c, kh, kw)`` (the filters' OIHW order), so the
+    weights of a group are a plain [O/groups, C/groups*KH*KW] view. A linear's result rows
+    are NHWC; the permute back to NCHW is a copy on the core. Exact: the same int32 sums,
+    the same requantization per output element."""
+    import torch
+
+    q = getattr(torch.ops, NAMESPACE)
+    n, c, h, wd = x.shape
+    oc, cg, kh, kw = w.shape
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    xp = torch.nn.functional.pad(x, (pw, pw, ph, ph))
+    cols = [
+        xp[:, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw]
+        for i in range(kh)
+        for j in range(kw)
+    ]
+    patches = torch.stack(cols, dim=2).permute(0, 3, 4, 1, 2)  # [N, OH, OW, C, KH*KW]
+    og = oc // groups
+    outs = []
+    for g in range(groups):
+        a = patches[:, :, :, g * cg : (g + 1) * cg, :].reshape(n * oh * ow, cg * kh * kw)
+        wg = w[g * og : (g + 1) * og].reshape(og, cg * kh * kw)
+        bg = None if bias is None else bias[g * og : (g + 1) * og]
+        outs.append(q.linear(a, wg, bg, scale, relu))
+    y = outs[0] if groups == 1 else torch.cat(outs, dim=1)
+    return y.reshape(n, oh, ow, oc).permute(0, 3, 1, 2).contiguous()
+
+
+def layer_decompositions() -> dict:
+    """What becomes of each cosim_q op before import: matmul, linear and bmm stay (layer calls),
+    conv2d becomes im2col plus linears, the rest (add, quantize, dequantize) the aten ops of
+    their eager kernels, run on the core."""
+    import torch
+
+    q = getattr(torch.ops, NAMESPACE)
+    names = sorted(o.split("::")[1] for o in torch._C._dispatch_get_all_op_names() if o.startswith(f"{NAMESPACE}::"))
+    table = {}
+    for name in names:
+        if name in LAYER_OPS:
+            continue
+        op = getattr(q, name).default
+        table[op] = conv2d_as_linears if name == "conv2d" else _own_kernel(op)
+    return table
+
+
 def import_with_layer_calls(ep, decomposition_table: dict):
-    """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each cosim_q node
-    a call of a private layer function; the rest imported as :func:`torch_mlir.fx.export_and_import` does."""
+    """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each matmul, linear
+    and bmm a call of a private layer function (:func:`layer_decompositions` for the others);
+    the rest imported as :func:`torch_mlir.fx.export_and_import` does."""
     from torch_mlir import fx
 
-    raw = fx.export_and_import(ep, output_type="raw", func_name="forward", decomposition_table=decomposition_table)
+    table = {**decomposition_table, **layer_decompositions()}
+    raw = fx.export_and_import(ep, output_type="raw", func_name="forward", decomposition_table=table)
     operators_to_calls(raw)
     torch_level = fx._module_lowering(False, False, fx.OutputType.TORCH, raw)
     pipeline = _linalg_pipeline_without_contract_check(torch_level.context)
