@@ -5,7 +5,8 @@ integer saturating to int8 or int32.
 Under cocotb (sim/tb/gemmini/scale_tb.sv, 64 units side by side) one run applies several thousand vectors: random
 int32 operands with random fp32 bit patterns, plus the edges: ties at every 0.5 step (odd x times 2^-k), integers
 above 2^24 that round on the way to fp32, INT32_MIN/MAX, scales that overflow to +-inf or stay just finite,
-subnormal scales and products, NaNs of both signs and payloads, +-0 and +-inf scales, in both saturation ranges.
+subnormal scales and products, NaNs of both signs and payloads, +-0 and +-inf scales, every scale exponent,
+products just below 2^24 where the fp32 rounding of the product makes integer ties, in both saturation ranges.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def make_vectors(rng: np.random.Generator, n_random: int) -> list[tuple[int, int
         for x in edge_xs():
             v += [(x, s, 0), (x, s, 1)]
     for _ in range(n_random):
-        kind = rng.integers(0, 6)
+        kind = rng.integers(0, 9)
         if kind == 0:  # full random: any bit pattern, any integer
             x, s = int(rng.integers(I32_MIN, I32_MAX + 1)), int(rng.integers(0, 1 << 32))
         elif kind == 1:  # ties and near-ties: odd x times 2^-k
@@ -79,6 +80,18 @@ def make_vectors(rng: np.random.Generator, n_random: int) -> list[tuple[int, int
         elif kind == 4:  # tiny scales: subnormal products
             x = int(rng.integers(I32_MIN, I32_MAX + 1)) >> int(rng.integers(0, 31))
             s = int(rng.integers(0, 1 << 23)) | (int(rng.integers(0, 2)) << 31)
+        elif kind == 6:  # every scale exponent, random significand and x
+            x = int(rng.integers(I32_MIN, I32_MAX + 1)) >> int(rng.integers(0, 32))
+            s = (int(rng.integers(0, 2)) << 31) | (int(rng.integers(0, 256)) << 23) | int(rng.integers(0, 1 << 23))
+        elif kind == 7:  # products in [2^20, 2^25): the fp32 product rounding makes integer ties
+            x = int(rng.integers(1 << 24, I32_MAX + 1)) * int(rng.choice([-1, 1]))
+            e = 127 - 7 - int(rng.integers(0, 5)) - (31 - int(abs(x)).bit_length())
+            s = (int(rng.integers(0, 2)) << 31) | (e << 23) | int(rng.integers(0, 1 << 23))
+        elif kind == 8:  # odd x near 2^23 times odd / 2^j: exact ties in the fp32 product, then in the integer
+            x = (int(rng.integers(1 << 20, 1 << 24)) | 1) * int(rng.choice([-1, 1]))
+            s = f32_bits(
+                float(rng.choice([-1, 1]) * (2 * int(rng.integers(0, 8)) + 1)) * 2.0 ** -int(rng.integers(1, 5))
+            )
         else:  # moderate x, random exponents near the integer range boundaries
             x = int(rng.integers(-(1 << 16), 1 << 16))
             s = (int(rng.integers(0, 2)) << 31) | (int(rng.integers(100, 160)) << 23) | int(rng.integers(0, 1 << 23))
@@ -89,7 +102,7 @@ def make_vectors(rng: np.random.Generator, n_random: int) -> list[tuple[int, int
 @pytest.mark.parametrize("seed", [1])
 def test_scale_matches_model(tb, tmp_path: Path, seed: int, record_property) -> None:
     rng = np.random.default_rng(seed)
-    vectors = make_vectors(rng, 6000)
+    vectors = make_vectors(rng, 10000)
     run = run_scale(tb, vectors, tmp_path)
     want = expected(vectors)
     bad = [(vec, g, w) for vec, g, w in zip(vectors, run.y, want, strict=True) if g != w]

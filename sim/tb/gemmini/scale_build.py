@@ -18,12 +18,7 @@ from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_
 TOPLEVEL = "scale_tb"
 COCOTB_MODULE = "sim.tb.gemmini.scale_cocotb"
 LANES = 32
-FPU_DIR = RTL_DIR.parent / "fpu"
-# gemmini_scale reuses the scalar FPU's combinational units (package first)
-RTL_SOURCES: tuple[Path, ...] = (
-    *(FPU_DIR / n for n in ("fpu_pkg.sv", "fpu_i2f.sv", "fpu_fma.sv", "fpu_f2i.sv")),
-    RTL_DIR / "gemmini_scale.sv",
-)
+RTL_SOURCES: tuple[Path, ...] = (RTL_DIR / "gemmini_scale.sv",)
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "scale_tb.sv",)
 
 
