@@ -15,6 +15,7 @@ of back-to-back WS and OS streams. DIM 4 (gemmini-dim4) runs in the default tier
 from __future__ import annotations
 
 import copy
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,12 +47,21 @@ class TrackedModel(GemminiModel):
     """The model, noting whether an OS result was drained (written) since the last flip."""
 
     drained_since_flip = False
+    drains = 0  # drains that wrote a result (coverage)
+    drains_if_read = 0
 
     def _os_drain(self) -> None:
         before = self._os_out
         super()._os_drain()
         if before is not None and self._os_out is None:
             self.drained_since_flip = True
+            self.drains += 1
+
+    def _os_drain_if_read(self, raw: int, rows: int, cols: int, stride: int = 1) -> None:
+        before = self._os_out
+        super()._os_drain_if_read(raw, rows, cols, stride)
+        if before is not None and self._os_out is None:
+            self.drains_if_read += 1
 
     def _compute(self, rs1: int, rs2: int, flip: bool) -> int:
         r = super()._compute(rs1, rs2, flip)
@@ -170,6 +180,8 @@ class Gen:
             if r.random() < 0.05:  # a compute without its preload writes nowhere
                 self.emit(isa.COMPUTE_ACCUMULATED, self.operand(), self.operand(0.5))
                 continue
+            if r.random() < 0.05:  # a preload replaced by the next one before any compute
+                self.emit(isa.PRELOAD, self.operand(), self.dest())
             if t == 0 or r.random() < 0.6:
                 self.emit(isa.PRELOAD, self.operand(), self.dest())
                 self.emit(isa.COMPUTE_PRELOADED, self.operand(), self.operand(0.5))
@@ -185,18 +197,22 @@ class Gen:
             last = j == n - 1
             c = self.dest() if last or r.random() < 0.3 else GARBAGE_ADDR | self.d << 32 | self.d << 48
             a, b = self.operand(), self.operand()
-            if j == 0:
-                self.emit(isa.PRELOAD, self.operand(0.3), c)
-                self.emit(isa.COMPUTE_PRELOADED, a, b)
-                continue
-            pre = GARBAGE_ADDR | self.d << 32 | self.d << 48
-            # The model keeps an OS sum across a drain (no flip); the array's drain flips it out. Continue a
-            # chain past a drain with a compute_preloaded instead (EXEC.md, differences).
-            probe = copy.deepcopy(self.m)
-            probe.execute(isa.PRELOAD, pre, c)
-            probe.execute(isa.COMPUTE_ACCUMULATED, a, b)
-            f = isa.COMPUTE_PRELOADED if probe.drained_since_flip else isa.COMPUTE_ACCUMULATED
+            pre = self.operand(0.3) if j == 0 else GARBAGE_ADDR | self.d << 32 | self.d << 48
+            between = r.random() < 0.1  # a non-mesh command between a preload and its compute
+            f = isa.COMPUTE_PRELOADED
+            if j:
+                # The model keeps an OS sum across a drain (no flip); the array's drain flips it out. Continue a
+                # chain past a drain with a compute_preloaded instead (EXEC.md, differences).
+                probe = copy.deepcopy(self.m)
+                probe.execute(isa.PRELOAD, pre, c)
+                if between:
+                    probe.execute(isa.FLUSH, 0, 0)
+                probe.execute(isa.COMPUTE_ACCUMULATED, a, b)
+                if not probe.drained_since_flip:
+                    f = isa.COMPUTE_ACCUMULATED
             self.emit(isa.PRELOAD, pre, c)
+            if between:
+                self.emit(FUNCT_DRAIN, 0, 0)
             self.emit(f, a, b)
             if r.random() < 0.15:
                 self.emit(FUNCT_DRAIN, 0, 0)
@@ -312,9 +328,9 @@ def ws_stream(p: GemminiParams, rng: np.random.Generator, n: int, accumulated: b
     full = d << 32 | d << 48
     for t in range(n):
         a = int(rng.integers(0, SP_N - d)) | full
-        c = 1 << 31 | 1 << 30 | int(rng.integers(0, ACC_N - d)) | full
+        c = 1 << 31 | 1 << 30 | int(rng.integers(ACC_N // 2, ACC_N - d)) | full  # apart from B's rows
         if not accumulated or t == 0:
-            bsrc = (1 << 31 | int(rng.integers(0, ACC_N - d))) if b_acc else int(rng.integers(0, SP_N - d))
+            bsrc = (1 << 31 | int(rng.integers(0, ACC_N // 2 - d))) if b_acc else int(rng.integers(0, SP_N - d))
             g.emit(isa.PRELOAD, bsrc | full, c)
             g.emit(isa.COMPUTE_PRELOADED, a, GARBAGE_ADDR | full)
         else:
@@ -332,9 +348,9 @@ def os_stream(p: GemminiParams, rng: np.random.Generator, n: int, chain: int) ->
     full = d << 32 | d << 48
     for t in range(n):
         a = int(rng.integers(0, SP_N - d)) | full
-        bsrc = 1 << 31 | int(rng.integers(0, ACC_N - d)) | full
+        bsrc = 1 << 31 | int(rng.integers(0, ACC_N // 2 - d)) | full
         last = t % chain == chain - 1
-        c = (1 << 31 | int(rng.integers(0, ACC_N - d)) | full) if last else GARBAGE_ADDR | full
+        c = (1 << 31 | int(rng.integers(ACC_N // 2, ACC_N - d)) | full) if last else GARBAGE_ADDR | full
         g.emit(isa.PRELOAD, GARBAGE_ADDR | full, c)
         g.emit(isa.COMPUTE_PRELOADED if t % chain == 0 else isa.COMPUTE_ACCUMULATED, a, bsrc)
     g.end_segment()
@@ -342,16 +358,19 @@ def os_stream(p: GemminiParams, rng: np.random.Generator, n: int, chain: int) ->
 
 
 def measure(b: ArrayBuild, prog: Program, tmp_path: Path, n: int) -> tuple[float, float]:
+    """Cycles a tile (first accept to last done, over n tiles) and useful MACs / (DIM^2 x those cycles)."""
     run = run_exec(b, stim_of(prog, 7, 256), tmp_path)
     check(prog, run)
     s = run.segments[0]
     cycles = s.last - s.first
-    return cycles / n, s.counters["mesh_cycles_o"] / cycles
+    return cycles / n, s.counters["macs_o"] / (prog.p.dim**2 * cycles)
 
 
 @pytest.mark.parametrize(
     ("name", "limit"),
-    [("ws_preloaded_sp", 2.3), ("ws_preloaded_acc_b", 1.3), ("ws_accumulated", 1.3), ("os_chain4", 1.3)],
+    # preload + compute_preloaded reads P and A rows on the one scratchpad read port (UNIT.md): 2*DIM a tile at
+    # best; compute_accumulated tiles read only A: DIM a tile at best
+    [("ws_preloaded_sp", 2.3), ("ws_preloaded_acc_b", 2.3), ("ws_accumulated", 1.3), ("os_chain4", 2.3)],
 )
 def test_throughput(dim4, tmp_path: Path, name: str, limit: float, record_property):
     p, b = dim4
@@ -363,7 +382,86 @@ def test_throughput(dim4, tmp_path: Path, name: str, limit: float, record_proper
         "ws_accumulated": lambda: ws_stream(p, rng, n, accumulated=True, b_acc=False),
         "os_chain4": lambda: os_stream(p, rng, n, 4),
     }[name]()
-    per_tile, mesh = measure(b, prog, tmp_path, n)
+    per_tile, util = measure(b, prog, tmp_path, n)
     record_property("cycles_per_tile", per_tile)
-    print(f"{name}: DIM {p.dim}, {n} tiles: {per_tile:.2f} cycles/tile ({per_tile / p.dim:.2f} x DIM), mesh busy {mesh:.0%}")
+    print(f"{name}: DIM {p.dim}, {n} tiles: {per_tile:.2f} cycles/tile ({per_tile / p.dim:.2f} x DIM), MACs {util:.0%}")
     assert per_tile <= limit * p.dim, f"{name}: {per_tile:.2f} cycles per tile (limit {limit} x DIM)"
+
+
+# ---------------------------------------------------------------- timing of a double-buffered WS stream
+
+KIND = "KFC"  # carrier, drain (flush), compute
+OPND = "PAB"
+
+
+def timing_diagram(trace: list[tuple[int, int]], c0: int, c1: int, width: int = 32) -> str:
+    """Rows: operand reads (P/A/B + job), beats into the array (tile kind + job . beat), in_d's P, rows out,
+    result rows written, dones; one column a cycle from c0 (cycle 0) to c1."""
+    rows: dict[str, list[str]] = {k: [] for k in ("cycle", "read", "beat", "d", "out", "write", "done")}
+    for cyc, v in trace:
+        if not c0 <= cyc <= c1:
+            continue
+        rows["cycle"].append(str(cyc - c0))
+        rows["read"].append(f"{OPND[v >> 19 & 3]}{v >> 21 & 7}" if v >> 18 & 1 else "")
+        kind = KIND[v >> 1 & 3] if (v >> 1 & 3) < 3 else "?"
+        rows["beat"].append(f"{kind}{v >> 8 & 7}.{v >> 4 & 15}" if v & 1 else "")
+        rows["d"].append(f"P{v >> 12 & 7}" if v & 1 and v >> 11 & 1 else "")
+        rows["out"].append("o" if v >> 15 & 1 else "")
+        rows["write"].append("w" if v >> 16 & 1 else "")
+        rows["done"].append("d" if v >> 17 & 1 else "")
+    out = []
+    for s in range(0, len(rows["cycle"]), width):
+        for name, cells in rows.items():
+            out.append(f"{name:<6}" + "".join(f"{c:>5}" for c in cells[s : s + width]))
+        out.append("")
+    return "\n".join(out)
+
+
+def test_ws_double_buffered_timing(dim4, tmp_path: Path):
+    """WS preload + compute_preloaded tiles back to back: after the first tile's carrier every tile's weights ride
+    on the tile before (no more carriers), each tile's DIM beats go in without bubbles, each result row is written
+    2*DIM + 1 cycles after its beat (the array's latency and the write queue's
+    register), and tiles start at most 2*DIM cycles apart: the bound of the one scratchpad read port (P and A
+    rows, one read a cycle)."""
+    p, b = dim4
+    d, n = p.dim, 6
+    prog = ws_stream(p, np.random.default_rng(9), n, accumulated=False, b_acc=False)
+    stim = stim_of(prog, 9, 256)
+    stim.trace = True
+    run = run_exec(b, stim, tmp_path)
+    check(prog, run)
+    beats = [(c, v) for c, v in run.trace if v & 1]
+    tiles = [beats[i : i + d] for i in range(0, len(beats), d)]
+    kinds = [KIND[t[0][1] >> 1 & 3] for t in tiles]
+    assert kinds == ["K"] + ["C"] * n, kinds
+    for t in tiles:
+        assert t[-1][0] - t[0][0] == d - 1, f"bubbles inside a tile: {[c for c, _ in t]}"
+    writes = [c for c, v in run.trace if v >> 16 & 1]
+    assert len(writes) == n * d
+    # the array's 2*DIM cycles, then one in the write queue
+    assert writes[0] - tiles[1][0][0] == 2 * d + 1, "first result row written 2*DIM + 1 cycles after its beat"
+    starts = [t[0][0] for t in tiles[1:]]
+    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert max(gaps) <= 2 * d, f"compute tiles start {gaps} cycles apart"
+    c0 = run.segments[0].first
+    print(f"\nWS double-buffered, DIM {d}, {n} tiles (cycle 0 = the first accept):")
+    print(timing_diagram(run.trace, c0, run.segments[0].last))
+
+
+@pytest.mark.parametrize("dim", [4, 8, 16])
+def test_lint_wall_clean(dim):
+    """gemmini_exec (with the array it drives) is Verilator -Wall clean at DIM 4, 8 and 16 (only this block's
+    files: the shared package and the FPU's units have warnings of their own)."""
+    from sim.tb.gemmini.exec_build import RTL_SOURCES
+    from sim.verilator_build import ensure_verilator_on_path
+
+    ensure_verilator_on_path()
+    q = gemmini_params("gemmini-dim16" if dim == 16 else "gemmini-dim4")
+    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", "gemmini_exec", f"-GDim={dim}"]
+    cmd += [f"-GSpRows={q.sp_rows}", f"-GAccRows={q.acc_rows}", *map(str, RTL_SOURCES)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    lines = (res.stdout + res.stderr).splitlines()
+    mine = ("gemmini_exec.sv", "gemmini_array.sv", "gemmini_mesh.sv", "gemmini_pe.sv", "gemmini_delay.sv")
+    problems = [ln for ln in lines if ln.startswith("%") and any(m in ln for m in mine)]
+    errors = [ln for ln in lines if ln.startswith("%Error") and "due to" not in ln]
+    assert not problems + errors, f"DIM {dim}:\n" + "\n".join(problems + errors)

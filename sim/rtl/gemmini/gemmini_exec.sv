@@ -613,13 +613,14 @@ module gemmini_exec
       end else if (j_skip_q[str_i]) begin
         adv_skip = j_pv_q[str_i];
       end else if (j_cmp_q[str_i]) begin
-        if (!ops_ok) begin
-          wait_operand = 1'b1;
-        end else if (j_flip_q[str_i] && !j_carried_q[str_i]) begin
-          kind = TkCarrier;  // the flipped tile's P did not ride on the tile before
-          go   = 1'b1;
+        if (j_flip_q[str_i] && !j_carried_q[str_i]) begin
+          kind = TkCarrier;  // the flipped tile's P did not ride on the tile before: it needs only P
+          go   = j_pv_q[str_i];
+          wait_operand = !j_pv_q[str_i];
           cv   = 1'b1;
           cjob = str_i;
+        end else if (!ops_ok) begin
+          wait_operand = 1'b1;
         end else begin
           kind = TkCompute;
           go   = 1'b1;

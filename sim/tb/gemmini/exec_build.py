@@ -70,6 +70,7 @@ class ExecStim:
     p_cmd: float = 1.0
     ready_pct: int = 256  # a memory port is ready in a cycle with probability ready_pct / 256
     max_cycles: int = 200_000
+    trace: bool = False  # record exec_tb's trace_o every cycle of the command phases
 
 
 @dataclass
@@ -85,6 +86,7 @@ class ExecRun:
     dones: list[tuple[int, int]]
     dumps: list[dict[str, list[int]]]  # per segment: "sp", "acc" packed rows
     segments: list[Segment]
+    trace: list[tuple[int, int]] = field(default_factory=list)  # (cycle, trace_o)
     wall_s: float = 0.0
 
 
@@ -105,5 +107,6 @@ def run_exec(b: ArrayBuild, stim: ExecStim, workdir: Path) -> ExecRun:
         [(a, i) for a, i in res["dones"]],
         [{"sp": [int(v) for v in x["sp"]], "acc": [int(v) for v in x["acc"]]} for x in res["dumps"]],
         [Segment(s["first"], s["last"], s["counters"]) for s in res["segments"]],
+        [(c, v) for c, v in res["trace"]],
         time.perf_counter() - t0,
     )

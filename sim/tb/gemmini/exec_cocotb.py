@@ -57,6 +57,8 @@ async def run_exec(dut) -> None:
     dones: list[list[int]] = []
     dumps: list[dict] = []
     segs: list[dict] = []
+    trace: list[list[int]] = []
+    want_trace = bool(stim.get("trace"))
     outstanding: set[int] = set()
     next_id = 0
     max_cycles = stim["max_cycles"]
@@ -70,6 +72,8 @@ async def run_exec(dut) -> None:
         while i < len(cmds) or outstanding:
             await FallingEdge(dut.clk_i)
             cyc = int(dut.cycle_o.value)
+            if want_trace:
+                trace.append([cyc, int(dut.trace_o.value)])  # this cycle (until the next rising edge)
             if cyc - t0 > max_cycles:
                 raise AssertionError(f"no progress: {len(outstanding)} commands outstanding at cycle {cyc}")
             if int(dut.cmd_fire_q_o.value):
@@ -117,5 +121,5 @@ async def run_exec(dut) -> None:
             await FallingEdge(dut.clk_i)
         dut.dump_en_i.value = 0
         dumps.append({"sp": got_sp, "acc": got_acc})
-    out = {"accepts": accepts, "dones": dones, "dumps": dumps, "segments": segs}
+    out = {"accepts": accepts, "dones": dones, "dumps": dumps, "segments": segs, "trace": trace}
     Path(os.environ["GEMMINI_EXEC_OUT"]).write_text(json.dumps(out))

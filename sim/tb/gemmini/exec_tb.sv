@@ -56,7 +56,9 @@ module exec_tb
   output logic [31:0]         mesh_cycles_o /*verilator public_flat_rd*/,
   output logic [31:0]         stall_mem_o /*verilator public_flat_rd*/,
   output logic [31:0]         stall_operand_o /*verilator public_flat_rd*/,
-  output logic                busy_o /*verilator public_flat_rd*/
+  output logic                busy_o /*verilator public_flat_rd*/,
+  // what the controller does this cycle (for the timing diagram of EXEC.md)
+  output logic [31:0]         trace_o /*verilator public_flat_rd*/
 );
 
   gm_cmd_t cmd;
@@ -232,6 +234,14 @@ module exec_tb
   assign dump_sp_data_o  = sp_rd_data;
   assign dump_acc_data_o = acc_rd_data;
   assign busy_o          = perf_busy;
+
+  // [0] a beat enters the array, [2:1] its tile kind (0 carrier, 1 drain, 2 compute), [3] flip, [7:4] beat,
+  // [10:8] job, [11] in_d carries a P, [14:12] whose, [15] a row leaves the array, [16] a result row is written,
+  // [17] a done, [18] an operand row read, [20:19] which operand (0 P, 1 A, 2 B), [23:21] its job, [24] from acc
+  assign trace_o = {7'b0, u_exec.ft.acc, u_exec.ft.job, u_exec.ft.opnd, u_exec.ft_fire, done_valid_o,
+                    (sp_wr_valid && sp_wr_ready) || (acc_wr_valid && acc_wr_ready), u_exec.out_valid,
+                    u_exec.cjob, u_exec.cv, u_exec.str_i, 4'(u_exec.k), u_exec.beat_flip, u_exec.kind,
+                    u_exec.beat_fire};
 
   logic unused;
   assign unused = ^{sp_wr_id, acc_wr_id};
