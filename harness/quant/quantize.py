@@ -153,9 +153,12 @@ def _module_path(n: fx.Node) -> str:
 class _Builder:
     """Rewrites the float graph into the int8 graph (one pass, in the float graph's order)."""
 
-    def __init__(self, gm: fx.GraphModule, act_scales: dict[str, float]) -> None:
+    def __init__(
+        self, gm: fx.GraphModule, act_scales: dict[str, float], weight_scales: dict[str, float] | None = None
+    ) -> None:
         self.src = gm
         self.act = act_scales
+        self.weight_scales = weight_scales or {}  # get_attr target -> scale fixed elsewhere (a PT2E model)
         self.g = fx.Graph()
         self.root = torch.nn.Module()
         self.qv: dict[fx.Node, tuple[fx.Node, float]] = {}  # original node -> (int8 node, scale)
@@ -238,16 +241,17 @@ class _Builder:
             return False
         wt = _attr(self.src, w.target).detach().float()
         bt = None if b is None else _attr(self.src, b.target).detach().float()
-        last = n
+        last, bn_folded = n, False
         if n.target is aten.conv2d.default:
             bn = self.only_user(n, _BATCH_NORMS)
             if bn is not None and not _bn_training(bn):
                 wt, bt = _fold_bn(self.src, bn, wt, bt)
                 self.done.add(bn)
-                last = bn
+                last, bn_folded = bn, True
         last, relu = self.fold_relu(last)
         xq, xs = self.as_int8(x)
-        ws = tensor_scale(wt)
+        # a scale fixed elsewhere holds for the weights as they are, not once a BatchNorm is folded in
+        ws = (None if bn_folded else self.weight_scales.get(w.target)) or tensor_scale(wt)
         wq = ops.quantize_ref(wt, ws)
         so = self.scale_of(last)
         acc_scale = xs * ws
@@ -406,14 +410,25 @@ def quantize(
     *,
     observer: str = "minmax",
 ) -> QuantizedProgram:
-    """The int8 program of ``model`` (module docstring); ``calibration`` defaults to the example inputs."""
+    """The int8 program of ``model`` (module docstring); ``calibration`` defaults to the example inputs.
+
+    ``model`` may also be a PT2E-quantized GraphModule (``convert_pt2e``, symmetric int8): its scales
+    are used as they are (:mod:`harness.quant.pt2e`), the calibration inputs only for tensors it left
+    without one."""
+    from harness.quant import pt2e
+
     example_inputs = tuple(example_inputs)
     calib = [tuple(c) if isinstance(c, (tuple, list)) else (c,) for c in (calibration or [example_inputs])]
-    if isinstance(model, torch.nn.Module):
-        model.eval()
-    gm = export_float(model, example_inputs)
-    act = calibrate(gm, calib, observer)
-    b = _Builder(gm, act)
+    weight_scales: dict[str, float] = {}
+    if isinstance(model, fx.GraphModule) and pt2e.is_pt2e(model):
+        gm, fixed, weight_scales = pt2e.strip(model)
+        act = {**calibrate(gm, calib, observer), **fixed}
+    else:
+        if isinstance(model, torch.nn.Module):
+            model.eval()
+        gm = export_float(model, example_inputs)
+        act = calibrate(gm, calib, observer)
+    b = _Builder(gm, act, weight_scales)
     input_scales, outs = b.build([x.dtype for x in example_inputs])
     out_nodes, out_scales = [], []
     for o in outs:
