@@ -163,3 +163,23 @@ def test_one_command_a_cycle(dim4, tmp_path: Path, record_property) -> None:
         assert cyc == list(range(t0 + 1, t0 + 1 + len(s))), "a bubble inside a loop"
         k += len(s)
     record_property("commands_per_cycle_in_loop", 1.0)
+
+
+@pytest.mark.parametrize("config", ["gemmini-dim4", "gemmini-dim16"])
+def test_lint_wall_clean_and_synthesizable(config: str) -> None:
+    """Verilator -Wall clean at the config's sizes, and none of the constructs sim/rtl forbids."""
+    import subprocess
+
+    from pyslang.syntax import SyntaxTree
+    from test_rtl_lint import violations
+
+    from sim.tb.gemmini.loopws_build import RTL_SOURCES, parameters
+    from sim.verilator_build import ensure_verilator_on_path
+
+    ensure_verilator_on_path()
+    params = [f"-G{k}={v}" for k, v in parameters(gemmini_params(config)).items()]
+    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", "gemmini_loop_ws", *params, *map(str, RTL_SOURCES)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    problems = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("%")]
+    assert not problems, "\n".join(problems)
+    assert not violations(SyntaxTree.fromFile(str(RTL_SOURCES[-1])))

@@ -111,3 +111,21 @@ def test_scale_matches_model(tb, tmp_path: Path, seed: int, record_property) -> 
     assert not bad, f"{len(bad)} of {len(vectors)} differ; first (x, scale bits, to_i8), rtl, model: " + "; ".join(
         f"({x}, {s:#010x}, {t}) {g} {w}" for (x, s, t), g, w in bad[:8]
     )
+
+
+def test_lint_wall_clean_and_synthesizable() -> None:
+    """Verilator -Wall clean on its own, and none of the constructs sim/rtl forbids (tests/test_rtl_lint.py)."""
+    import subprocess
+
+    from pyslang.syntax import SyntaxTree
+    from test_rtl_lint import violations
+
+    from sim.tb.gemmini.scale_build import RTL_SOURCES
+    from sim.verilator_build import ensure_verilator_on_path
+
+    ensure_verilator_on_path()
+    cmd = ["verilator", "--lint-only", "-Wall", "--top-module", "gemmini_scale", *map(str, RTL_SOURCES)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    problems = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("%")]
+    assert not problems, "\n".join(problems)
+    assert not violations(SyntaxTree.fromFile(str(RTL_SOURCES[-1])))
