@@ -62,9 +62,14 @@ def _check(fn, inputs: tuple, macs: int, tmp_path: Path, soc: str = SOC):
         (7, 13, 5, True, True, 0.5),  # odd sums halve to ties: round half to even
         (33, 20, 17, True, False, 0.0625),
         (33, 20, 17, False, True, 0.013),
+        (50, 201, 90, True, True, 0.002),  # a 3 x 4 x 2 grid of loops, every last block padded
+        (50, 201, 90, False, False, 0.002),  # K steps after the first accumulate without a bias
     ],
 )
 def test_matmul_bit_exact(m, k, n, bias, relu, scale, tmp_path):
+    outer = plan_matmul(m, n, k, target_for(SOC).gemmini).outer
+    if k > 200:
+        assert min(outer) > 1, outer  # the case is there for its grid
     gen = torch.Generator().manual_seed(m * 1000 + k * 10 + n)
     a, b = _int8(gen, m, k), _int8(gen, k, n)
     args = (a, b) + ((torch.randint(-3000, 3000, (n,), dtype=torch.int32, generator=gen),) if bias else ())
