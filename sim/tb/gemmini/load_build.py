@@ -19,12 +19,9 @@ from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_
 
 TOPLEVEL = "load_tb"
 COCOTB_MODULE = "sim.tb.gemmini.load_cocotb"
-FPU_DIR = RTL_DIR.parent / "fpu"
-# package first; gemmini_scale reuses the scalar FPU's combinational units
-RTL_SOURCES: tuple[Path, ...] = (
-    *(FPU_DIR / n for n in ("fpu_pkg.sv", "fpu_i2f.sv", "fpu_fma.sv", "fpu_f2i.sv")),
-    *(RTL_DIR / n for n in ("gemmini_pkg.sv", "gemmini_scale.sv", "gemmini_spad.sv", "gemmini_acc.sv")),
-    RTL_DIR / "gemmini_load.sv",
+# package first
+RTL_SOURCES: tuple[Path, ...] = tuple(
+    RTL_DIR / n for n in ("gemmini_pkg.sv", "gemmini_scale.sv", "gemmini_spad.sv", "gemmini_acc.sv", "gemmini_load.sv")
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "load_tb.sv",)
 
