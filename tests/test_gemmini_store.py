@@ -344,3 +344,14 @@ def test_lint_wall_clean(dim):
     ]
     errors = [ln for ln in lines if ln.startswith("%Error") and "due to" not in ln]
     assert not problems + errors, "\n".join(problems + errors)
+
+
+@pytest.mark.slow
+def test_random_programs_dim16(tmp_path: Path):
+    """gemmini-dim16's sizes (DIM 16, 4 blocks of a row at most, 64-byte full-width rows), random environment."""
+    p = gemmini_params("gemmini-dim16")
+    b = build_store_tb(p)
+    env = {"p_sp_ready": 0.8, "p_acc_ready": 0.7, "p_wr_ready": 0.7, "done_latency": (1, 20)}
+    prog = make_program(p, 71, 80, {"rows": 3, "1d": 1, "pool": 1}, **env)
+    run = run_store(b, prog.stim, tmp_path)
+    check(prog, run)

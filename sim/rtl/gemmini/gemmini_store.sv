@@ -44,7 +44,7 @@ module gemmini_store
   /* verilator lint_on UNUSEDPARAM */
   parameter int unsigned DmaMaxBytes    = 64,
   parameter int unsigned WrDepth        = 4,   // write queue rows (a power of two)
-  parameter int unsigned DoneDepth      = 16,  // writes in flight + markers (a power of two)
+  parameter int unsigned DoneDepth      = 32,  // writes in flight + markers (a power of two)
   localparam int unsigned SpRowW        = $clog2(SpRows),
   localparam int unsigned AccRowW       = $clog2(AccRows),
   localparam int unsigned LenW          = $clog2(DmaMaxBytes + 1),
