@@ -208,8 +208,22 @@ def test_conv2d_bit_exact(shape, oc, kernel, stride, padding, dilation, groups, 
 
 
 @pytest.mark.iss
+@pytest.mark.parametrize("shape", [(3, 5), (6, 40, 7)])  # under one row; rows of DIM x MAX_BLOCK_LEN and a tail
+def test_residual_add_bit_exact(shape, tmp_path):
+    """cosim_q.add on Gemmini: scaled mvins into the accumulator (the second accumulating), mvout."""
+    gen = torch.Generator().manual_seed(len(shape))
+    a, b = _int8(gen, *shape), _int8(gen, *shape)
+
+    def f(a, b):
+        return q.add(a, b, 0.75, 0.375, True)
+
+    counters = _check(f, (a, b), 0, tmp_path)
+    assert counters["insn_mvin2"] > 0 and counters["insn_mvout"] > 0
+
+
+@pytest.mark.iss
 def test_quantize_and_dequantize_run_on_the_core(tmp_path):
-    """A float program around a layer: quantize and dequantize (and a residual add) on the core."""
+    """A float program around layers: quantize and dequantize on the core."""
     gen = torch.Generator().manual_seed(11)
     x, w = torch.randn(5, 8, generator=gen), _int8(gen, 8, 8)
 

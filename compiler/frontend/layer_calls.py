@@ -31,7 +31,7 @@ OP_ATTR = f"{NAMESPACE}.op"
 OPERANDS_ATTR = f"{NAMESPACE}.operands"
 _CONTRACT_CHECK = "torch-verify-linalg-on-tensors-backend-contract"
 # The ops that stay layer calls (a backend maps them); the others are decomposed at import.
-LAYER_OPS = ("matmul", "linear", "bmm")
+LAYER_OPS = ("matmul", "linear", "bmm", "add")
 
 
 def has_layer_ops(ep) -> bool:
@@ -163,8 +163,8 @@ def conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu
 
 
 def layer_decompositions() -> dict:
-    """What becomes of each cosim_q op before import: matmul, linear and bmm stay (layer calls),
-    conv2d becomes im2col plus linears, the rest (add, quantize, dequantize) the aten ops of
+    """What becomes of each cosim_q op before import: matmul, linear, bmm and add stay (layer
+    calls), conv2d becomes im2col plus linears, the rest (quantize, dequantize) the aten ops of
     their eager kernels, run on the core."""
     import torch
 
@@ -180,8 +180,8 @@ def layer_decompositions() -> dict:
 
 
 def import_with_layer_calls(ep, decomposition_table: dict):
-    """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each matmul, linear
-    and bmm a call of a private layer function (:func:`layer_decompositions` for the others);
+    """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each matmul, linear,
+    bmm and add a call of a private layer function (:func:`layer_decompositions` for the others);
     the rest imported as :func:`torch_mlir.fx.export_and_import` does."""
     from torch_mlir import fx
 

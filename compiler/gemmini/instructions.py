@@ -24,7 +24,7 @@ import numpy as np
 from torch_mlir import ir, passmanager
 from torch_mlir.dialects import arith, func, llvm, memref, scf
 
-from compiler.gemmini.plan import PLAN_ATTR, MatmulPlan, layer_functions, layer_geometry
+from compiler.gemmini.plan import PLAN_ATTR, AddPlan, MatmulPlan, layer_functions, layer_geometry, plan_add
 from compiler.mlir_utils import walk_ops
 from compiler.targets import GemminiTarget
 
@@ -38,6 +38,9 @@ ACT_RELU = 1
 ASM = ".insn r 0x7b, 3, {funct}, x0, $0, $1  # gemmini {name}"
 NAMES = {
     CONFIG: "config",
+    MVIN: "mvin",
+    MVIN2: "mvin2",
+    MVOUT: "mvout",
     LOOP_WS: "loop_ws",
     LOOP_WS_CONFIG_BOUNDS: "loop_ws_config_bounds",
     LOOP_WS_CONFIG_ADDRS_AB: "loop_ws_config_addrs_ab",
@@ -191,13 +194,60 @@ def _plan_of(fn, geo: dict, g: GemminiTarget) -> MatmulPlan:
     return MatmulPlan(geo["m"], geo["n"], geo["k"], geo["batch"], g.dim, tile, half_sp, half_acc, geo["bias"])  # type: ignore[arg-type]
 
 
+ACC = 1 << 31  # local address: the accumulator
+ACC_ACCUMULATE = 3 << 30  # the accumulator, adding to what is there
+
+
+def _local(b: _Builder, addr: int, cols: int, rows) -> object:
+    """A mvin/mvout rs2: local address, cols, rows (an i64 value or an int)."""
+    rows_v = b.shl(rows, 48) if not isinstance(rows, int) else b.c(rows << 48)
+    return b.ors(rows_v, b.c((cols << 32) | addr))
+
+
+def _emit_add(b: _Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
+    """Residual add as Gemmini's resadd runs it: both operands moved into the accumulator as int8
+    through the mvin scale unit (a overwriting, b accumulating), then moved out at scale 1.0."""
+    w, d = plan.width, plan.dim
+    act = ACT_RELU if geo["relu"] else 0
+    for mover, scale in ((0, geo["a_scale"]), (1, geo["b_scale"])):
+        # shrink (bit 2): int8 rows into the accumulator, through the scale unit
+        rs1 = (f32_bits(scale) << 32) | (d << 16) | (1 << 8) | (mover << 3) | (1 << 2) | CONFIG_LD
+        b.insn(CONFIG, rs1, w, f"config_ld {'AB'[mover]} scale {scale!r} stride {w}")
+    b.insn(CONFIG, (act << 2) | CONFIG_ST, (ONE_F32 << 32) | w, "config_st scale 1.0")
+
+    def chunk(offset, cols: int, rows) -> None:
+        b.insn(MVIN, b.add(bases["a"], offset), _local(b, ACC, cols, rows), "mvin a")
+        b.insn(MVIN2, b.add(bases["b"], offset), _local(b, ACC_ACCUMULATE, cols, rows), "mvin2 b accumulate")
+        b.insn(MVOUT, b.add(bases["c"], offset), _local(b, ACC, cols, rows), "mvout")
+
+    if plan.rows:
+
+        def body(ivs) -> None:
+            (c0,) = ivs
+            rows = b.minsi(b.c(d), b.add(b.c(plan.rows), b.mul(c0, b.c(-d))))
+            chunk(b.mul(c0, b.c(d * w)), w, rows)
+
+        _nest(b, [plan.chunks], [], body)
+    if plan.tail:
+        chunk(b.c(plan.rows * w), plan.tail, 1)
+
+
 def emit_layer(fn, g: GemminiTarget) -> None:
     geo = layer_geometry(fn)
-    plan = _plan_of(fn, geo, g)
     block = fn.regions[0].blocks[0]
     for op in reversed(list(block.operations)):
         op.erase()
     args = list(block.arguments)
+    if geo["op"] == "add":
+        b = _Builder(g.dim)
+        with ir.InsertionPoint(block), fn.location:
+            bases = {"a": b.address(args[0]), "b": b.address(args[1]), "c": b.address(args[2])}
+            b.fence()
+            _emit_add(b, geo, plan_add(geo["elements"], g), bases)
+            b.fence()
+            func.ReturnOp([])
+        return
+    plan = _plan_of(fn, geo, g)
     names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes["cosim_q.operands"])]
     roles = {"x": "a", "w": "b", "a": "a", "b": "b", "bias": "bias"}
     b = _Builder(g.dim)

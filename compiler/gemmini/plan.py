@@ -146,7 +146,7 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
 
 # ---------------------------------------------------------------- the pass
 PLAN_ATTR = "gemmini.plan"
-MAPPED = ("matmul", "linear", "bmm")
+MAPPED = ("matmul", "linear", "bmm", "add")
 
 
 def layer_functions(module) -> list:
@@ -186,6 +186,15 @@ def layer_geometry(fn) -> dict:
             "decompose it into aten integer ops to run it on the core"
         )
     shapes, out = _shapes(fn)
+    if kind == "add":
+        return {
+            "op": kind,
+            "elements": math.prod(out),
+            "a_scale": float(np.float32(_attr(fn, "a_scale"))),
+            "b_scale": float(np.float32(_attr(fn, "b_scale"))),
+            "relu": bool(_attr(fn, "relu", False)),
+            "out": out,
+        }
     if kind == "matmul":
         (m, k), (_, n) = shapes["a"], shapes["b"]
         batch, b_t = 1, False
@@ -267,6 +276,57 @@ def _placeholder_body(fn) -> None:
         func.ReturnOp([result.result])
 
 
+@dataclass(frozen=True)
+class AddPlan:
+    """A residual add over ``elements`` int8 values, seen as rows of ``width``: chunks of up to
+    DIM rows are moved into the accumulator (a scaled, the b scaled and accumulated) and out."""
+
+    elements: int
+    dim: int
+    width: int  # elements a row: DIM x MAX_BLOCK_LEN (one block move), or all of them
+
+    @property
+    def rows(self) -> int:
+        return self.elements // self.width
+
+    @property
+    def tail(self) -> int:
+        return self.elements % self.width
+
+    @property
+    def chunks(self) -> int:
+        return _blocks(self.rows, self.dim)
+
+    @property
+    def acc_rows(self) -> int:
+        return _blocks(self.width, self.dim) * self.dim
+
+
+def plan_add(elements: int, g: GemminiTarget) -> AddPlan:
+    return AddPlan(elements, g.dim, min(elements, g.dim * g.max_block_len))
+
+
+def add_plan_attribute(geo: dict, plan: AddPlan, g: GemminiTarget):
+    def i64(v: int):
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
+
+    s = ir.StringAttr.get
+    entries = {
+        "layer": s(f"add of {plan.elements} int8 elements"),
+        "dim": i64(g.dim),
+        "hardware": s(
+            f"mvin a (scale {geo['a_scale']!r}) and mvin2 b (scale {geo['b_scale']!r}, accumulate) into the "
+            "accumulator as int8 (shrunk), mvout with scale 1.0" + (", ReLU" if geo["relu"] else "")
+        ),
+        "row_elements": i64(plan.width),
+        "rows": i64(plan.rows),
+        "chunks_of_dim_rows": i64(plan.chunks),
+        "tail_elements": i64(plan.tail),
+        "acc_rows": s(f"rows [0, {plan.acc_rows})"),
+    }
+    return ir.DictAttr.get(entries)
+
+
 def plan_layers(module, g: GemminiTarget) -> int:
     """Plan every layer function of ``module``; returns how many."""
     fns = layer_functions(module)
@@ -275,8 +335,11 @@ def plan_layers(module, g: GemminiTarget) -> int:
             if PLAN_ATTR in fn.attributes:
                 continue
             geo = layer_geometry(fn)
-            plan = plan_matmul(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
-            fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g)
+            if geo["op"] == "add":
+                fn.attributes[PLAN_ATTR] = add_plan_attribute(geo, plan_add(geo["elements"], g), g)
+            else:
+                plan = plan_matmul(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
+                fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g)
             if not fn.regions[0].blocks:
                 _placeholder_body(fn)
     return len(fns)
