@@ -279,8 +279,11 @@ class _Builder:
         if n.target not in (aten.matmul.default, aten.mm.default, aten.bmm.default):
             return False
         a, b = n.args[:2]
+        const_b = isinstance(b, fx.Node) and b.op == "get_attr"  # x @ W with W a parameter: a weight
         va, vb = _val(a), _val(b)
-        if va is None or vb is None or not (self.is_activation(a) and self.is_activation(b)):
+        if va is None or vb is None or not (self.is_activation(a) and (const_b or self.is_activation(b))):
+            return False
+        if const_b and not (va.dim() == 2 and vb.dim() == 2):
             return False
         if va.dim() == 2 and vb.dim() == 2:
             last, relu = self.fold_relu(n)
@@ -289,7 +292,14 @@ class _Builder:
             last, relu, kind = n, False, "bmm"
         else:
             return False
-        (aq, sa), (bq, sb) = self.as_int8(a), self.as_int8(b)
+        aq, sa = self.as_int8(a)
+        if const_b:
+            wt = _attr(self.src, b.target).detach().float()
+            sb = self.weight_scales.get(b.target) or tensor_scale(wt)
+            bq = self.buffer(ops.quantize_ref(wt, sb), f"{b.target}_q")
+            self.scales[b.target] = sb
+        else:
+            bq, sb = self.as_int8(b)
         so = self.scale_of(last)
         requant = ops.fp32(sa * sb / so)
         if kind == "matmul":
