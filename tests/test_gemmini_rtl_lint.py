@@ -1,6 +1,8 @@
 """The Gemmini-style array RTL (sim/rtl/gemmini) is Verilator -Wall clean for DIM 4, 8 and 16, module by
-module and as the array, the scratchpad and the accumulator (at gemmini-dim4's and gemmini-dim16's sizes), and keeps to sim/rtl's rules (no DPI, real, delays, initial blocks or simulation-only
-system tasks; the same pyslang check as tests/test_rtl_lint.py)."""
+module and as the array, the scratchpad and the accumulator (at gemmini-dim4's and gemmini-dim16's sizes), the
+unit's top and its helpers (gemmini_unit*.sv: at the configs' parameters; the whole unit's lint reports the top's
+own files, the blocks have their owners' lint), and keeps to sim/rtl's rules (no DPI, real, delays, initial blocks
+or simulation-only system tasks; the same pyslang check as tests/test_rtl_lint.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +13,14 @@ import pytest
 from sim.gemmini.params import gemmini_params
 from sim.tb.gemmini.build import RTL_DIR, RTL_SOURCES
 from sim.tb.gemmini.mem_build import RTL_SOURCES as MEM_RTL_SOURCES
+from sim.tb.gemmini.unit_build import UNIT_SOURCES, unit_parameters
 from sim.verilator_build import ensure_verilator_on_path
 
 # the array's sources (package first), then the memories'
 ALL_SOURCES = RTL_SOURCES + tuple(p for p in MEM_RTL_SOURCES if p not in RTL_SOURCES)
 
 
-def lint(top: str, params: dict[str, int]) -> list[str]:
+def lint(top: str, params: dict[str, int | str], sources=ALL_SOURCES) -> list[str]:
     ensure_verilator_on_path()
     cmd = [
         "verilator",
@@ -26,14 +29,38 @@ def lint(top: str, params: dict[str, int]) -> list[str]:
         "--top-module",
         top,
         *[f"-G{k}={v}" for k, v in params.items()],
-        *map(str, ALL_SOURCES),
+        *map(str, sources),
     ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("%")]
 
 
 def test_sources_are_the_whole_directory():
-    assert sorted(ALL_SOURCES) == sorted(RTL_DIR.glob("*.sv"))
+    assert sorted(p for p in UNIT_SOURCES if p.parent == RTL_DIR) == sorted(RTL_DIR.glob("*.sv"))
+
+
+@pytest.mark.parametrize("soc", ["gemmini-dim4", "gemmini-dim16"])
+def test_unit_lint_wall_clean(soc):
+    problems = lint("gemmini_unit", unit_parameters(soc), UNIT_SOURCES)
+    own = [ln for ln in problems if "/gemmini_unit" in ln]
+    assert not own, "\n".join(own)
+
+
+@pytest.mark.parametrize(
+    ("top", "params"),
+    [
+        ("gemmini_unit_decode", {"Dim": 4, "SpRows": 4096, "AccRows": 256}),
+        ("gemmini_unit_decode", {"Dim": 16, "SpRows": 16384, "AccRows": 1024, "MaxBlockLen": 4, "MaxBlockLenAcc": 1}),
+        ("gemmini_unit_sets", {"Dim": 8}),
+        ("gemmini_unit_rob", {"Depth": 32, "Tags": 16}),
+        ("gemmini_unit_arb", {"Dim": 4, "Banks": 4, "BankRows": 1024}),
+        ("gemmini_unit_arb", {"Dim": 16, "Banks": 1, "BankRows": 256, "RowW": 512}),
+    ],
+)
+def test_unit_helpers_lint_wall_clean(top, params):
+    problems = lint(top, params, UNIT_SOURCES)
+    own = [ln for ln in problems if "/gemmini_unit" in ln]
+    assert not own, "\n".join(own)
 
 
 @pytest.mark.parametrize("dim", [4, 8, 16])
@@ -64,5 +91,5 @@ def test_no_simulation_constructs():
     from pyslang.syntax import SyntaxTree
     from test_rtl_lint import violations  # the project's pyslang checker
 
-    problems = [f"{f.name}: {v}" for f in ALL_SOURCES for v in violations(SyntaxTree.fromFile(str(f)))]
+    problems = [f"{f.name}: {v}" for f in UNIT_SOURCES for v in violations(SyntaxTree.fromFile(str(f)))]
     assert not problems, problems

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from configs import load_soc
@@ -18,8 +19,8 @@ from sim.gemmini import isa
 from sim.gemmini.model import GemminiModel
 from sim.gemmini.params import GemminiParams, gemmini_params
 from sim.tb.gemmini.build import ArrayBuild
-from sim.tb.gemmini.unit_build import build_decode_tb, illegal_reasons, run_decode
-from sim.tb.gemmini.unit_stim import MapMemory, model_verdicts, random_program
+from sim.tb.gemmini.unit_build import build_decode_tb, build_unit_tb, illegal_reasons, run_decode, run_unit
+from sim.tb.gemmini.unit_stim import MapMemory, loop_program, model_verdicts, random_program, tile_program
 
 pytestmark = pytest.mark.rtl
 
@@ -74,3 +75,68 @@ def test_decode_legality_matches_model(decode4, tmp_path, seed):
         "IllLoopBounds",
     }
     assert want <= set(seen), f"never refused: {sorted(want - set(seen))}; seen {dict(seen)}"
+
+
+# ---------------------------------------------------------------- the whole unit
+
+WINDOW_OFF, WINDOW_SIZE = 0x1_0000, 0x8000
+
+
+@pytest.fixture(scope="module")
+def unit4() -> tuple[GemminiParams, ArrayBuild]:
+    return gemmini_params(SOC), build_unit_tb(SOC)
+
+
+def run_against_model(p: GemminiParams, build: ArrayBuild, prog, tmp_path, seed: int) -> dict:
+    """Run ``prog`` on the RTL and on the model from the same memory; memory bytes, scratchpad and accumulator
+    (rebuilt from the unit's write trace) and the useful MACs must agree."""
+    regs = regions(SOC)
+    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
+    init = np.random.default_rng(seed).integers(0, 256, WINDOW_SIZE, dtype=np.uint8).tobytes()
+    mem = MapMemory(regs)
+    mem.data.update({base + i: v for i, v in enumerate(init)})
+    model = GemminiModel(p, mem)
+    kept, expect = model_verdicts(model, prog)
+    res = run_unit(build, SOC, kept, [(base, init)], tmp_path)
+    assert not res["timeout"], f"the unit did not finish: {len(res['cmps'])} of {len(kept)} completed"
+    assert [v[0] for v in res["verdicts"]] == [1 - e[0] for e in expect], "illegal flags differ from the model's"
+    legal = sum(e[0] for e in expect)
+    assert [c[0] for c in res["cmps"]] == [i & 0xFF for i in range(legal)], "completions not one per instruction"
+    d = p.dim
+    sp = np.zeros((p.sp_rows, d), dtype=np.int8)
+    for _, row, mask, data, _ in res["sp"]:
+        v = int(data, 16)
+        for e in range(d):
+            if mask >> e & 1:
+                sp[row, e] = np.int8(np.uint8((v >> (8 * e)) & 0xFF).view(np.int8))
+    acc = np.zeros((p.acc_rows, d), dtype=np.int32)
+    for _, row, _, data, _ in res["acc"]:
+        v = int(data, 16)
+        acc[row] = np.array([(v >> (32 * e)) & 0xFFFF_FFFF for e in range(d)], dtype=np.uint32).view(np.int32)
+    for r in np.nonzero((sp != model.sp).any(axis=1))[0][:1]:
+        raise AssertionError(f"scratchpad row {r}: RTL {sp[r].tolist()} model {model.sp[r].tolist()}")
+    for r in np.nonzero((acc != model.acc).any(axis=1))[0][:1]:
+        raise AssertionError(f"accumulator row {r}: RTL {acc[r].tolist()} model {model.acc[r].tolist()}")
+    got = bytes.fromhex(res["windows"][0][1])
+    want = bytes(mem.data.get(base + i, 0) for i in range(WINDOW_SIZE))
+    if got != want:
+        i = next(i for i in range(WINDOW_SIZE) if got[i] != want[i])
+        raise AssertionError(f"memory differs first at {base + i:#x}: RTL {got[i]:#04x} model {want[i]:#04x}")
+    assert res["macs"] == model.counters["gemmini_macs"]
+    return res
+
+
+@pytest.mark.parametrize("dataflow", [isa.WS, isa.OS], ids=["ws", "os"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_unit_tiles_match_model(unit4, tmp_path, dataflow, seed):
+    p, build = unit4
+    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
+    prog = tile_program(p, seed * 7 + dataflow, base, WINDOW_SIZE, dataflow, tiles=6)
+    run_against_model(p, build, prog, tmp_path, seed)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_unit_loop_ws_matches_model(unit4, tmp_path, seed):
+    p, build = unit4
+    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
+    run_against_model(p, build, loop_program(p, seed, base, WINDOW_SIZE), tmp_path, seed)

@@ -111,3 +111,94 @@ def run_decode(
     env = {"GEMMINI_UDEC_STIM": str(stim), "GEMMINI_UDEC_OUT": str(out)}
     run_cocotb(b, DECODE_TOP, "sim.tb.gemmini.unit_decode_cocotb", workdir, env, out)
     return [(int(a), int(r)) for a, r in json.loads(out.read_text())], time.perf_counter() - t0
+
+
+UNIT_TOP = "unit_tb"
+FPU_DIR = RTL_DIR.parent / "fpu"
+# every source of gemmini_unit, packages first
+UNIT_SOURCES: tuple[Path, ...] = (
+    COSIM_PKG,
+    RTL_DIR / "gemmini_pkg.sv",
+    RTL_DIR / "gemmini_unit_pkg.sv",
+    *(FPU_DIR / n for n in ("fpu_pkg.sv", "fpu_i2f.sv", "fpu_fma.sv", "fpu_f2i.sv")),
+    *(
+        RTL_DIR / f"gemmini_{n}.sv"
+        for n in (
+            "scale",
+            "delay",
+            "pe",
+            "mesh",
+            "array",
+            "spad",
+            "acc",
+            "load",
+            "exec",
+            "store",
+            "dma",
+            "loop_ws",
+            "unit_decode",
+            "unit_sets",
+            "unit_rob",
+            "unit_arb",
+            "unit",
+        )
+    ),
+)
+
+
+def unit_parameters(soc: str) -> dict[str, int | str]:
+    from sim.verilator_build import gemmini_parameters
+
+    s = load_soc(soc)
+    g = gemmini_parameters(s, s.accelerator)  # type: ignore[arg-type]
+    return {**g, "MemW": max(64, 8 * g["DmaBytes"]), "MemOutstanding": s.memory.outstanding, **memory_map(soc)}
+
+
+def build_unit_tb(soc: str) -> ArrayBuild:
+    params = unit_parameters(soc)
+    return cached_build(UNIT_TOP, (*UNIT_SOURCES, TB_DIR / "unit_tb.sv"), params, int(params["Dim"]), params)  # type: ignore[arg-type]
+
+
+def run_unit(
+    b: ArrayBuild,
+    soc: str,
+    insns: Sequence[tuple[int, int, int]],
+    windows: Sequence[tuple[int, bytes]],
+    workdir: Path,
+    latency: int | None = None,
+    max_cycles: int = 200_000,
+) -> dict:
+    """Play ``insns`` ((funct, rs1, rs2); the counter writes x5) through unit_tb with ``windows`` as main memory;
+    the driver's record (see unit_cocotb.py) plus ``wall_s``."""
+    from sim.gemmini import isa
+    from sim.gemmini.params import gemmini_params
+
+    s = load_soc(soc)
+    p = gemmini_params(s)
+    workdir.mkdir(parents=True, exist_ok=True)
+    stim, out = workdir / "stim.json", workdir / "out.json"
+    words = [[str(isa.encode(f, 10, 11, 5 if f == isa.COUNTER else 0)), str(a), str(c)] for f, a, c in insns]
+    stim.write_text(
+        json.dumps(
+            {
+                "insns": words,
+                "windows": [[base, bytes(data).hex()] for base, data in windows],
+                "latency": latency if latency is not None else s.memory.latency,
+                "outstanding": s.memory.outstanding,
+                "port_bytes": max(64, 8 * p.dma_bytes) // 8,
+                "sp_banks": p.sp_banks,
+                "acc_banks": p.acc_banks,
+                "dim": p.dim,
+                "sp_row_w": p.sp_row_bits,
+                "acc_row_w": p.acc_row_bits,
+                "max_cycles": max_cycles,
+            }
+        )
+    )
+    out.unlink(missing_ok=True)
+    t0 = time.perf_counter()
+    env = {"GEMMINI_UNIT_STIM": str(stim), "GEMMINI_UNIT_OUT": str(out)}
+    run_cocotb(b, UNIT_TOP, "sim.tb.gemmini.unit_cocotb", workdir, env, out)
+    res = json.loads(out.read_text())
+    res["wall_s"] = time.perf_counter() - t0
+    return res

@@ -273,3 +273,89 @@ def model_verdicts(
             continue
         kept.append((funct, rs1, rs2))
     return kept, out
+
+
+def _f32(x: float) -> int:
+    import struct
+
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def tile_program(
+    p: GemminiParams, seed: int, ddr: int, ddr_size: int, dataflow: int, tiles: int
+) -> list[tuple[int, int, int]]:
+    """A random tile sequence in one dataflow: configs, then per tile mvin A / B (/ D into the accumulator),
+    preload, compute (sometimes a second, accumulated), mvout of C; DRAM inside [ddr, ddr + ddr_size)."""
+    r, d = random.Random(seed), p.dim
+    prog: list[tuple[int, int, int]] = []
+    ws = dataflow == isa.WS
+    a_t = r.random() < 0.2
+    b_t = (not a_t) and r.random() < 0.2 if ws else (a_t and r.random() < 0.3)
+    if not ws and not a_t:
+        b_t = False
+    act = int(r.random() < 0.3)
+    scale = r.choice((1.0, 1.0, 0.5, 0.25))
+    shift = 0 if ws else r.randrange(0, 4)
+    cfg_ex = isa.CONFIG_EX | (dataflow << 2) | (act << 3) | (int(a_t) << 8) | (int(b_t) << 9) | (1 << 16)
+    prog.append((isa.CONFIG, cfg_ex | (_f32(scale) << 32), shift | (1 << 48)))
+    pitch = 4 * d * 4  # DRAM row pitch of every matrix (bytes)
+    for idx in range(3):
+        prog.append((isa.CONFIG, isa.CONFIG_LD | (idx << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), pitch))
+    st_scale = r.choice((1.0, 0.5, 0.125))
+    prog.append((isa.CONFIG, isa.CONFIG_ST | (act << 2), pitch | (_f32(st_scale) << 32)))
+    region = ddr_size // (tiles * 4 + 4)
+
+    def dram(slot: int) -> int:
+        return ddr + slot * region + r.randrange(0, 32)
+
+    for t in range(tiles):
+        sp_a, sp_b = (t * 4) * d, (t * 4 + 1) * d
+        acc_c = (t % (p.acc_rows // d)) * d
+        ar, ac = r.randrange(1, d + 1), r.randrange(1, d + 1)
+        br, bc = r.randrange(1, d + 1), r.randrange(1, d + 1)
+        prog.append((isa.MVIN, dram(4 * t), rs(sp_a, d, d)))
+        prog.append((isa.MVIN2, dram(4 * t + 1), rs(sp_b, d, d)))
+        with_d = r.random() < 0.5
+        if with_d:
+            prog.append((isa.MVIN3, dram(4 * t + 2), rs(0x8000_0000 | acc_c, d, d)))
+        accumulate = with_d or r.random() < 0.3
+        c_raw = 0x8000_0000 | (int(accumulate) << 30) | acc_c
+        if r.random() < 0.2:
+            c_raw = (t * 4 + 2) * d  # C in the scratchpad (int8 clip)
+        cr, cc = r.randrange(1, d + 1), r.randrange(1, d + 1)
+        if ws:
+            prog.append((isa.PRELOAD, rs(sp_b, bc, br), rs(c_raw, cc, cr)))
+            prog.append((isa.COMPUTE_PRELOADED, rs(sp_a, ac, ar), rs(GARBAGE, d, d)))
+        else:
+            prog.append((isa.PRELOAD, rs(GARBAGE, d, d), rs(c_raw, cc, cr)))
+            prog.append((isa.COMPUTE_PRELOADED, rs(sp_a, ac, ar), rs(sp_b, bc, br)))
+            if r.random() < 0.4:
+                prog.append((isa.COMPUTE_ACCUMULATED, rs(sp_a, ac, ar), rs(sp_b, bc, br)))
+        full = c_raw >> 31 and r.random() < 0.3
+        src = c_raw | (int(full) << 29) if c_raw >> 31 else c_raw
+        prog.append((isa.MVOUT, dram(4 * t + 3), rs(src & ~(1 << 30), cc, cr)))
+    return prog
+
+
+def loop_program(p: GemminiParams, seed: int, ddr: int, ddr_size: int) -> list[tuple[int, int, int]]:
+    """One loop_ws (WS) with small random bounds and pads, its matrices inside [ddr, ddr + ddr_size)."""
+    r, d = random.Random(seed), p.dim
+    mi, mj, mk = r.randrange(1, 3), r.randrange(1, 3), r.randrange(1, 3)
+    pi, pj, pk = r.randrange(0, d), r.randrange(0, d), r.randrange(0, d)
+    q = ddr_size // 4
+    a, b, dd, c = ddr, ddr + q, ddr + 2 * q, ddr + 3 * q
+    sa, sb, sd, sc = mk * d, mj * d, mj * d, mj * d  # elements a matrix row (row-major)
+    prog = [
+        (isa.CONFIG, isa.CONFIG_EX | (isa.WS << 2) | (1 << 16) | (_f32(1.0) << 32), 1 << 48),
+        (isa.CONFIG, isa.CONFIG_LD | (0 << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), sa),
+        (isa.CONFIG, isa.CONFIG_LD | (1 << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), sb),
+        (isa.CONFIG, isa.CONFIG_LD | (2 << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), sd * 4),
+        (isa.CONFIG, isa.CONFIG_ST, sc | (_f32(1.0) << 32)),
+        (isa.LOOP_WS_CONFIG_BOUNDS, pi | (pj << 16) | (pk << 32), mi | (mj << 16) | (mk << 32)),
+        (isa.LOOP_WS_CONFIG_ADDRS_AB, a, b),
+        (isa.LOOP_WS_CONFIG_ADDRS_DC, dd if r.random() < 0.5 else 0, c),
+        (isa.LOOP_WS_CONFIG_STRIDES_AB, sa, sb),
+        (isa.LOOP_WS_CONFIG_STRIDES_DC, sd, sc),
+        (isa.LOOP_WS, 0, 0),
+    ]
+    return prog
