@@ -24,6 +24,8 @@ RTL_SOURCES: tuple[Path, ...] = tuple(
     RTL_DIR / n for n in ("gemmini_pkg.sv", "gemmini_scale.sv", "gemmini_spad.sv", "gemmini_acc.sv", "gemmini_load.sv")
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "load_tb.sv",)
+DMA_TOPLEVEL = "load_dma_tb"
+DMA_SOURCES: tuple[Path, ...] = (RTL_DIR / "gemmini_dma.sv", TB_DIR / "load_dma_tb.sv")
 
 
 def parameters(p: GemminiParams) -> dict[str, int]:
@@ -43,6 +45,22 @@ def build_load_tb(p: GemminiParams) -> ArrayBuild:
     """The load controller's test bench at ``p``'s sizes, from the cache or built now."""
     params = parameters(p)
     return cached_build(TOPLEVEL, RTL_SOURCES + TB_SOURCES, params, p.dim, params)
+
+
+def build_load_dma_tb(p: GemminiParams, outstanding: int = 16) -> ArrayBuild:
+    """The bench with the real DMA (load_dma_tb) at ``p``'s sizes and beat width, from the cache or built now."""
+    params = {**parameters(p), "DmaBytes": p.dma_bytes, "Outstanding": outstanding}
+    return cached_build(DMA_TOPLEVEL, RTL_SOURCES + TB_SOURCES + DMA_SOURCES, params, p.dim, params)
+
+
+@dataclass
+class AmemKnobs:
+    """The amem port model behind the real DMA (tb_mem_port's behaviour)."""
+
+    port_bytes: int  # bytes a port word (max(8, DmaBytes))
+    latency: int = 4
+    outstanding: int = 16  # beats accepted and not answered, at most
+    p_mem_gap: float = 0.0  # a cycle with the port's ready low
 
 
 @dataclass
@@ -73,6 +91,8 @@ class LoadRun:
     stall_cycles: int  # cycles with stall_mem_o
     stall_seen: int  # cycles the test bench held a write back
     busy_cycles: int
+    amem_beats: int  # amem mode: beats the DMA sent to the port
+    amem_max_beats: int  # and the most in flight at once
     sp: list[int] = field(default_factory=list)  # every scratchpad row, packed
     acc: list[int] = field(default_factory=list)
     wall_s: float = 0.0
@@ -88,8 +108,10 @@ def run_load(
     workdir: Path,
     seed: int = 1,
     max_cycles: int = 200_000,
+    amem: AmemKnobs | None = None,
 ) -> LoadRun:
-    """Run ``cmds`` through the load controller with ``mem`` at ``mem_base`` as main memory."""
+    """Run ``cmds`` through the load controller with ``mem`` at ``mem_base`` as main memory; with ``amem`` the
+    bench ``b`` is load_dma_tb (the real DMA before an amem port model; ``knobs``' DMA fields are then unused)."""
     workdir.mkdir(parents=True, exist_ok=True)
     stim, out = workdir / "stim.json", workdir / "out.json"
     k = knobs
@@ -111,12 +133,20 @@ def run_load(
                 "max_cycles": max_cycles,
                 "sp_rows": p.sp_rows,
                 "acc_rows": p.acc_rows,
+                "amem": vars(amem) if amem else None,
             }
         )
     )
     out.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    run_cocotb(b, TOPLEVEL, COCOTB_MODULE, workdir, {"GEMMINI_LOAD_STIM": str(stim), "GEMMINI_LOAD_OUT": str(out)}, out)
+    run_cocotb(
+        b,
+        DMA_TOPLEVEL if amem else TOPLEVEL,
+        COCOTB_MODULE,
+        workdir,
+        {"GEMMINI_LOAD_STIM": str(stim), "GEMMINI_LOAD_OUT": str(out)},
+        out,
+    )
     r = json.loads(out.read_text())
     return LoadRun(
         finished=r["finished"],
@@ -131,6 +161,8 @@ def run_load(
         stall_cycles=r["stall_cycles"],
         stall_seen=r["stall_seen"],
         busy_cycles=r["busy_cycles"],
+        amem_beats=r["amem_beats"],
+        amem_max_beats=r["amem_max_beats"],
         sp=[int(v) for v in r["sp"]],
         acc=[int(v) for v in r["acc"]],
         wall_s=time.perf_counter() - t0,

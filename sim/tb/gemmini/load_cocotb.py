@@ -3,6 +3,11 @@ with a Python DMA model (random latency, random request/response handshakes, res
 ``max_out`` requests unanswered), drives the memories' write readies at random, records every handshake, then dumps
 every scratchpad and accumulator row through the test bench's read ports.
 
+With ``amem`` set in the stimulus the bench is load_dma_tb (the real gemmini_dma between the controller and the
+memory): the driver then models the amem port instead (tb_mem_port's behaviour: up to ``outstanding`` beats
+accepted, random cycles with ready low, answered in order ``latency`` cycles later, a beat outside the image
+answered with zeros and an error) and only records the controller's read handshakes with the DMA.
+
 Stimulus ``$GEMMINI_LOAD_STIM`` (written by :func:`sim.tb.gemmini.load_build.run_load`), result
 ``$GEMMINI_LOAD_OUT``. Inputs are set on the falling edge; outputs that are registers are read there too, so a
 handshake at the next rising edge is ``valid (read) and ready (just set)``; the combinational counters are read in
@@ -19,7 +24,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 
-INPUTS = (
+COMMON_INPUTS = (
     "cmd_valid_i",
     "cmd_funct_i",
     "cmd_rs1_i",
@@ -27,16 +32,13 @@ INPUTS = (
     "cmd_id_i",
     "sp_wr_ready_i",
     "acc_wr_ready_i",
-    "rd_req_ready_i",
-    "rd_resp_valid_i",
-    "rd_resp_tag_i",
-    "rd_resp_data_i",
-    "rd_resp_err_i",
     "sp_rd_en_i",
     "sp_rd_row_i",
     "acc_rd_en_i",
     "acc_rd_row_i",
 )
+DMA_INPUTS = ("rd_req_ready_i", "rd_resp_valid_i", "rd_resp_tag_i", "rd_resp_data_i", "rd_resp_err_i")
+AMEM_INPUTS = ("mem_req_ready_i", "mem_rsp_valid_i", "mem_rsp_rdata_i", "mem_rsp_err_i")
 
 
 def _read_bytes(mem: bytes, base: int, addr: int, n: int) -> int:
@@ -60,9 +62,16 @@ async def run_commands(dut) -> None:
     p_sp, p_acc = float(stim["p_sp_ready"]), float(stim["p_acc_ready"])
     max_out, max_cycles = int(stim["max_out"]), int(stim["max_cycles"])
     sp_rows, acc_rows = int(stim["sp_rows"]), int(stim["acc_rows"])
+    amem = stim.get("amem")
+    inputs = COMMON_INPUTS + (AMEM_INPUTS if amem else DMA_INPUTS)
+    if amem:
+        mb, latency, outstanding = int(amem["port_bytes"]), int(amem["latency"]), int(amem["outstanding"])
+        p_mem_gap = float(amem["p_mem_gap"])
+    beats: deque[list[int]] = deque()  # amem: [due cycle, rdata, err] per beat in flight
+    n_beats = max_beats = 0
 
     Clock(dut.clk_i, 2, unit="ns").start()
-    for n in INPUTS:
+    for n in inputs:
         getattr(dut, n).value = 0
     dut.rst_ni.value = 0
     await ClockCycles(dut.clk_i, 3)
@@ -104,20 +113,43 @@ async def run_commands(dut) -> None:
             dut.cmd_rs2_i.value = rs2
             dut.cmd_id_i.value = cid
         dut.cmd_valid_i.value = int(presenting)
-        req_ready = int(len(dma) < max_out and rng.random() < p_req)
-        dut.rd_req_ready_i.value = req_ready
-        if not resp_on and dma and dma[0][3] <= t and rng.random() < p_resp:
-            resp_on = True
-            addr, n, tag, _ = dma[0]
-            dut.rd_resp_data_i.value = _read_bytes(mem, base, addr, n)
-            dut.rd_resp_tag_i.value = tag
-        dut.rd_resp_valid_i.value = int(resp_on)
+        if amem:
+            # the amem port: this edge's handshake, then this edge's response
+            mready = len(beats) < outstanding and rng.random() >= p_mem_gap
+            dut.mem_req_ready_i.value = int(mready)
+            if mready and int(dut.mem_req_valid_o.value):
+                assert not int(dut.mem_req_we_o.value), "the load side never writes"
+                wbase = int(dut.mem_req_addr_o.value) & ~(mb - 1)
+                ok = base <= wbase and wbase + mb <= base + len(mem)
+                beats.append([t + latency, _read_bytes(mem, base, wbase, mb) if ok else 0, int(not ok)])
+                n_beats += 1
+            max_beats = max(max_beats, len(beats))
+            if beats and beats[0][0] <= t:
+                _, rdata, err = beats.popleft()
+                dut.mem_rsp_valid_i.value = 1
+                dut.mem_rsp_rdata_i.value = rdata
+                dut.mem_rsp_err_i.value = err
+            else:
+                dut.mem_rsp_valid_i.value = 0
+                dut.mem_rsp_err_i.value = 0
+        else:
+            req_ready = int(len(dma) < max_out and rng.random() < p_req)
+            dut.rd_req_ready_i.value = req_ready
+            if not resp_on and dma and dma[0][3] <= t and rng.random() < p_resp:
+                resp_on = True
+                addr, n, tag, _ = dma[0]
+                dut.rd_resp_data_i.value = _read_bytes(mem, base, addr, n)
+                dut.rd_resp_tag_i.value = tag
+            dut.rd_resp_valid_i.value = int(resp_on)
         sp_ready, acc_ready = int(rng.random() < p_sp), int(rng.random() < p_acc)
         dut.sp_wr_ready_i.value = sp_ready
         dut.acc_wr_ready_i.value = acc_ready
         if req_valid:
             addr, n, tag = int(dut.rd_req_addr_o.value), int(dut.rd_req_len_o.value), int(dut.rd_req_tag_o.value)
         await ReadOnly()
+        if amem:  # the DMA's side of the read handshakes, once its inputs settled
+            req_ready = int(dut.rd_req_ready_o.value)
+            resp_on = bool(int(dut.rd_resp_valid_o.value))
         bytes_counter += int(dut.rd_bytes_o.value)
         stall = int(dut.stall_mem_o.value)
         stall_cycles += stall
@@ -145,7 +177,7 @@ async def run_commands(dut) -> None:
     sp: list[str] = []
     acc: list[str] = []
     await FallingEdge(dut.clk_i)
-    for n in ("cmd_valid_i", "rd_req_ready_i", "rd_resp_valid_i", "sp_wr_ready_i", "acc_wr_ready_i"):
+    for n in ("cmd_valid_i", "sp_wr_ready_i", "acc_wr_ready_i") + (("mem_req_ready_i",) if amem else DMA_INPUTS[:2]):
         getattr(dut, n).value = 0
     if finished:
         for i in range(max(sp_rows, acc_rows) + 1):
@@ -174,6 +206,8 @@ async def run_commands(dut) -> None:
                 "stall_cycles": stall_cycles,
                 "stall_seen": stall_seen,
                 "busy_cycles": busy_cycles,
+                "amem_beats": n_beats,
+                "amem_max_beats": max_beats,
                 "sp": sp,
                 "acc": acc,
             }
