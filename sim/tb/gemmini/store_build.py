@@ -19,12 +19,9 @@ from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_
 
 TOPLEVEL = "store_tb"
 COCOTB_MODULE = "sim.tb.gemmini.store_cocotb"
-FPU_DIR = RTL_DIR.parent / "fpu"
-# package first; gemmini_scale reuses the scalar FPU's combinational units
-RTL_SOURCES: tuple[Path, ...] = (
-    RTL_DIR / "gemmini_pkg.sv",
-    *(FPU_DIR / n for n in ("fpu_pkg.sv", "fpu_i2f.sv", "fpu_fma.sv", "fpu_f2i.sv")),
-    *(RTL_DIR / n for n in ("gemmini_scale.sv", "gemmini_spad.sv", "gemmini_acc.sv", "gemmini_store.sv")),
+# package first
+RTL_SOURCES: tuple[Path, ...] = tuple(
+    RTL_DIR / n for n in ("gemmini_pkg.sv", "gemmini_scale.sv", "gemmini_spad.sv", "gemmini_acc.sv", "gemmini_store.sv")
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "store_tb.sv",)
 # the same with the real DMA's write side between the controller and a Python model of the amem port
