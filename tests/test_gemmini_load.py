@@ -226,13 +226,16 @@ def test_random_programs(dim4, tmp_path, seed):
 
 
 def test_back_pressure(dim4, tmp_path):
-    """Busy memory ports (25 % ready), a slow DMA, few requests in flight: nothing is lost or reordered."""
+    """Busy memory ports (25 % ready), a slow DMA, few requests in flight: nothing is lost or reordered. Some
+    responses carry an access error: each one pulses rd_err_o once and its data are still written."""
     p, b = dim4
     knobs = DmaKnobs(
         lat_min=2, lat_max=30, p_req_ready=0.5, p_resp_valid=0.5, p_sp_ready=0.25, p_acc_ready=0.3, p_cmd=0.9, max_out=4
     )
+    knobs.p_err = 0.05
     run = _random_run(p, b, 21, 200, knobs, tmp_path)
     assert run.stall_cycles > 0
+    assert run.err_pulses == run.errs_sent > 0
 
 
 def test_scales(dim4, tmp_path):
@@ -295,6 +298,18 @@ def test_throughput_and_overlap(dim4, tmp_path, rows, blocks, to_acc):
     )
     assert run.max_inflight >= (10 if blocks == 1 else 2)
     assert span < writes + 20  # the DMA latency once, then a write every cycle
+
+
+def test_inflight_limit(dim4, tmp_path):
+    """A DMA that would take 64 requests at latency 60: the controller keeps its own limit (MaxInflight = 32)."""
+    p, b = dim4
+    d = p.dim
+    mem = ImageMemory(memory_image(random.Random(81)))
+    cmds: list[Cmd] = [(isa.MVIN, MEM_BASE + 1 + i * d * d, (i * d) | d << 32 | d << 48) for i in range(40)]
+    knobs = DmaKnobs(60, 60, 1.0, 1.0, 1.0, 1.0, 1.0, 64)
+    run = run_load(b, p, with_ids(cmds), MEM_BASE, mem.data, knobs, tmp_path)
+    check(p, cmds, mem, run)
+    assert run.max_inflight == 32
 
 
 @pytest.fixture(scope="module")

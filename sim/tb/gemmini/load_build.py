@@ -75,6 +75,7 @@ class DmaKnobs:
     p_acc_ready: float = 0.8
     p_cmd: float = 0.7  # a new command is offered
     max_out: int = 16  # requests unanswered at most (the memory's outstanding limit)
+    p_err: float = 0.0  # a response carries rd_resp_err_i (its data are still the memory's)
 
 
 @dataclass
@@ -91,6 +92,8 @@ class LoadRun:
     stall_cycles: int  # cycles with stall_mem_o
     stall_seen: int  # cycles the test bench held a write back
     busy_cycles: int
+    errs_sent: int  # responses taken with rd_resp_err_i set
+    err_pulses: int  # cycles with rd_err_o
     amem_beats: int  # amem mode: beats the DMA sent to the port
     amem_max_beats: int  # and the most in flight at once
     sp: list[int] = field(default_factory=list)  # every scratchpad row, packed
@@ -130,6 +133,7 @@ def run_load(
                 "p_sp_ready": k.p_sp_ready,
                 "p_acc_ready": k.p_acc_ready,
                 "max_out": k.max_out,
+                "p_err": k.p_err,
                 "max_cycles": max_cycles,
                 "sp_rows": p.sp_rows,
                 "acc_rows": p.acc_rows,
@@ -161,6 +165,8 @@ def run_load(
         stall_cycles=r["stall_cycles"],
         stall_seen=r["stall_seen"],
         busy_cycles=r["busy_cycles"],
+        errs_sent=r["errs_sent"],
+        err_pulses=r["err_pulses"],
         amem_beats=r["amem_beats"],
         amem_max_beats=r["amem_max_beats"],
         sp=[int(v) for v in r["sp"]],

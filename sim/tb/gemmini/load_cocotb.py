@@ -61,6 +61,9 @@ async def run_commands(dut) -> None:
     p_cmd, p_req, p_resp = float(stim["p_cmd"]), float(stim["p_req_ready"]), float(stim["p_resp_valid"])
     p_sp, p_acc = float(stim["p_sp_ready"]), float(stim["p_acc_ready"])
     max_out, max_cycles = int(stim["max_out"]), int(stim["max_cycles"])
+    p_err = float(stim.get("p_err", 0.0))
+    errs_sent = err_pulses = 0
+    resp_err = 0
     sp_rows, acc_rows = int(stim["sp_rows"]), int(stim["acc_rows"])
     amem = stim.get("amem")
     inputs = COMMON_INPUTS + (AMEM_INPUTS if amem else DMA_INPUTS)
@@ -140,6 +143,8 @@ async def run_commands(dut) -> None:
                 addr, n, tag, _ = dma[0]
                 dut.rd_resp_data_i.value = _read_bytes(mem, base, addr, n)
                 dut.rd_resp_tag_i.value = tag
+                resp_err = int(rng.random() < p_err)
+                dut.rd_resp_err_i.value = resp_err
             dut.rd_resp_valid_i.value = int(resp_on)
         sp_ready, acc_ready = int(rng.random() < p_sp), int(rng.random() < p_acc)
         dut.sp_wr_ready_i.value = sp_ready
@@ -151,6 +156,7 @@ async def run_commands(dut) -> None:
             req_ready = int(dut.rd_req_ready_o.value)
             resp_on = bool(int(dut.rd_resp_valid_o.value))
         bytes_counter += int(dut.rd_bytes_o.value)
+        err_pulses += int(dut.rd_err_o.value)
         stall = int(dut.stall_mem_o.value)
         stall_cycles += stall
         stall_seen += int((sp_valid and not sp_ready) or (acc_valid and not acc_ready))
@@ -165,6 +171,7 @@ async def run_commands(dut) -> None:
             reqs.append([t, addr, n, tag])
         if resp_on and resp_ready:
             resp_on = False
+            errs_sent += resp_err
             dma.popleft()
             resps.append(t)
         if sp_valid and sp_ready:
@@ -206,6 +213,8 @@ async def run_commands(dut) -> None:
                 "stall_cycles": stall_cycles,
                 "stall_seen": stall_seen,
                 "busy_cycles": busy_cycles,
+                "errs_sent": errs_sent,
+                "err_pulses": err_pulses,
                 "amem_beats": n_beats,
                 "amem_max_beats": max_beats,
                 "sp": sp,
