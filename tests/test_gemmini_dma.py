@@ -181,6 +181,35 @@ def test_throughput(tb, tmp_path: Path, n: int, reads: bool, writes: bool, recor
     assert st["beats_per_cycle"] >= 0.95, st
 
 
+def test_latency_of_a_lone_request(tb, tmp_path: Path, record_property) -> None:
+    """One request at a time, no gaps: cycles from the request handshake to its first beat, to the read response
+    and to wr_done (the figures DMA.md quotes), for one-beat and five-beat requests."""
+    p, b = tb
+    rng = random.Random(3)
+    image = bytes(rng.getrandbits(8) for _ in range(SIZE))
+    figures = {}
+    for n, addr in ((4, RD_LO), (64, RD_LO + 1)):
+        s = DmaStim(BASE, image, BASE, BASE + SIZE, [(addr, n, 1)], [])
+        r = run_dma(b, p, s, tmp_path / f"rd{n}")
+        check(p, s, r)
+        figures[f"read{n}_first_beat"] = r.beats[0][0] - r.rd_taken[0]
+        figures[f"read{n}_response"] = r.rsps[0][3] - r.rd_taken[0]
+        s = DmaStim(BASE, image, BASE, BASE + SIZE, [], [(addr + 0x1000, n, bytes(range(p.dma_max_bytes)), 2)])
+        r = run_dma(b, p, s, tmp_path / f"wr{n}")
+        check(p, s, r)
+        figures[f"write{n}_first_beat"] = r.beats[0][0] - r.wr_taken[0]
+        figures[f"write{n}_done"] = r.dones[0] - r.wr_taken[0]
+    for k, v in figures.items():
+        record_property(k, v)
+    print(figures)
+    beats = len(split(RD_LO + 1, 64, p.dma_bytes))
+    # an idle splitter takes the request at its handshake: the first beat goes the next cycle, the answer comes
+    # latency cycles after a beat, the response (slot) or wr_done one cycle after the last answer
+    assert figures["read4_first_beat"] == figures["write4_first_beat"] == 1
+    assert figures["read4_response"] == figures["write4_done"] == 1 + 4 + 1
+    assert figures["read64_response"] == figures["write64_done"] == 1 + beats - 1 + 4 + 1
+
+
 def test_outstanding_limit_keeps_port_full(tb, tmp_path: Path, record_property) -> None:
     """With a slow memory (latency 24) the DMA keeps all Outstanding beats in flight: the port is the limit."""
     p, b = tb

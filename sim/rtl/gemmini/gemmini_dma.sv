@@ -22,10 +22,11 @@
 //               they alternate; a beat offered and not taken stays offered (the
 //               grant is held), so the request is stable until accepted.
 //
-// A request is taken into its FIFO in the cycle it is offered when there is
-// room (rd_req_ready_o / wr_req_ready_o depend on state only); a new request
-// starts splitting in the cycle its predecessor's last beat goes out, so
-// one-beat requests go at one beat a cycle. Read slots: a slot is busy for about
+// A request is taken in the cycle it is offered when its 2-deep FIFO has room
+// (rd_req_ready_o / wr_req_ready_o depend on state only); an idle splitter takes
+// it straight from the port (first beat offered the next cycle), and a new
+// request starts splitting in the cycle its predecessor's last beat goes out,
+// so one-beat requests go at one beat a cycle. Read slots: a slot is busy for about
 // Latency + 3 cycles, so RdBufs >= Latency + 3 keeps one-beat reads at full rate.
 //
 // Trace: trace_wr_* are registered: the cycle after a write request is
@@ -108,8 +109,12 @@ module gemmini_dma
   logic [1:0]      rq_cnt_q;
   logic            rq_push, rq_pop;
 
+  logic rd_take, rq_bypass;
   assign rd_req_ready_o = (rq_cnt_q != 2'd2);
-  assign rq_push        = rd_req_valid_i && rd_req_ready_o;
+  assign rd_take        = rd_req_valid_i && rd_req_ready_o;
+  // an empty FIFO hands a request straight to an idle splitter
+  assign rq_bypass      = (rq_cnt_q == 2'd0) && rd_load;
+  assign rq_push        = rd_take && !rq_bypass;
 
   // ---------------------------------------------------------------- write requests
   logic [AddrW-1:0] wq_addr_q [2];
@@ -119,8 +124,11 @@ module gemmini_dma
   logic [1:0]      wq_cnt_q;
   logic            wq_push, wq_pop;
 
+  logic wr_take, wq_bypass;
   assign wr_req_ready_o = (wq_cnt_q != 2'd2);
-  assign wq_push        = wr_req_valid_i && wr_req_ready_o;
+  assign wr_take        = wr_req_valid_i && wr_req_ready_o;
+  assign wq_bypass      = (wq_cnt_q == 2'd0) && wr_load;
+  assign wq_push        = wr_take && !wq_bypass;
 
   // ---------------------------------------------------------------- splitters
   logic                rd_act_q, wr_act_q;
@@ -182,11 +190,11 @@ module gemmini_dma
 
   // A side loads its next request when idle or while its last beat goes out;
   // a read also needs a free slot.
-  assign rd_load = (rq_cnt_q != 2'd0) && !ent_busy_q[alloc_q] &&
+  assign rd_load = ((rq_cnt_q != 2'd0) || rd_req_valid_i) && !ent_busy_q[alloc_q] &&
                    (!rd_act_q || (rd_issue && rd_left_q == BeatW'(1)));
-  assign wr_load = (wq_cnt_q != 2'd0) && (!wr_act_q || (wr_issue && wr_left_q == BeatW'(1)));
-  assign rq_pop  = rd_load;
-  assign wq_pop  = wr_load;
+  assign wr_load = ((wq_cnt_q != 2'd0) || wr_req_valid_i) && (!wr_act_q || (wr_issue && wr_left_q == BeatW'(1)));
+  assign rq_pop  = rd_load && (rq_cnt_q != 2'd0);
+  assign wq_pop  = wr_load && (wq_cnt_q != 2'd0);
 
   // The write request at the FIFO head, shifted to its beat positions.
   logic [AddrW-1:0]      wh_addr;
@@ -195,10 +203,10 @@ module gemmini_dma
   logic [BufBytes*8-1:0] wh_data;
   logic [BufBytes-1:0]   wh_be;
   always_comb begin
-    wh_addr = wq_addr_q[wq_rp_q];
-    wh_len  = wq_len_q[wq_rp_q];
+    wh_addr = (wq_cnt_q != 2'd0) ? wq_addr_q[wq_rp_q] : wr_req_addr_i;
+    wh_len  = (wq_cnt_q != 2'd0) ? wq_len_q[wq_rp_q] : wr_req_len_i;
     wh_off  = wh_addr[OffW-1:0];
-    wh_data = (BufBytes * 8)'(wq_data_q[wq_rp_q]) << (8 * wh_off);
+    wh_data = (BufBytes * 8)'((wq_cnt_q != 2'd0) ? wq_data_q[wq_rp_q] : wr_req_data_i) << (8 * wh_off);
     for (int i = 0; i < BufBytes; i++) begin
       wh_be[i] = (i >= int'(wh_off)) && (i < int'(wh_off) + int'(wh_len));
     end
@@ -206,8 +214,10 @@ module gemmini_dma
 
   logic [AddrW-1:0] rh_addr;
   logic [LenW-1:0] rh_len;
-  assign rh_addr = rq_addr_q[rq_rp_q];
-  assign rh_len  = rq_len_q[rq_rp_q];
+  logic [7:0]      rh_tag;
+  assign rh_addr = (rq_cnt_q != 2'd0) ? rq_addr_q[rq_rp_q] : rd_req_addr_i;
+  assign rh_len  = (rq_cnt_q != 2'd0) ? rq_len_q[rq_rp_q] : rd_req_len_i;
+  assign rh_tag  = (rq_cnt_q != 2'd0) ? rq_tag_q[rq_rp_q] : rd_req_tag_i;
 
   assign dh = desc_q[drp_q];
 
@@ -366,7 +376,7 @@ module gemmini_dma
     if (rd_load) begin
       ent_off_q[alloc_q] <= rh_addr[OffW-1:0];
       ent_len_q[alloc_q] <= rh_len;
-      ent_tag_q[alloc_q] <= rq_tag_q[rq_rp_q];
+      ent_tag_q[alloc_q] <= rh_tag;
     end
   end
 
@@ -379,8 +389,8 @@ module gemmini_dma
       trace_wr_data_o  <= '0;
       trace_wr_id_o    <= '0;
     end else begin
-      trace_wr_valid_o <= wq_push;
-      if (wq_push) begin
+      trace_wr_valid_o <= wr_take;
+      if (wr_take) begin
         trace_wr_addr_o <= wr_req_addr_i;
         trace_wr_len_o  <= wr_req_len_i;
         trace_wr_id_o   <= wr_req_id_i;

@@ -68,6 +68,8 @@ class DmaRun:
     occupancy: list[int]  # beats in flight on the port, per cycle
     image: bytes
     left: list[int] = field(default_factory=list)  # requests not taken, beats not answered (0 when finished)
+    rd_taken: list[int] = field(default_factory=list)  # cycle each read request was taken
+    wr_taken: list[int] = field(default_factory=list)
     wall_s: float = 0.0
 
 
@@ -112,5 +114,7 @@ def run_dma(b: ArrayBuild, p: DmaParams, s: DmaStim, workdir: Path) -> DmaRun:
         occupancy=r["occupancy"],
         image=bytes.fromhex(r["image"]),
         left=r["left"],
+        rd_taken=r["rd_taken"],
+        wr_taken=r["wr_taken"],
         wall_s=time.perf_counter() - t0,
     )

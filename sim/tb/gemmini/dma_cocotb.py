@@ -46,6 +46,7 @@ async def run_dma(dut) -> None:
 
     pending: deque = deque()  # [due cycle, rdata, err, beat index]
     beats, rsps, dones, traces = [], [], [], []
+    rd_taken, wr_taken = [], []  # cycle each request was taken
     occupancy = []  # beats in flight per cycle
     cycle = 0
     while len(rsps) < n_reads or len(dones) < n_writes or reads or writes or pending:
@@ -117,6 +118,7 @@ async def run_dma(dut) -> None:
             dut.rd_req_addr_i.value, dut.rd_req_len_i.value, dut.rd_req_tag_i.value = a, n, t
             if int(dut.rd_req_ready_o.value):
                 reads.popleft()
+                rd_taken.append(cycle)
         offer = bool(writes) and rng.random() >= p_req_gap
         dut.wr_req_valid_i.value = int(offer)
         if offer:
@@ -125,6 +127,7 @@ async def run_dma(dut) -> None:
             dut.wr_req_data_i.value = int(d, 16)
             if int(dut.wr_req_ready_o.value):
                 writes.popleft()
+                wr_taken.append(cycle)
     for _ in range(3):  # late completions would show here as extra dones
         await FallingEdge(dut.clk_i)
         cycle += 1
@@ -139,5 +142,7 @@ async def run_dma(dut) -> None:
         "occupancy": occupancy,
         "image": mem.hex(),
         "left": [len(reads), len(writes), len(pending)],
+        "rd_taken": rd_taken,
+        "wr_taken": wr_taken,
     }
     Path(os.environ["GEMMINI_DMA_OUT"]).write_text(json.dumps(out))
