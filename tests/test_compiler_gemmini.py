@@ -25,6 +25,17 @@ from sim.spike import Dump, run_spike
 
 q = torch.ops.cosim_q
 SOC = "gemmini-dim4"
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+def _dim8_config(directory: Path) -> Path:
+    """gemmini-dim4's file with its name and DIM changed, nothing else (the issue's DIM-8 check)."""
+    text = (CONFIGS / "gemmini-dim4.toml").read_text()
+    text = text.replace('name = "gemmini-dim4"', 'name = "gemmini-dim8"').replace("dim = 4\n", "dim = 8\n")
+    assert "dim = 8" in text
+    path = directory / "gemmini-dim8.toml"
+    path.write_text(text)
+    return path
 
 
 def _int8(gen: torch.Generator, *shape: int) -> torch.Tensor:
@@ -34,10 +45,9 @@ def _int8(gen: torch.Generator, *shape: int) -> torch.Tensor:
 def _run(fn, inputs: tuple, soc: str, tmp_path: Path, dump_dir: Path | None = None):
     """Compile ``fn`` for ``soc``, run it on Spike; (outputs, counters, forward's retired instructions, kernel, elf)."""
     kernel = compile_kernel(import_torch(fn, inputs, name="layer"), soc, dump_dir=dump_dir)
-    prog = build_program(kernel, soc, tmp_path / soc)
-    out = run_spike(
-        prog.elf, soc, dumps=[Dump(int(o["address"], 16), o["size"]) for o in prog.outputs], workdir=tmp_path / soc
-    )
+    work = tmp_path / Path(soc).stem  # a config name or a config file's path
+    prog = build_program(kernel, soc, work)
+    out = run_spike(prog.elf, soc, dumps=[Dump(int(o["address"], 16), o["size"]) for o in prog.outputs], workdir=work)
     assert out.ending == "exit" and out.exit_code == 0, f"{out.ending} {out.exit_code}: {out.message}\n{out.uart}"
     got = read_outputs(prog.manifest, out.dumps)
     forward = [p for p in out.profile if p.stop is not None]
@@ -276,3 +286,24 @@ def make():
     calib = [(torch.randn(1, 2, 6, 6, generator=g),) for _ in range(6)]
     return Block(), calib[0], {"calibration": calib, "top1_disagree": 1.0}
 """
+
+
+@pytest.mark.iss
+@pytest.mark.parametrize("config", ["gemmini-dim16", "dim8"])
+def test_other_configs_linear_and_conv(config, tmp_path):
+    """gemmini-dim16 (MAX_BLOCK_LEN_ACC 1: the bias moves a block at a time) and a DIM-8 config
+    derived from gemmini-dim4's file: the same layers, the same bits."""
+    gen = torch.Generator().manual_seed(21)
+    x, w = _int8(gen, 19, 37), _int8(gen, 23, 37)
+    bias = torch.randint(-4000, 4000, (23,), dtype=torch.int32, generator=gen)
+    xc, wc = _int8(gen, 1, 5, 9, 9), _int8(gen, 7, 5, 3, 3)
+
+    def lin(x, w, bias):
+        return q.linear(x, w, bias, 0.0625, True)
+
+    def conv(x, w):
+        return q.conv2d(x, w, None, [2, 2], [1, 1], [1, 1], 1, 0.01, False)
+
+    soc = config if config != "dim8" else str(_dim8_config(tmp_path))
+    _check(lin, (x, w, bias), 19 * 23 * 37, tmp_path / "lin", soc)
+    _check(conv, (xc, wc), 7 * 5 * 5 * 5 * 9, tmp_path / "conv", soc)

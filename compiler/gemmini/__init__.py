@@ -1,5 +1,6 @@
-"""The Gemmini backend: quantized layers (``cosim_q`` matmul, linear, bmm) as Gemmini RoCC
-instruction sequences; the scalar backend compiles everything else of the same program.
+"""The Gemmini backend: quantized layers (``cosim_q`` matmul, linear, bmm, residual add; conv2d
+arrives as im2col plus linears) as Gemmini RoCC instruction sequences; the scalar backend
+compiles everything else of the same program.
 
 - :mod:`compiler.gemmini.plan` (pass gemmini-layer-plan, last in ``preprocess``, on tensors):
   the loop_ws tiling computed from the config, attached to each layer function as
