@@ -142,6 +142,42 @@ def test_residual_block_uses_gemmini_style_add():
     _check_accuracy(qp, m, _inputs((1, 4, 6, 6), 10, 6), 5.0)
 
 
+class InPlaceBlock(nn.Module):
+    """In-place ReLU and ``+=``, a grouped strided conv, average pooling (float) and dropout."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.c1 = nn.Conv2d(4, 4, 3, padding=1, bias=False)
+        self.b1 = nn.BatchNorm2d(4)
+        self.r = nn.ReLU(inplace=True)
+        self.c2 = nn.Conv2d(4, 8, 3, stride=2, padding=1, groups=4)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.d = nn.Dropout(0.1)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        y = self.r(self.b1(self.c1(x)))
+        y += x
+        y = self.r(self.c2(y))
+        return self.fc(self.d(torch.flatten(self.pool(y), 1)))
+
+
+def test_in_place_ops_and_grouped_conv():
+    m = _randomize_bn(InPlaceBlock())
+    calib = _inputs((2, 4, 8, 8), 32, 13)
+    qp = quantize(m, calib[0], calib)
+    assert [(ly["op"], ly["relu"]) for ly in qp.layers] == [
+        ("conv2d", True),
+        ("add", False),
+        ("conv2d", True),
+        ("linear", False),
+    ]
+    grouped = [n for n in qp.module.graph.nodes if n.target is ops.q.conv2d.default][1]
+    assert grouped.args[3] == [2, 2] and grouped.args[6] == 4
+    assert "aten.adaptive_avg_pool2d.default" in qp.float_ops
+    _check_accuracy(qp, m, _inputs((2, 4, 8, 8), 6, 14), 5.0)
+
+
 def test_float_ops_stay_float_between_dequantize_and_quantize():
     torch.manual_seed(3)
     lin = nn.Linear(8, 8)

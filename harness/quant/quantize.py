@@ -314,9 +314,11 @@ class _Builder:
         return True
 
     def add_op(self, n: fx.Node) -> bool:
-        if n.target is not aten.add.Tensor or len(n.args) != 2 or n.kwargs.get("alpha", 1) != 1:
+        if n.target not in (aten.add.Tensor, aten.add_.Tensor) or len(n.args) != 2 or n.kwargs.get("alpha", 1) != 1:
             return False
         a, b = n.args
+        if n.target is aten.add_.Tensor and len(a.users) != 1:
+            return False  # ``y += x`` where the old y is read again: keep the float op's in-place semantics
         va, vb = _val(a), _val(b)
         if va is None or vb is None or va.shape != vb.shape or not (self.is_activation(a) and self.is_activation(b)):
             return False
