@@ -32,7 +32,7 @@ from sim.tb.gemmini.stream import pack, unpack
 pytestmark = pytest.mark.rtl
 
 FUNCT_DRAIN = 127
-SP_N, ACC_N = 96, 48  # rows of each memory the programs use (preloaded random, read back)
+SP_ROWS, ACC_ROWS = 24, 12  # x DIM: rows of each memory the programs use (preloaded random, read back)
 
 
 class NoMemory:
@@ -75,6 +75,8 @@ class Program:
     p: GemminiParams
     sp0: np.ndarray
     acc0: np.ndarray
+    sp_n: int
+    acc_n: int
     segments: list[list[tuple[int, int, int]]] = field(default_factory=list)
     expect: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (sp, acc) after each segment
     macs: list[int] = field(default_factory=list)  # the model's gemmini_macs of each segment
@@ -94,13 +96,14 @@ class Gen:
         self.p, self.rng, self.d = p, rng, p.dim
         self.dataflows = dataflows
         self.m = TrackedModel(p, NoMemory())
-        sp0 = rng.integers(-128, 128, size=(SP_N, p.dim))
-        acc0 = rng.integers(-3000, 3000, size=(ACC_N, p.dim))
+        self.sp_n, self.acc_n = SP_ROWS * p.dim, ACC_ROWS * p.dim
+        sp0 = rng.integers(-128, 128, size=(self.sp_n, p.dim))
+        acc0 = rng.integers(-3000, 3000, size=(self.acc_n, p.dim))
         acc0[rng.random(acc0.shape) < 0.05] = (1 << 31) - 1  # extremes: saturate when scaled
         acc0[rng.random(acc0.shape) < 0.05] = -(1 << 31)
-        self.m.sp[:SP_N] = sp0
-        self.m.acc[:ACC_N] = acc0
-        self.prog = Program(p, sp0.copy(), acc0.copy())
+        self.m.sp[: self.sp_n] = sp0
+        self.m.acc[: self.acc_n] = acc0
+        self.prog = Program(p, sp0.copy(), acc0.copy(), self.sp_n, self.acc_n)
         self.seg: list[tuple[int, int, int]] = []
         self.last_mesh = False
         self.os = self.m.ex.dataflow == isa.OS
@@ -157,9 +160,9 @@ class Gen:
         if u < p_garbage:
             raw = GARBAGE_ADDR
         elif u < p_garbage + 0.25:
-            raw = 1 << 31 | int(r.integers(0, ACC_N - 3 * d))
+            raw = 1 << 31 | int(r.integers(0, self.acc_n - 3 * d))
         else:
-            raw = int(r.integers(0, SP_N - 3 * d)) | (1 << 30 if r.random() < 0.1 else 0)
+            raw = int(r.integers(0, self.sp_n - 3 * d)) | (1 << 30 if r.random() < 0.1 else 0)
         return raw | cols << 32 | rows << 48
 
     def dest(self, p_garbage: float = 0.15) -> int:
@@ -169,9 +172,9 @@ class Gen:
         if u < p_garbage:
             raw = GARBAGE_ADDR
         elif u < p_garbage + 0.45:
-            raw = 1 << 31 | int(r.random() < 0.5) << 30 | int(r.integers(0, ACC_N - 3 * d))
+            raw = 1 << 31 | int(r.random() < 0.5) << 30 | int(r.integers(0, self.acc_n - 3 * d))
         else:
-            raw = int(r.integers(0, SP_N - 3 * d))
+            raw = int(r.integers(0, self.sp_n - 3 * d))
         return raw | cols << 32 | rows << 48
 
     def ws_block(self) -> None:
@@ -222,7 +225,7 @@ class Gen:
             self.emit(FUNCT_DRAIN, 0, 0)
         self.last_mesh = False
         self.prog.segments.append(self.seg)
-        self.prog.expect.append((self.m.sp[:SP_N].copy(), self.m.acc[:ACC_N].copy()))
+        self.prog.expect.append((self.m.sp[: self.sp_n].copy(), self.m.acc[: self.acc_n].copy()))
         macs = self.m.counters["gemmini_macs"]
         self.prog.macs.append(macs - self.macs0)
         self.macs0 = macs
@@ -247,11 +250,11 @@ class Gen:
 
 def stim_of(prog: Program, seed: int, ready_pct: int, p_cmd: float = 1.0) -> ExecStim:
     return ExecStim(
-        sp={r: pack(prog.sp0[r], 8) for r in range(SP_N)},
-        acc={r: pack(prog.acc0[r], 32) for r in range(ACC_N)},
+        sp={r: pack(prog.sp0[r], 8) for r in range(prog.sp_n)},
+        acc={r: pack(prog.acc0[r], 32) for r in range(prog.acc_n)},
         segments=prog.segments,
-        dump_sp=(0, SP_N),
-        dump_acc=(0, ACC_N),
+        dump_sp=(0, prog.sp_n),
+        dump_acc=(0, prog.acc_n),
         seed=seed,
         p_cmd=p_cmd,
         ready_pct=ready_pct,
@@ -327,10 +330,10 @@ def ws_stream(p: GemminiParams, rng: np.random.Generator, n: int, accumulated: b
     g.emit(isa.CONFIG, 4 | f32_bits(1.0) << 32 | 1 << 16, 1 << 48)
     full = d << 32 | d << 48
     for t in range(n):
-        a = int(rng.integers(0, SP_N - d)) | full
-        c = 1 << 31 | 1 << 30 | int(rng.integers(ACC_N // 2, ACC_N - d)) | full  # apart from B's rows
+        a = int(rng.integers(0, g.sp_n - d)) | full
+        c = 1 << 31 | 1 << 30 | int(rng.integers(g.acc_n // 2, g.acc_n - d)) | full  # apart from B's rows
         if not accumulated or t == 0:
-            bsrc = (1 << 31 | int(rng.integers(0, ACC_N // 2 - d))) if b_acc else int(rng.integers(0, SP_N - d))
+            bsrc = (1 << 31 | int(rng.integers(0, g.acc_n // 2 - d))) if b_acc else int(rng.integers(0, g.sp_n - d))
             g.emit(isa.PRELOAD, bsrc | full, c)
             g.emit(isa.COMPUTE_PRELOADED, a, GARBAGE_ADDR | full)
         else:
@@ -347,10 +350,10 @@ def os_stream(p: GemminiParams, rng: np.random.Generator, n: int, chain: int) ->
     g.emit(isa.CONFIG, 0 | 1 << 8 | f32_bits(1.0) << 32 | 1 << 16, 3 | 1 << 48)  # A transposed: no transposer
     full = d << 32 | d << 48
     for t in range(n):
-        a = int(rng.integers(0, SP_N - d)) | full
-        bsrc = 1 << 31 | int(rng.integers(0, ACC_N // 2 - d)) | full
+        a = int(rng.integers(0, g.sp_n - d)) | full
+        bsrc = 1 << 31 | int(rng.integers(0, g.acc_n // 2 - d)) | full
         last = t % chain == chain - 1
-        c = (1 << 31 | int(rng.integers(ACC_N // 2, ACC_N - d)) | full) if last else GARBAGE_ADDR | full
+        c = (1 << 31 | int(rng.integers(g.acc_n // 2, g.acc_n - d)) | full) if last else GARBAGE_ADDR | full
         g.emit(isa.PRELOAD, GARBAGE_ADDR | full, c)
         g.emit(isa.COMPUTE_PRELOADED if t % chain == 0 else isa.COMPUTE_ACCUMULATED, a, bsrc)
     g.end_segment()
@@ -465,3 +468,21 @@ def test_lint_wall_clean(dim):
     problems = [ln for ln in lines if ln.startswith("%") and any(m in ln for m in mine)]
     errors = [ln for ln in lines if ln.startswith("%Error") and "due to" not in ln]
     assert not problems + errors, f"DIM {dim}:\n" + "\n".join(problems + errors)
+
+
+@pytest.mark.slow
+def test_throughput_dim16(dim16, tmp_path: Path):
+    p, b = dim16
+    n = 24
+    for k, (name, limit, make) in enumerate(
+        (
+            ("ws_preloaded_sp", 2.2, lambda rng: ws_stream(p, rng, n, accumulated=False, b_acc=False)),
+            ("ws_accumulated", 1.2, lambda rng: ws_stream(p, rng, n, accumulated=True, b_acc=False)),
+            ("os_chain4", 2.2, lambda rng: os_stream(p, rng, n, 4)),
+        )
+    ):
+        per_tile, util = measure(b, make(np.random.default_rng(50 + k)), tmp_path / name, n)
+        print(
+            f"{name}: DIM {p.dim}, {n} tiles: {per_tile:.2f} cycles/tile ({per_tile / p.dim:.2f} x DIM), MACs {util:.0%}"
+        )
+        assert per_tile <= limit * p.dim, f"{name}: {per_tile:.2f} cycles per tile (limit {limit} x DIM)"
