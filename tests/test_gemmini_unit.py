@@ -19,7 +19,16 @@ from sim.gemmini import isa
 from sim.gemmini.model import GemminiModel
 from sim.gemmini.params import GemminiParams, gemmini_params
 from sim.tb.gemmini.build import ArrayBuild
-from sim.tb.gemmini.unit_build import build_decode_tb, build_unit_tb, illegal_reasons, run_decode, run_unit
+from sim.tb.gemmini.unit_build import (
+    build_decode_tb,
+    build_rob_tb,
+    build_unit_tb,
+    illegal_reasons,
+    pack_sets,
+    run_decode,
+    run_rob,
+    run_unit,
+)
 from sim.tb.gemmini.unit_stim import MapMemory, loop_program, model_verdicts, random_program, tile_program
 
 pytestmark = pytest.mark.rtl
@@ -140,3 +149,114 @@ def test_unit_loop_ws_matches_model(unit4, tmp_path, seed):
     p, build = unit4
     base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
     run_against_model(p, build, loop_program(p, seed, base, WINDOW_SIZE), tmp_path, seed)
+
+
+# ---------------------------------------------------------------- the ROB alone
+
+
+def _rows_ov(a, b) -> bool:
+    return a is not None and b is not None and a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
+
+
+def _dram_ov(a, b) -> bool:
+    return a is not None and b is not None and a[0] < b[1] and b[0] < a[1]
+
+
+def _conflict(o, e) -> bool:
+    """Does younger ``e`` wait for older ``o`` (UNIT.md: RAW, WAR, WAW on rows; DRAM mvout/mvin either way)?"""
+    (ord0, ord1, owr, odrd, odwr), (erd0, erd1, ewr, edrd, edwr) = o, e
+    return (
+        _rows_ov(owr, erd0)
+        or _rows_ov(owr, erd1)
+        or _rows_ov(ord0, ewr)
+        or _rows_ov(ord1, ewr)
+        or _rows_ov(owr, ewr)
+        or _dram_ov(odwr, edrd)
+        or _dram_ov(odrd, edwr)
+    )
+
+
+def rob_stream(seed: int, n: int):
+    import random
+
+    r = random.Random(seed)
+
+    def rows():
+        lo = r.randrange(0, 40)
+        return (r.getrandbits(1), lo, lo + r.randrange(1, 9))
+
+    def dram():
+        lo = r.randrange(0, 200)
+        return (lo, lo + r.randrange(1, 17))
+
+    cmds = []
+    for _ in range(n):
+        ctl = r.choice((0, 0, 1, 1, 1, 2))
+        if ctl == 0:  # mvin: writes rows, reads DRAM
+            s = (None, None, rows(), dram() if r.random() < 0.8 else None, None)
+        elif ctl == 1:  # preload / compute: reads rows, a preload writes C
+            s = (
+                rows() if r.random() < 0.9 else None,
+                rows() if r.random() < 0.5 else None,
+                rows() if r.random() < 0.4 else None,
+                None,
+                None,
+            )
+        else:  # mvout: reads rows, writes DRAM
+            s = (rows(), None, None, None, dram())
+        cmds.append((ctl, s, r.randrange(16)))
+    return cmds
+
+
+@pytest.fixture(scope="module")
+def rob32() -> ArrayBuild:
+    return build_rob_tb(32)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rob_orders_conflicts_and_overlaps_the_rest(rob32, tmp_path, seed):
+    cmds = rob_stream(seed, 400)
+    rec = run_rob(rob32, [(c, pack_sets(*s), t) for c, s, t in cmds], tmp_path, seed)
+    assert all(x[2] >= 0 and x[3] >= 0 for x in rec), "a command was never issued or never done"
+    for c in range(3):
+        issued = [rec[i][2] for i, cmd in enumerate(cmds) if cmd[0] == c]
+        assert issued == sorted(issued), f"controller {c} got its commands out of order"
+    overlapped = conflicts = 0
+    for e in range(len(cmds)):
+        for o in range(max(0, e - 32), e):
+            if cmds[o][0] == cmds[e][0]:
+                continue
+            if _conflict(cmds[o][1], cmds[e][1]):
+                conflicts += 1
+                assert rec[e][2] > rec[o][3], (
+                    f"command {e} (ctl {cmds[e][0]}) issued at {rec[e][2]} before the older conflicting command "
+                    f"{o} (ctl {cmds[o][0]}) was done at {rec[o][3]}"
+                )
+            elif rec[e][2] < rec[o][3]:
+                overlapped += 1
+    # independent commands of different controllers run at the same time (many pairs, not a lucky few)
+    assert conflicts > len(cmds), f"only {conflicts} conflicting pairs: the stream proves little"
+    assert overlapped > len(cmds), f"only {overlapped} independent pairs overlapped"
+
+
+def test_unit_counter_reads_rtl_events(unit4, tmp_path):
+    """The counter instruction (funct 126) writes rd: counter 2 set to mesh-busy cycles (event 3), counter 5 to the
+    external DMA-bytes-read counter (4); after a WS tile program both read above zero and below the run's cycles
+    (bytes: at most what the mvins asked for), a reset zeroes them."""
+    p, build = unit4
+    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
+    cfg_mesh = (1 << 3) | (2 << 4) | (3 << 12)
+    cfg_bytes = (1 << 3) | (5 << 4) | (4 << 12) | (1 << 31)
+    prog = [(isa.COUNTER, cfg_mesh, 0), (isa.COUNTER, cfg_bytes, 0)]
+    prog += tile_program(p, 5, base, WINDOW_SIZE, isa.WS, tiles=8)
+    prog += [(isa.COUNTER, 2 << 4, 0), (isa.COUNTER, 5 << 4, 0), (isa.COUNTER, 1, 0), (isa.COUNTER, 2 << 4, 0)]
+    init = bytes(WINDOW_SIZE)
+    res = run_unit(build, SOC, prog, [(base, init)], tmp_path)
+    assert not res["timeout"]
+    cmps = res["cmps"]
+    assert all(c[1] == 1 for c in cmps[-4:]) and cmps[0][1] == 1  # x_we on every counter instruction
+    mesh, nbytes, after_reset = cmps[-4][2], cmps[-3][2], cmps[-1][2]
+    mvin_bytes = sum(((a >> 48) & 0xFFFF) * ((a >> 32) & 0xFFFF) * 4 for f, _, a in prog if f in (1, 2, 14))
+    assert 0 < mesh < res["cycles"]
+    assert 0 < nbytes <= mvin_bytes
+    assert after_reset < mesh

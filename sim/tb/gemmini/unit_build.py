@@ -202,3 +202,51 @@ def run_unit(
     res = json.loads(out.read_text())
     res["wall_s"] = time.perf_counter() - t0
     return res
+
+
+ROB_TOP = "unit_rob_tb"
+
+
+def build_rob_tb(depth: int = 32) -> ArrayBuild:
+    srcs = (
+        RTL_DIR / "gemmini_pkg.sv",
+        RTL_DIR / "gemmini_unit_pkg.sv",
+        RTL_DIR / "gemmini_unit_rob.sv",
+        TB_DIR / "unit_rob_tb.sv",
+    )
+    return cached_build(ROB_TOP, srcs, {"Depth": depth, "Tags": 16}, 0, {"depth": depth})
+
+
+def pack_sets(rd0, rd1, wr, drd, dwr) -> int:
+    """A gm_sets_t: each rows range (v, acc, lo, hi) or None, each DRAM range (lo, hi) or None, MSB first."""
+    v = 0
+    for r in (rd0, rd1, wr):
+        acc, lo, hi = r if r else (0, 0, 0)
+        v = (v << 66) | (int(r is not None) << 65) | (acc << 64) | (lo << 32) | hi
+    for r in (drd, dwr):
+        lo, hi = r if r else (0, 0)
+        v = (v << 81) | (int(r is not None) << 80) | (lo << 40) | hi
+    return v
+
+
+def run_rob(
+    b: ArrayBuild, cmds: Sequence[tuple[int, int, int]], workdir: Path, seed: int, inflight: int = 3, max_lat: int = 8
+) -> list[list[int]]:
+    """Per command (ctl, packed sets, tag): [id, alloc cycle, issue cycle, done cycle]."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    stim, out = workdir / "stim.json", workdir / "out.json"
+    stim.write_text(
+        json.dumps(
+            {"cmds": [[c, str(s), t] for c, s, t in cmds], "seed": seed, "inflight": inflight, "max_lat": max_lat}
+        )
+    )
+    out.unlink(missing_ok=True)
+    run_cocotb(
+        b,
+        ROB_TOP,
+        "sim.tb.gemmini.unit_rob_cocotb",
+        workdir,
+        {"GEMMINI_UROB_STIM": str(stim), "GEMMINI_UROB_OUT": str(out)},
+        out,
+    )
+    return json.loads(out.read_text())
