@@ -259,7 +259,7 @@ class _AllOps(torch.nn.Module):
         self.register_buffer("lw", t(i8(3, 16)))
 
     def forward(self, x, a, b):
-        y = q.conv2d(q.quantize(x, 0.05), self.cw, self.cb, [2, 2], [1, 1], [1, 1], 1, 0.002, True)
+        y = q.conv2d(q.quantize(x, 0.05), self.cw, self.cb, [2, 2], [2, 2], [2, 2], 1, 0.002, True)
         y = q.add(y, y, 0.6, 0.4, False)
         z = q.linear(y.reshape(2, 16), self.lw, None, 0.01, False)
         m = q.matmul(a[0], b[0], None, 0.02, True)

@@ -124,17 +124,27 @@ def conv2d_ref(
     _check("conv2d", w, torch.int8, "w")
     _check_bias("conv2d", bias, w.shape[0])
     w32 = w.to(torch.int32)
-    if tuple(dilation) != (1, 1):
-        # ATen has no integer dilated convolution: the same sums with zeros between the taps
-        d0, d1 = int(dilation[0]), int(dilation[1])
-        o, c, kh, kw = w32.shape
-        spread = torch.zeros((o, c, d0 * (kh - 1) + 1, d1 * (kw - 1) + 1), dtype=torch.int32)
-        spread[:, :, ::d0, ::d1] = w32
-        w32 = spread
+    if tuple(dilation) != (1, 1):  # ATen has no integer dilated convolution: the same sums, zeros between taps
+        w32 = _spread(_spread(w32, 2, int(dilation[0])), 3, int(dilation[1]))
     acc = torch.nn.functional.conv2d(x.to(torch.int32), w32, None, list(stride), list(padding), 1, groups)
     if bias is not None:
         acc = acc + bias.reshape(1, -1, 1, 1)
     return requant(acc, scale, relu)
+
+
+def _spread(w: Tensor, dim: int, d: int) -> Tensor:
+    """``w`` with d - 1 zeros between neighbours along ``dim`` (2 or 3); functional (no slice writes),
+    so the exported graph needs no in-place ops."""
+    if d == 1:
+        return w
+    k = w.shape[dim]
+    zeros_shape = list(w.shape)
+    zeros_shape.insert(dim + 1, d - 1)
+    zeros_shape[dim] = k
+    t = torch.cat([w.unsqueeze(dim + 1), torch.zeros(zeros_shape, dtype=w.dtype)], dim + 1)
+    shape = list(w.shape)
+    shape[dim] = k * d
+    return t.reshape(shape).narrow(dim, 0, (k - 1) * d + 1)
 
 
 def _mvin_scaled(x: Tensor, scale: float) -> Tensor:
