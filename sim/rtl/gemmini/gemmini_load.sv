@@ -363,7 +363,10 @@ module gemmini_load
     // Pixel repeats: copy k of this block row goes k rows up and k*w columns
     // right; copies past DIM columns or below the row's scratchpad half drop.
     w_room  = (32'(w_cur) >= HalfSp) ? w_cur - RowW'(HalfSp) : w_cur;
-    w_kmax  = 8'((Dim - 1) / 32'(w_bw));
+    w_kmax  = '0;                      // (Dim - 1) / w: a table of constants, no divider
+    for (int unsigned i = 1; i <= Dim; i++) begin
+      if (32'(w_bw) == i) w_kmax = 8'((Dim - 1) / i);
+    end
     w_kstart = w.reps - 8'd1;
     if (w_kmax < w_kstart) w_kstart = w_kmax;
     if (32'(w_room) < 32'(w_kstart)) w_kstart = 8'(w_room);
