@@ -343,6 +343,25 @@ def ws_stream(p: GemminiParams, rng: np.random.Generator, n: int, accumulated: b
     return g.prog
 
 
+def ws_loop_stream(p: GemminiParams, rng: np.random.Generator, n: int, mi: int) -> Program:
+    """loop_ws's inner loop (sim/gemmini/loop_ws.py): for each B tile, preload(B, C_0) + compute_preloaded(A_0), then
+    preload(garbage, C_i) + compute_accumulated(A_i) for i < mi; A and B from the scratchpad, C accumulating into
+    the accumulator, D garbage. n tiles in all."""
+    g = Gen(p, rng, ("WS",))
+    d = p.dim
+    g.emit(isa.CONFIG, 4 | f32_bits(1.0) << 32 | 1 << 16, 1 << 48)
+    full = d << 32 | d << 48
+    for t in range(n):
+        i = t % mi
+        a = int(rng.integers(0, g.sp_n - d)) | full
+        c = 3 << 30 | (i * d) | full
+        b = int(rng.integers(0, g.sp_n - d)) | full if i == 0 else GARBAGE_ADDR | full
+        g.emit(isa.PRELOAD, b, c)
+        g.emit(isa.COMPUTE_PRELOADED if i == 0 else isa.COMPUTE_ACCUMULATED, a, GARBAGE_ADDR | full)
+    g.end_segment()
+    return g.prog
+
+
 def os_stream(p: GemminiParams, rng: np.random.Generator, n: int, chain: int) -> Program:
     """OS chains of ``chain`` tiles (A from the scratchpad, B from the accumulator, D garbage), C on the last."""
     g = Gen(p, rng, ("OS",))
@@ -371,9 +390,16 @@ def measure(b: ArrayBuild, prog: Program, tmp_path: Path, n: int) -> tuple[float
 
 @pytest.mark.parametrize(
     ("name", "limit"),
-    # preload + compute_preloaded reads P and A rows on the one scratchpad read port (UNIT.md): 2*DIM a tile at
-    # best; compute_accumulated tiles read only A: DIM a tile at best
-    [("ws_preloaded_sp", 2.3), ("ws_preloaded_acc_b", 2.3), ("ws_accumulated", 1.3), ("os_chain4", 2.3)],
+    # preload + compute_preloaded reads DIM P and DIM A rows on the one scratchpad read port (UNIT.md), one read a
+    # cycle: 2*DIM a tile at best; compute_accumulated tiles read only A: DIM; loop_ws's inner loop reads one B
+    # tile per mi A tiles: (mi + 1) / mi x DIM
+    [
+        ("ws_preloaded_sp", 2.3),
+        ("ws_preloaded_acc_b", 2.3),
+        ("ws_accumulated", 1.3),
+        ("ws_loop_mi4", 1.45),
+        ("os_chain4", 2.3),
+    ],
 )
 def test_throughput(dim4, tmp_path: Path, name: str, limit: float, record_property):
     p, b = dim4
@@ -383,6 +409,7 @@ def test_throughput(dim4, tmp_path: Path, name: str, limit: float, record_proper
         "ws_preloaded_sp": lambda: ws_stream(p, rng, n, accumulated=False, b_acc=False),
         "ws_preloaded_acc_b": lambda: ws_stream(p, rng, n, accumulated=False, b_acc=True),
         "ws_accumulated": lambda: ws_stream(p, rng, n, accumulated=True, b_acc=False),
+        "ws_loop_mi4": lambda: ws_loop_stream(p, rng, n, 4),
         "os_chain4": lambda: os_stream(p, rng, n, 4),
     }[name]()
     per_tile, util = measure(b, prog, tmp_path, n)
@@ -478,6 +505,7 @@ def test_throughput_dim16(dim16, tmp_path: Path):
         (
             ("ws_preloaded_sp", 2.2, lambda rng: ws_stream(p, rng, n, accumulated=False, b_acc=False)),
             ("ws_accumulated", 1.2, lambda rng: ws_stream(p, rng, n, accumulated=True, b_acc=False)),
+            ("ws_loop_mi8", 1.25, lambda rng: ws_loop_stream(p, rng, n, 8)),
             ("os_chain4", 2.2, lambda rng: os_stream(p, rng, n, 4)),
         )
     ):
