@@ -355,3 +355,23 @@ def test_verify_quant_none_runs_float(case_file):
     assert result["status"] == "pass" and result["quant"]["mode"] == "none"
     assert result["tolerance"] == "reduction"
     assert all(o["dtype"] == "float32" for o in result["outputs"].values())
+
+
+def test_histogram_observer_is_selectable():
+    m = _mlp()
+    calib = _inputs((4, 20), 8, 15)
+    mm, hist = quantize(m, calib[0], calib), quantize(m, calib[0], calib, observer="histogram")
+    assert set(mm.scales) == set(hist.scales) and mm.scales != hist.scales
+    _check_accuracy(hist, m, _inputs((4, 20), 4, 16), 5.0)
+    with pytest.raises(ValueError, match="unknown observer"):
+        quantize(m, calib[0], calib, observer="percentile")
+
+
+def test_cli_takes_the_quant_option():
+    from harness.cli import build_parser
+
+    args = build_parser().parse_args(["verify", "mlp", "--soc", "gemmini-dim4", "--quant", "none"])
+    assert args.quant == "none"
+    assert build_parser().parse_args(["verify", "mlp", "--soc", "rv32"]).quant == "auto"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["verify", "mlp", "--soc", "rv32", "--quant", "int4"])
