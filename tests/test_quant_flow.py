@@ -375,3 +375,10 @@ def test_cli_takes_the_quant_option():
     assert build_parser().parse_args(["verify", "mlp", "--soc", "rv32"]).quant == "auto"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["verify", "mlp", "--soc", "rv32", "--quant", "int4"])
+
+
+def test_calibration_inputs_must_have_the_example_shapes():
+    from harness.quant.quantize import QuantError
+
+    with pytest.raises(QuantError, match="calibration input 1 has shapes"):
+        quantize(_mlp(), _inputs((4, 20), 1, 17)[0], [*_inputs((4, 20), 1, 17), *_inputs((2, 20), 1, 18)])

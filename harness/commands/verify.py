@@ -55,6 +55,8 @@ def _print_quant(q: dict | None) -> None:
         else "--quant int8"
     )
     print(f"  quant: int8 ({why}): {q['scheme']}")
+    if q.get("float_ops"):
+        print(f"  quant: kept in float32 (on the core, between dequantize and quantize): {', '.join(q['float_ops'])}")
     acc = q.get("accuracy") or {}
     for name, fig in (acc.get("outputs") or {}).items():
         top1 = f", top-1 agreement {fig['top1_agreement']:.0%} of {fig['rows']}" if "top1_agreement" in fig else ""

@@ -431,6 +431,11 @@ def quantize(
 
     example_inputs = tuple(example_inputs)
     calib = [tuple(c) if isinstance(c, (tuple, list)) else (c,) for c in (calibration or [example_inputs])]
+    want = [tuple(x.shape) for x in example_inputs]
+    for i, c in enumerate(calib):
+        got = [tuple(x.shape) if isinstance(x, torch.Tensor) else None for x in c]
+        if got != want:  # the exported graph is specialized to the example's shapes
+            raise QuantError(f"calibration input {i} has shapes {got}; they must be the example inputs' {want}")
     weight_scales: dict[str, float] = {}
     if isinstance(model, fx.GraphModule) and pt2e.is_pt2e(model):
         gm, fixed, weight_scales = pt2e.strip(model)
