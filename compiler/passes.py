@@ -457,7 +457,8 @@ def _gemmini_plan(module, target):
 def _gemmini_instructions(module, target):
     from compiler.gemmini.instructions import emit_layers
 
-    return _count(emit_layers(module, _gemmini_unit(target)))
+    entries = emit_layers(module, _gemmini_unit(target))
+    return PassResult(len(entries), tuple(entries))
 
 
 # --- llvm-ir: LLVM IR text for zig's clang --------------------------------------------------

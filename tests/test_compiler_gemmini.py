@@ -58,6 +58,7 @@ def _check(fn, inputs: tuple, macs: int, tmp_path: Path, soc: str = SOC):
     got, counters, _instret, kernel, elf = _run(fn, inputs, soc, tmp_path)
     ref = fn(*inputs)
     assert kernel.target.strategy == "gemmini"
+    assert kernel.schedule and all(e["accelerator"] == "gemmini" for e in kernel.schedule), kernel.schedule
     np.testing.assert_array_equal(got[0], ref.numpy())
     assert counters.get("gemmini_macs") == macs, counters
     assert not ElfImage(elf).symbols_with_prefix("tiled_"), "the ELF calls into the C library"

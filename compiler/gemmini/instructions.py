@@ -232,6 +232,35 @@ def _emit_add(b: _Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
         chunk(b.c(plan.rows * w), plan.tail, 1)
 
 
+def report_entry(fn, geo: dict, g: GemminiTarget) -> dict:
+    """The layer's entry in the schedule report (``Kernel.schedule``): it runs on Gemmini."""
+    name = ir.StringAttr(fn.attributes["sym_name"]).value
+    if geo["op"] == "add":
+        plan = plan_add(geo["elements"], g)
+        how = f"Gemmini resadd: {plan.chunks} chunks of {g.dim} rows x {plan.width} (+ {plan.tail} tail)"
+        return {
+            "op": name,
+            "loops": [geo["elements"]],
+            "iterators": ["parallel"],
+            "tile_sizes": [plan.width],
+            "vectorized": False,
+            "accelerator": "gemmini",
+            "reason": how,
+        }
+    plan = _plan_of(fn, geo, g)
+    tiles = [t * g.dim for t in plan.tile]
+    how = f"Gemmini loop_ws (WS): {plan.loops} loop(s) of {'x'.join(map(str, plan.tile))} blocks of DIM {g.dim}"
+    return {
+        "op": name,
+        "loops": [geo["batch"], geo["m"], geo["n"], geo["k"]],
+        "iterators": ["parallel", "parallel", "parallel", "reduction"],
+        "tile_sizes": [1, *tiles],
+        "vectorized": False,
+        "accelerator": "gemmini",
+        "reason": how,
+    }
+
+
 def emit_layer(fn, g: GemminiTarget) -> None:
     geo = layer_geometry(fn)
     block = fn.regions[0].blocks[0]
@@ -311,8 +340,8 @@ def _drop_unused_globals(module, names: set[str]) -> None:
                 op.operation.erase()
 
 
-def emit_layers(module, g: GemminiTarget) -> int:
-    """Give every planned layer function its instructions; returns how many."""
+def emit_layers(module, g: GemminiTarget) -> list[dict]:
+    """Give every planned layer function its instructions; returns their schedule-report entries."""
     fns = [f for f in layer_functions(module) if PLAN_ATTR in f.attributes]
     names = {ir.StringAttr(f.attributes["sym_name"]).value for f in fns}
     with module.context, ir.Location.unknown():
@@ -322,7 +351,9 @@ def emit_layers(module, g: GemminiTarget) -> int:
             _output_in_place(call, names, freed)
         _drop_unused_globals(module, freed)
         tidy = passmanager.PassManager.parse("func.func(canonicalize,cse)")
+        entries = []
         for fn in fns:
+            entries.append(report_entry(fn, layer_geometry(fn), g))
             emit_layer(fn, g)
             tidy.run(fn.operation)  # this function only: the rest compiles as on the scalar backend
-    return len(fns)
+    return entries
