@@ -188,7 +188,15 @@ class Program:
     n_writes: list[int]  # per command: its writes
 
 
-def make_program(p: GemminiParams, seed: int, n: int, weights: dict[str, float], **env) -> Program:
+def make_program(
+    p: GemminiParams,
+    seed: int,
+    n: int,
+    weights: dict[str, float],
+    fixed: list[tuple[int, int, int]] | None = None,
+    **env,
+) -> Program:
+    """``n`` random commands (or the ``fixed`` ones) run through the model on random memory contents."""
     r = random.Random(seed)
     nr = np.random.default_rng(seed)
     init = nr.integers(0, 256, REGION_SIZE, dtype=np.uint8).tobytes()
@@ -202,13 +210,17 @@ def make_program(p: GemminiParams, seed: int, n: int, weights: dict[str, float],
     cmds: list[tuple[int, int, int, int]] = []
     writes_of: list[int] = []
     n_writes: list[int] = []
-    while len(cmds) < n:
-        f, rs1, rs2 = g.config() if r.random() < weights.get("config", 0.3) else g.mvout(m.st)
+    todo = list(fixed or [])
+    while todo if fixed else len(cmds) < n:
+        if fixed:
+            f, rs1, rs2 = todo.pop(0)
+        else:
+            f, rs1, rs2 = g.config() if r.random() < weights.get("config", 0.3) else g.mvout(m.st)
         before = len(mem.log)
         try:
             m.execute(f, rs1, rs2)
         except GemminiIllegal:
-            assert len(mem.log) == before
+            assert len(mem.log) == before and not fixed
             continue
         k = len(mem.log) - before
         writes_of += [len(cmds)] * k
@@ -302,6 +314,31 @@ def test_random_programs_through_the_dma(dim4_dma, seed, latency, p_gap, tmp_pat
     run = run_store(b, prog.stim, tmp_path)
     check(prog, run)
     assert run.extra["max_in_flight"] > 1  # the DMA did keep several beats in flight
+    assert run.stall_cycles > 0  # a 32-cycle memory or port gaps hold the writes back
+
+
+def test_config_completes_at_once_and_in_order(dim4, tmp_path: Path):
+    """A config_st with nothing in flight completes the cycle after it is taken; one behind an mvout (and a
+    garbage mvout behind that) completes after the mvout's writes, in order; the new scale and ReLU apply to the
+    mvout after it only."""
+    p, b = dim4
+    d = p.dim
+    relu_half = isa.CONFIG_ST | 1 << 2, f32(0.5) << 32 | 40
+    acc_mvout = d << 48 | d << 32 | 1 << 31 | 8
+    fixed = [
+        (isa.CONFIG, isa.CONFIG_ST, f32(-1.0) << 32 | 24),
+        (isa.MVOUT, REGION + 3, acc_mvout),
+        (isa.CONFIG, *relu_half),
+        (isa.MVOUT, REGION + 1001, 0xFFFF_FFFF),
+        (isa.MVOUT, REGION + 2001, acc_mvout),
+    ]
+    prog = make_program(p, 3, 0, {}, fixed=fixed, p_cmd=1.0, done_latency=(10, 10))
+    run = run_store(b, prog.stim, tmp_path)
+    check(prog, run)
+    assert run.dones[0][0] == run.accepts[0] + 1
+    assert run.dones[2][0] == run.dones[1][0] + 1 and run.dones[3][0] == run.dones[2][0] + 1
+    assert run.dones[1][0] == run.wr_dones[d - 1] + 1
+    assert len({w.data for w in run.writes}) > 1  # negated then halved and ReLU'd rows differ
 
 
 def test_streams_one_row_a_cycle(dim4, tmp_path: Path):
@@ -323,6 +360,7 @@ def test_streams_one_row_a_cycle(dim4, tmp_path: Path):
     assert len(run.writes) == n * d
     span = run.writes[-1].cycle - run.writes[0].cycle + 1
     assert span == n * d, f"{n * d} writes took {span} cycles"
+    assert run.stall_cycles == 0 and run.bytes_written == n * d * d
     for w, i in zip(run.writes, range(n * d), strict=True):
         c, rr = divmod(i, d)
         assert w.data == rows[(c * d) % SP_PRELOAD + rr].tobytes()

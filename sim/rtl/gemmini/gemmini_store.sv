@@ -23,7 +23,8 @@
 //       writes nothing (config_st, garbage or empty mvouts). Each wr_done pulse
 //       retires the oldest write entry; a command is done when its last entry
 //       retires, so commands complete in order (a config_st behind mvouts whose
-//       writes are in flight completes after them; with none, the cycle after).
+//       writes are in flight completes after them; with none, the cycle after
+//       it is taken, without entering the queue).
 // A new mvout is taken in the cycle the previous one issues its last read, so
 // back-to-back mvouts stream without a bubble.
 module gemmini_store
@@ -210,13 +211,17 @@ module gemmini_store
   assign acc_rd_row_o   = AccRowW'(p_row);
 
   // A marker needs S1 and the done queue; an mvout may follow the last read of
-  // the previous one directly.
-  logic cmd_fire, cmd_start;
+  // the previous one directly. A marker with nothing older left to complete
+  // (done queue empty, S1 pushing nothing) completes at once: done the next
+  // cycle, past S1 and the queue.
+  logic cmd_fire, cmd_start, marker_fast, marker_slow;
   always_comb begin
     if (cmd_marker) cmd_ready_o = !act_q && dq_room;
     else cmd_ready_o = !act_q || (s0_fire && p_cmd_last);
-    cmd_fire  = cmd_valid_i && cmd_ready_o;
-    cmd_start = cmd_fire && !cmd_marker;
+    cmd_fire    = cmd_valid_i && cmd_ready_o;
+    cmd_start   = cmd_fire && !cmd_marker;
+    marker_fast = cmd_fire && cmd_marker && dq_cnt_q == '0 && !(s1_valid_q && (s1_last_q || s1_marker_q));
+    marker_slow = cmd_fire && cmd_marker && !marker_fast;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -376,7 +381,7 @@ module gemmini_store
       s1_len_q      <= '0;
       s1_id_q       <= '0;
     end else begin
-      s1_valid_q <= s0_fire || (cmd_fire && cmd_marker);
+      s1_valid_q <= s0_fire || marker_slow;
       if (s0_fire) begin
         s1_marker_q   <= 1'b0;
         s1_last_q     <= p_last;
@@ -392,7 +397,7 @@ module gemmini_store
         s1_addr_q     <= a_pix_addr_q;
         s1_len_q      <= a_len_q;
         s1_id_q       <= a_id_q;
-      end else if (cmd_fire && cmd_marker) begin
+      end else if (marker_slow) begin
         s1_marker_q   <= 1'b1;
         s1_last_q     <= 1'b1;
         s1_cmd_last_q <= 1'b1;
@@ -519,8 +524,10 @@ module gemmini_store
       if (dq_pop) dq_rp_q <= dq_rp_q + 1'b1;
       dq_cnt_q     <= dq_cnt_q + (DqPtrW + 1)'(s1_dq_push) - (DqPtrW + 1)'(dq_pop);
       dones_q      <= dones_avail - (DqPtrW + 1)'(dq_pop_write);
-      done_valid_q <= dq_pop && dq_last_q[dq_rp_q];
+      // dq_pop and marker_fast exclude each other (the fast path needs an empty queue)
+      done_valid_q <= (dq_pop && dq_last_q[dq_rp_q]) || marker_fast;
       if (dq_pop) done_id_q <= dq_id_q[dq_rp_q];
+      else if (marker_fast) done_id_q <= cmd_i.id;
     end
   end
 
