@@ -246,6 +246,77 @@ def test_quantize_and_dequantize_run_on_the_core(tmp_path):
     _check(f, (x, w), 5 * 8 * 8, tmp_path)
 
 
+MODELS = """
+import torch
+from torch import nn
+
+
+def _calib(shape, n=4, seed=1):
+    g = torch.Generator().manual_seed(seed)
+    return [(torch.randn(*shape, generator=g),) for _ in range(n)]
+
+
+class SmallCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.dw = nn.Conv2d(8, 8, 3, stride=2, padding=1, groups=8)
+        self.fc = nn.Linear(8 * 2 * 2, 10)
+
+    def forward(self, x):
+        x = torch.relu(self.bn(self.conv(x)))
+        x = nn.functional.max_pool2d(torch.relu(self.dw(x)), 2)
+        return self.fc(x.flatten(1))
+
+
+class Attn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q, self.k, self.v, self.o = (nn.Linear(16, 16) for _ in range(4))
+
+    def forward(self, x):
+        q, k, v = self.q(x), self.k(x), self.v(x)
+        a = torch.softmax(torch.bmm(q, k.transpose(1, 2)) / 4.0, dim=-1)
+        return self.o(torch.bmm(a, v))
+
+
+def cnn():
+    torch.manual_seed(2)
+    c = _calib((2, 3, 8, 8))
+    return SmallCNN().eval(), c[0], {"calibration": c, "top1_disagree": 1.0}
+
+
+def attn():
+    torch.manual_seed(3)
+    c = _calib((2, 5, 16))
+    return Attn().eval(), c[0], {"calibration": c, "top1_disagree": 1.0}
+"""
+
+
+@pytest.mark.iss
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("case", "macs"),
+    [
+        # conv 3->8 3x3 on 2 x 8x8, depthwise 3x3 stride 2 (8 layers of one channel), linear 32->10
+        ("cnn", 2 * 64 * 8 * 27 + 2 * 16 * 8 * 9 + 2 * 32 * 10),
+        # four 16x16 linears on 2 x 5 tokens, q @ k^T and a @ v per batch (softmax on the core)
+        ("attn", 4 * 10 * 16 * 16 + 2 * 5 * 5 * 16 + 2 * 5 * 16 * 5),
+    ],
+)
+def test_quantized_models_through_the_harness(case, macs, tmp_path, monkeypatch):
+    import compiler.gemmini
+    from harness.verify import verify
+
+    monkeypatch.setattr(compiler.gemmini, "COMPILES_COSIM_Q", True, raising=False)
+    path = tmp_path / "models.py"
+    path.write_text(MODELS)
+    result = verify(f"{path}:{case}", SOC, on="iss")
+    assert result["status"] == "pass", result.get("message")
+    assert result["counters"]["gemmini_macs"] == macs
+
+
 @pytest.mark.iss
 def test_quantized_case_through_the_harness(tmp_path, monkeypatch):
     """``cosim verify`` of a float case on gemmini-dim4 with the harness's quantizer keeping the
