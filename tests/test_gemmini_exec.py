@@ -109,6 +109,8 @@ class Gen:
         self.os = self.m.ex.dataflow == isa.OS
         self.cstride = 1
         self.macs0 = 0
+        self.recent_c: list[int] = []  # C addresses of recent preloads (not garbage)
+        self.directed = 0  # OS reads of a pending result's rows
 
     # ---- commands
     def emit(self, f: int, rs1: int, rs2: int) -> None:
@@ -116,6 +118,8 @@ class Gen:
         if not mesh and f != FUNCT_DRAIN and self.last_mesh:
             self.emit(FUNCT_DRAIN, 0, 0)  # the top's rule: a non-mesh command follows a mesh one
         self.seg.append((f, rs1, rs2))
+        if f == isa.PRELOAD and rs2 & 0xFFFF_FFFF != GARBAGE_ADDR:
+            self.recent_c.append(rs2 & 0xBFFF_FFFF)  # without the accumulate bit
         if f == FUNCT_DRAIN:
             self.m.execute(isa.FLUSH, 0, 0)  # a non-mesh point: the model drains
         else:
@@ -177,6 +181,12 @@ class Gen:
             raw = int(r.integers(0, self.sp_n - 3 * d))
         return raw | cols << 32 | rows << 48
 
+    def near_last_c(self, raw: int) -> int:
+        """Sometimes an operand that reads the rows a recent result went to (the controller's own RAW order)."""
+        if not self.recent_c or self.rng.random() >= 0.3:
+            return raw
+        return int(self.rng.choice(self.recent_c[-3:])) | (raw & ~0xFFFF_FFFF)
+
     def ws_block(self) -> None:
         r = self.rng
         for t in range(int(r.integers(1, 5))):
@@ -186,8 +196,8 @@ class Gen:
             if r.random() < 0.05:  # a preload replaced by the next one before any compute
                 self.emit(isa.PRELOAD, self.operand(), self.dest())
             if t == 0 or r.random() < 0.6:
-                self.emit(isa.PRELOAD, self.operand(), self.dest())
-                self.emit(isa.COMPUTE_PRELOADED, self.operand(), self.operand(0.5))
+                self.emit(isa.PRELOAD, self.near_last_c(self.operand()), self.dest())
+                self.emit(isa.COMPUTE_PRELOADED, self.near_last_c(self.operand()), self.operand(0.5))
             else:
                 b = GARBAGE_ADDR | self.d << 32 | self.d << 48 if r.random() < 0.8 else self.operand()
                 self.emit(isa.PRELOAD, b, self.dest())
@@ -201,6 +211,15 @@ class Gen:
             c = self.dest() if last or r.random() < 0.3 else GARBAGE_ADDR | self.d << 32 | self.d << 48
             a, b = self.operand(), self.operand()
             pre = self.operand(0.3) if j == 0 else GARBAGE_ADDR | self.d << 32 | self.d << 48
+            pending = self.m._os_out
+            if j == 0 and pending is not None and pending.c_raw != GARBAGE_ADDR and r.random() < 0.7:
+                # read the pending result's rows: the model drains it first (_os_drain_if_read)
+                self.directed += 1
+                full = self.d << 32 | self.d << 48
+                if r.random() < 0.5:
+                    a = pending.c_raw | full
+                else:
+                    pre = pending.c_raw | full
             between = r.random() < 0.1  # a non-mesh command between a preload and its compute
             f = isa.COMPUTE_PRELOADED
             if j:
