@@ -183,3 +183,11 @@ def test_lint_wall_clean_and_synthesizable(config: str) -> None:
     problems = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("%")]
     assert not problems, "\n".join(problems)
     assert not violations(SyntaxTree.fromFile(str(RTL_SOURCES[-1])))
+
+
+@pytest.mark.slow
+def test_random_loops_match_model_dim16(tmp_path: Path, record_property) -> None:
+    """gemmini-dim16 (MAX_BLOCK_LEN 4, MAX_BLOCK_LEN_ACC 1: every D and full-C tile is its own move)."""
+    p = gemmini_params("gemmini-dim16")
+    r, _, _ = run_and_check(p, build_loopws_tb(p), tmp_path, 4, 10, gaps=0.3)
+    record_property("commands", len(r.out))
