@@ -393,3 +393,11 @@ def test_random_programs_dim16(tmp_path: Path):
     prog = make_program(p, 71, 80, {"rows": 3, "1d": 1, "pool": 1}, **env)
     run = run_store(b, prog.stim, tmp_path)
     check(prog, run)
+
+
+def test_no_simulation_constructs():
+    from pyslang.syntax import SyntaxTree
+    from test_rtl_lint import violations  # the project's pyslang checker
+
+    f = RTL_DIR / "gemmini_store.sv"
+    assert not list(violations(SyntaxTree.fromFile(str(f))))
