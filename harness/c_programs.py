@@ -171,12 +171,25 @@ def verify_cases_rtl() -> list[Case]:
     return cases
 
 
-def run_self_checking(program: CProgram, soc: str, workdir: Path, *, timeout_s: float = 120.0) -> dict:
-    """Build a self-checking program for ``soc`` and run it on Spike: pass = exit code 0."""
+def run_self_checking(
+    program: CProgram, soc: str, workdir: Path, *, target: str = "iss", timeout_s: float = 120.0
+) -> dict:
+    """Build a self-checking program for ``soc`` and run it on Spike (``iss``) or the RTL (``rtl``):
+    pass = exit code 0."""
     cfg = load_soc(soc)
     workdir.mkdir(parents=True, exist_ok=True)
     elf = build_elf([program.path], cfg, workdir / f"{program.name}.elf")
-    outcome, result = run_iss(elf, cfg, case=f"gemmini:{program.name}", timeout_s=timeout_s)
+    case = f"gemmini:{program.name}"
+    if target == "iss":
+        outcome, result = run_iss(elf, cfg, case=case, timeout_s=timeout_s)
+    elif target == "rtl":
+        from sim.rtl_runner import run_rtl  # imported only here: it pulls in cocotb
+
+        outcome = run_rtl(elf, cfg, workdir=workdir)
+        describe_trap(outcome, check_elf(elf, cfg), cfg)
+        result = make_result(outcome, soc=cfg, elf=elf, case=case)
+    else:
+        raise CosimError(f"unknown target {target!r}: use iss or rtl")
     (workdir / "uart.txt").write_text(outcome.uart)
     if outcome.ending == "exit" and not outcome.exited_ok:
         # The programs print one "FAIL ..." line per failed check: the first one says most.
