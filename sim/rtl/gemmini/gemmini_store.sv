@@ -9,10 +9,12 @@
 //       pieces (normal: the row's DIM-column blocks; 1-D: one row; pooling: the
 //       pool_size x pool_size window, padding pixels as pieces without a read)
 //       and issues one read a cycle. A row's last piece is only issued when the
-//       write queue and the done queue have room for it (reads cannot stall:
-//       the data come exactly one cycle after the accepted request).
-//   S1  the read data: accumulator elements through gemmini_scale (fp32, RNE,
-//       int8 saturation), then ReLU (AccumulatorScale's order); full-width rows
+//       write queue and the done queue have room for it, counting the rows in
+//       S1 and S2 (reads cannot stall: the data come exactly one cycle after
+//       the accepted request).
+//   S1  the cycle the read data arrive: registered with their piece.
+//   S2  accumulator elements through gemmini_scale (fp32, RNE, int8
+//       saturation), then ReLU (AccumulatorScale's order); full-width rows
 //       raw; merged into the row being assembled (block b at columns b*DIM;
 //       pooling: the running element max, padding counting as zero). The last
 //       piece pushes the row into the write queue and an entry into the done
@@ -190,15 +192,19 @@ module gemmini_store
   end
 
   // Room for one more row in the write queue and one more entry in the done
-  // queue, counting the row S1 may push this cycle (pops not counted).
-  logic             s1_valid_q, s1_marker_q, s1_last_q;
+  // queue, counting the rows S1 and S2 will push (pops not counted).
+  logic             s1_valid_q, s1_marker_q, s1_last_q, s2_row_push, s2_dq_push;
+  logic             s1_row_pend, s1_dq_pend, dq_pend;
   logic [WrPtrW:0]  wq_cnt_q;
   logic [DqPtrW:0]  dq_cnt_q;
   logic             wq_room, dq_room, credit_ok, s0_fire, s0_read, mem_ready;
 
   always_comb begin
-    wq_room   = 32'(wq_cnt_q) + 32'(s1_valid_q && s1_last_q && !s1_marker_q) < WrDepth;
-    dq_room   = 32'(dq_cnt_q) + 32'(s1_valid_q && (s1_last_q || s1_marker_q)) < DoneDepth;
+    s1_row_pend = s1_valid_q && s1_last_q && !s1_marker_q;
+    s1_dq_pend  = s1_valid_q && (s1_last_q || s1_marker_q);
+    dq_pend     = s1_dq_pend || s2_dq_push;
+    wq_room     = 32'(wq_cnt_q) + 32'(s1_row_pend) + 32'(s2_row_push) < WrDepth;
+    dq_room     = 32'(dq_cnt_q) + 32'(s1_dq_pend) + 32'(s2_dq_push) < DoneDepth;
     credit_ok = !p_last || (wq_room && dq_room);
     s0_read   = act_q && !p_pad && credit_ok;
     mem_ready = a_acc_q ? acc_rd_ready_i : sp_rd_ready_i;
@@ -212,15 +218,15 @@ module gemmini_store
 
   // A marker needs S1 and the done queue; an mvout may follow the last read of
   // the previous one directly. A marker with nothing older left to complete
-  // (done queue empty, S1 pushing nothing) completes at once: done the next
-  // cycle, past S1 and the queue.
+  // (done queue empty, nothing in S1 or S2 to push) completes at once: done
+  // the next cycle, past the pipeline and the queue.
   logic cmd_fire, cmd_start, marker_fast, marker_slow;
   always_comb begin
     if (cmd_marker) cmd_ready_o = !act_q && dq_room;
     else cmd_ready_o = !act_q || (s0_fire && p_cmd_last);
     cmd_fire    = cmd_valid_i && cmd_ready_o;
     cmd_start   = cmd_fire && !cmd_marker;
-    marker_fast = cmd_fire && cmd_marker && dq_cnt_q == '0 && !(s1_valid_q && (s1_last_q || s1_marker_q));
+    marker_fast = cmd_fire && cmd_marker && dq_cnt_q == '0 && !dq_pend;
     marker_slow = cmd_fire && cmd_marker && !marker_fast;
   end
 
@@ -355,7 +361,7 @@ module gemmini_store
     end
   end
 
-  // ---------------------------------------------------------------- S1: data, scale, assembly
+  // ---------------------------------------------------------------- S1: the piece whose data arrive
   logic            s1_pad_q, s1_acc_q, s1_full_q, s1_pool_q, s1_first_q, s1_relu_q, s1_cmd_last_q;
   logic [7:0]      s1_blk_q;
   logic [31:0]     s1_scale_q, s1_addr_q;
@@ -406,12 +412,71 @@ module gemmini_store
     end
   end
 
-  // One scale unit per element (UNIT.md: combinational; S1 registers after it).
+  // ---------------------------------------------------------------- S2: scale, assembly
+  // S1 is the cycle the read data arrive: they are registered here with their
+  // piece, so the scale units start from a register (not from the memories'
+  // bank multiplexers).
+  logic             s2_valid_q, s2_marker_q, s2_last_q, s2_pad_q, s2_acc_flag_q, s2_full_q, s2_pool_q;
+  logic             s2_first_q, s2_relu_q, s2_cmd_last_q;
+  logic [7:0]       s2_blk_q;
+  logic [31:0]      s2_scale_q, s2_addr_q;
+  logic [LenW-1:0]  s2_len_q;
+  logic [IdW-1:0]   s2_id_q;
+  logic [Dim*8-1:0]  s2_sp_q;
+  logic [Dim*32-1:0] s2_acc_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s2_valid_q    <= 1'b0;
+      s2_marker_q   <= 1'b0;
+      s2_last_q     <= 1'b0;
+      s2_pad_q      <= 1'b0;
+      s2_acc_flag_q <= 1'b0;
+      s2_full_q     <= 1'b0;
+      s2_pool_q     <= 1'b0;
+      s2_first_q    <= 1'b0;
+      s2_relu_q     <= 1'b0;
+      s2_cmd_last_q <= 1'b0;
+      s2_blk_q      <= '0;
+      s2_scale_q    <= '0;
+      s2_addr_q     <= '0;
+      s2_len_q      <= '0;
+      s2_id_q       <= '0;
+    end else begin
+      s2_valid_q <= s1_valid_q;
+      if (s1_valid_q) begin
+        s2_marker_q   <= s1_marker_q;
+        s2_last_q     <= s1_last_q;
+        s2_pad_q      <= s1_pad_q;
+        s2_acc_flag_q <= s1_acc_q;
+        s2_full_q     <= s1_full_q;
+        s2_pool_q     <= s1_pool_q;
+        s2_first_q    <= s1_first_q;
+        s2_relu_q     <= s1_relu_q;
+        s2_cmd_last_q <= s1_cmd_last_q;
+        s2_blk_q      <= s1_blk_q;
+        s2_scale_q    <= s1_scale_q;
+        s2_addr_q     <= s1_addr_q;
+        s2_len_q      <= s1_len_q;
+        s2_id_q       <= s1_id_q;
+      end
+    end
+  end
+
+  // The data registers have no reset (only read when their piece is valid).
+  always_ff @(posedge clk_i) begin
+    if (s1_valid_q && !s1_marker_q && !s1_pad_q) begin
+      s2_sp_q  <= sp_rd_data_i;
+      s2_acc_q <= acc_rd_data_i;
+    end
+  end
+
+  // One scale unit per element (UNIT.md: combinational; registered before and after).
   logic signed [31:0] sc_y [Dim];
   for (genvar e = 0; e < Dim; e++) begin : g_scale
     gemmini_scale u_scale (
-      .x_i    (acc_rd_data_i[e*32 +: 32]),
-      .scale_i(s1_scale_q),
+      .x_i    (s2_acc_q[e*32 +: 32]),
+      .scale_i(s2_scale_q),
       .to_i8_i(1'b1),
       .y_o    (sc_y[e])
     );
@@ -420,31 +485,30 @@ module gemmini_store
   logic [Dim*8-1:0] piece8;
   always_comb begin
     for (int unsigned e = 0; e < Dim; e++) begin
-      if (s1_pad_q) piece8[e*8 +: 8] = 8'd0;  // padding pixels count as zero (after scaling)
-      else if (!s1_acc_q) piece8[e*8 +: 8] = sp_rd_data_i[e*8 +: 8];
-      else if (s1_relu_q && sc_y[e] < 0) piece8[e*8 +: 8] = 8'd0;
+      if (s2_pad_q) piece8[e*8 +: 8] = 8'd0;  // padding pixels count as zero (after scaling)
+      else if (!s2_acc_flag_q) piece8[e*8 +: 8] = s2_sp_q[e*8 +: 8];
+      else if (s2_relu_q && sc_y[e] < 0) piece8[e*8 +: 8] = 8'd0;
       else piece8[e*8 +: 8] = sc_y[e][7:0];
     end
     asm_d = asm_q;
-    if (s1_full_q) begin
-      asm_d[Dim*32-1:0] = acc_rd_data_i;
-    end else if (s1_pool_q) begin
+    if (s2_full_q) begin
+      asm_d[Dim*32-1:0] = s2_acc_q;
+    end else if (s2_pool_q) begin
       for (int unsigned e = 0; e < Dim; e++) begin
-        if (s1_first_q || $signed(piece8[e*8 +: 8]) > $signed(asm_q[e*8 +: 8])) begin
+        if (s2_first_q || $signed(piece8[e*8 +: 8]) > $signed(asm_q[e*8 +: 8])) begin
           asm_d[e*8 +: 8] = piece8[e*8 +: 8];
         end
       end
     end else begin
-      asm_d[32'(s1_blk_q) * Dim * 8 +: Dim * 8] = piece8;
+      asm_d[32'(s2_blk_q) * Dim * 8 +: Dim * 8] = piece8;
     end
   end
 
-  logic s1_row_push, s1_dq_push;
-  assign s1_row_push = s1_valid_q && s1_last_q && !s1_marker_q;
-  assign s1_dq_push  = s1_valid_q && (s1_last_q || s1_marker_q);
+  assign s2_row_push = s2_valid_q && s2_last_q && !s2_marker_q;
+  assign s2_dq_push  = s2_valid_q && (s2_last_q || s2_marker_q);
 
   always_ff @(posedge clk_i) begin
-    if (s1_valid_q && !s1_marker_q) asm_q <= asm_d;
+    if (s2_valid_q && !s2_marker_q) asm_q <= asm_d;
   end
 
   // ---------------------------------------------------------------- write queue
@@ -463,11 +527,11 @@ module gemmini_store
   assign wq_pop         = wr_req_valid_o && wr_req_ready_i;
 
   always_ff @(posedge clk_i) begin
-    if (s1_row_push) begin
-      wq_addr_q[wq_wp_q] <= s1_addr_q;
-      wq_len_q[wq_wp_q]  <= s1_len_q;
+    if (s2_row_push) begin
+      wq_addr_q[wq_wp_q] <= s2_addr_q;
+      wq_len_q[wq_wp_q]  <= s2_len_q;
       wq_data_q[wq_wp_q] <= asm_d;
-      wq_id_q[wq_wp_q]   <= s1_id_q;
+      wq_id_q[wq_wp_q]   <= s2_id_q;
     end
   end
 
@@ -478,12 +542,12 @@ module gemmini_store
       wq_cnt_q        <= '0;
       bytes_written_o <= '0;
     end else begin
-      if (s1_row_push) wq_wp_q <= wq_wp_q + 1'b1;
+      if (s2_row_push) wq_wp_q <= wq_wp_q + 1'b1;
       if (wq_pop) begin
         wq_rp_q         <= wq_rp_q + 1'b1;
         bytes_written_o <= bytes_written_o + 64'(wr_req_len_o);
       end
-      wq_cnt_q <= wq_cnt_q + (WrPtrW + 1)'(s1_row_push) - (WrPtrW + 1)'(wq_pop);
+      wq_cnt_q <= wq_cnt_q + (WrPtrW + 1)'(s2_row_push) - (WrPtrW + 1)'(wq_pop);
     end
   end
 
@@ -504,10 +568,10 @@ module gemmini_store
   end
 
   always_ff @(posedge clk_i) begin
-    if (s1_dq_push) begin
-      dq_id_q[dq_wp_q]     <= s1_id_q;
-      dq_last_q[dq_wp_q]   <= s1_cmd_last_q;
-      dq_marker_q[dq_wp_q] <= s1_marker_q;
+    if (s2_dq_push) begin
+      dq_id_q[dq_wp_q]     <= s2_id_q;
+      dq_last_q[dq_wp_q]   <= s2_cmd_last_q;
+      dq_marker_q[dq_wp_q] <= s2_marker_q;
     end
   end
 
@@ -520,9 +584,9 @@ module gemmini_store
       done_valid_q <= 1'b0;
       done_id_q    <= '0;
     end else begin
-      if (s1_dq_push) dq_wp_q <= dq_wp_q + 1'b1;
+      if (s2_dq_push) dq_wp_q <= dq_wp_q + 1'b1;
       if (dq_pop) dq_rp_q <= dq_rp_q + 1'b1;
-      dq_cnt_q     <= dq_cnt_q + (DqPtrW + 1)'(s1_dq_push) - (DqPtrW + 1)'(dq_pop);
+      dq_cnt_q     <= dq_cnt_q + (DqPtrW + 1)'(s2_dq_push) - (DqPtrW + 1)'(dq_pop);
       dones_q      <= dones_avail - (DqPtrW + 1)'(dq_pop_write);
       // dq_pop and marker_fast exclude each other (the fast path needs an empty queue)
       done_valid_q <= (dq_pop && dq_last_q[dq_rp_q]) || marker_fast;
@@ -535,7 +599,7 @@ module gemmini_store
   assign done_id_o    = done_id_q;
 
   // ---------------------------------------------------------------- counters
-  assign busy_o      = act_q || s1_valid_q || wq_cnt_q != '0 || dq_cnt_q != '0 || done_valid_q;
+  assign busy_o      = act_q || s1_valid_q || s2_valid_q || wq_cnt_q != '0 || dq_cnt_q != '0 || done_valid_q;
   assign stall_mem_o = (wr_req_valid_o && !wr_req_ready_i) || (act_q && p_last && !credit_ok);
 
 endmodule
