@@ -23,18 +23,18 @@ module gemmini_acc
   parameter int unsigned Dim      = 4,
   parameter int unsigned Banks    = 2,
   parameter int unsigned BankRows = 128,
-  localparam int unsigned AddrW   = BankRows > 1 ? $clog2(BankRows) : 1,
+  localparam int unsigned BankAddrW   = BankRows > 1 ? $clog2(BankRows) : 1,
   localparam int unsigned RowW    = Dim * AccW
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
   input  logic [Banks-1:0]                  wr_en_i,
   input  logic [Banks-1:0]                  wr_acc_i,
-  input  logic [Banks-1:0][AddrW-1:0]       wr_addr_i,
+  input  logic [Banks-1:0][BankAddrW-1:0]       wr_addr_i,
   input  logic [Banks-1:0][Dim-1:0]         wr_mask_i,
   input  logic [Banks-1:0][RowW-1:0]        wr_data_i,
   input  logic [Banks-1:0]                  rd_en_i,
-  input  logic [Banks-1:0][AddrW-1:0]       rd_addr_i,
+  input  logic [Banks-1:0][BankAddrW-1:0]       rd_addr_i,
   output logic [Banks-1:0][RowW-1:0]        rd_data_o
 );
 
@@ -42,7 +42,7 @@ module gemmini_acc
     logic [RowW-1:0]  mem_q [BankRows];
     // s1: the registered request and the old row it reads
     logic             s1_en_q, s1_acc_q;
-    logic [AddrW-1:0] s1_addr_q;
+    logic [BankAddrW-1:0] s1_addr_q;
     logic [Dim-1:0]   s1_mask_q;
     logic [RowW-1:0]  s1_data_q, s1_old_q, s1_old_d;
     // s2: the merged row written this cycle

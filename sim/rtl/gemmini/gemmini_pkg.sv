@@ -57,12 +57,15 @@ package gemmini_pkg;
   // The unit's internal contract (UNIT.md beside this file): commands to the
   // controllers, their completions, and the scale unit's latency.
   // ---------------------------------------------------------------------------
+  // Not every block that imports the package uses these (a leaf linted alone would warn).
+  /* verilator lint_off UNUSEDPARAM */
   localparam int unsigned IdW = 6;          // command id (ROB entry), 64 entries
   localparam int unsigned AddrW = 32;       // physical DRAM addresses
   // Internal funct codes that never come from software (the core never sends
   // funct 127): the top tells the execute controller that a non-mesh command
   // follows in program order, where the model drains a pending OS result.
   localparam logic [6:0] FunctDrain = 7'd127;
+  /* verilator lint_on UNUSEDPARAM */
 
   typedef struct packed {
     logic [6:0]     funct;  // Gemmini funct7 (sim/gemmini/isa.py) or FunctDrain

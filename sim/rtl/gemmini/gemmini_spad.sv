@@ -13,17 +13,17 @@ module gemmini_spad
   parameter int unsigned Dim      = 4,
   parameter int unsigned Banks    = 4,
   parameter int unsigned BankRows = 1024,
-  localparam int unsigned AddrW   = BankRows > 1 ? $clog2(BankRows) : 1,
+  localparam int unsigned BankAddrW   = BankRows > 1 ? $clog2(BankRows) : 1,
   localparam int unsigned RowW    = Dim * InputW
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
   input  logic [Banks-1:0]                  wr_en_i,
-  input  logic [Banks-1:0][AddrW-1:0]       wr_addr_i,
+  input  logic [Banks-1:0][BankAddrW-1:0]       wr_addr_i,
   input  logic [Banks-1:0][Dim-1:0]         wr_mask_i,
   input  logic [Banks-1:0][RowW-1:0]        wr_data_i,
   input  logic [Banks-1:0]                  rd_en_i,
-  input  logic [Banks-1:0][AddrW-1:0]       rd_addr_i,
+  input  logic [Banks-1:0][BankAddrW-1:0]       rd_addr_i,
   output logic [Banks-1:0][RowW-1:0]        rd_data_o
 );
 
