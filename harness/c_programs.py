@@ -204,16 +204,22 @@ def run_self_checking(
     return result
 
 
-def gemmini_verify_cases() -> list[Case]:
-    """Case source for ``nox -s verify``: Gemmini's self-checking C programs on Spike."""
+def gemmini_verify_cases(target: str = "iss") -> list[Case]:
+    """Case source for ``nox -s verify``: Gemmini's self-checking C programs on Spike (``iss``) or on the RTL."""
     return [
         Case(
-            id=f"gemmini:{program.name}@{soc}/iss",
+            id=f"gemmini:{program.name}@{soc}/{target}",
             soc=soc,
-            target="iss",
+            target=target,
             kind="gemmini-program",
-            run=lambda workdir, p=program, s=soc: run_self_checking(p, s, workdir),
+            run=lambda workdir, p=program, s=soc: run_self_checking(p, s, workdir, target=target),
         )
         for program in discover(GEMMINI_PROGRAM_DIR, GEMMINI_SOCS)
         for soc in program.socs
     ]
+
+
+def gemmini_verify_cases_rtl() -> list[Case]:
+    """Case source: the same programs on the RTL of their configs (the /rtl variant beside each /iss case;
+    gemmini-dim4's SoC is built once and cached)."""
+    return gemmini_verify_cases("rtl")

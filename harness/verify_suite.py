@@ -44,6 +44,7 @@ CASE_SOURCES: dict[str, str] = {
     "c-programs": "harness.c_programs:verify_cases",
     "c-programs-rtl": "harness.c_programs:verify_cases_rtl",
     "gemmini-programs": "harness.c_programs:gemmini_verify_cases",
+    "gemmini-programs-rtl": "harness.c_programs:gemmini_verify_cases_rtl",
     "torch": "harness.verify:verify_cases",
     "torch-rtl": "harness.verify:verify_cases_rtl",
 }
