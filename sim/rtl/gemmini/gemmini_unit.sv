@@ -149,10 +149,14 @@ module gemmini_unit
   logic            it_cmp, cnt_fire;
   logic [63:0]     cnt_rd;
 
-  assign cop_req_ready_o = !ib_v_q && it_cnt_q != (TagW + 1)'(Tags);
+  // ready from state only: the buffer is free or leaves this cycle, and the
+  // table has room. Only custom-3 words are Gemmini's (others are refused).
+  logic gm_opcode;
+  assign gm_opcode       = cop_req_i.insn[6:0] == 7'h7B;
+  assign cop_req_ready_o = (!ib_v_q || ib_pop) && it_cnt_q != (TagW + 1)'(Tags);
   assign req_fire        = cop_req_valid_i && cop_req_ready_o;
-  assign cop_illegal_o   = !dec_legal;
-  assign accept          = req_fire && dec_legal;
+  assign cop_illegal_o   = !(dec_legal && gm_opcode);
+  assign accept          = req_fire && dec_legal && gm_opcode;
   assign cop_ack_o       = '0;
 
   assign it_cmp          = it_cnt_q != '0 && !it_open_q[it_head_q] && !tag_busy[it_head_q];
@@ -184,7 +188,7 @@ module gemmini_unit
         it_wdata_q[t] <= '0;
       end
     end else begin
-      if (req_fire && !dec_legal) reason_q <= dec_reason;
+      if (req_fire && !(dec_legal && gm_opcode)) reason_q <= gm_opcode ? dec_reason : IllFunct;
       if (ib_pop) ib_v_q <= 1'b0;
       if (accept) begin
         ib_v_q     <= 1'b1;
@@ -790,6 +794,7 @@ module gemmini_unit
   end
 
   logic unused;
-  assign unused = ^{cop_req_i, ld_rd_err, st_bytes, ex_stall_operand, spm_wacc_unused, MemW};
+  assign unused = ^{cop_req_i.frs1, cop_req_i.vtype, cop_req_i.vl, cop_req_i.vstart, cop_req_i.frm,
+                    cop_req_i.vxrm, cop_req_i.insn[24:15], cop_req_i.insn[13:12], ld_rd_err, st_bytes, ex_stall_operand, spm_wacc_unused, MemW};
 
 endmodule

@@ -17,7 +17,7 @@ module gemmini_unit_arb
   parameter int unsigned Banks    = 4,
   parameter int unsigned BankRows = 1024,
   parameter int unsigned RowW     = Dim * 8,     // data bits of a row
-  localparam int unsigned AddrW   = BankRows > 1 ? $clog2(BankRows) : 1,
+  localparam int unsigned BankAW   = BankRows > 1 ? $clog2(BankRows) : 1,
   localparam int unsigned RowIdxW = $clog2(Banks * BankRows),
   localparam int unsigned BankW   = Banks > 1 ? $clog2(Banks) : 1
 ) (
@@ -39,18 +39,18 @@ module gemmini_unit_arb
   // the memory's banks
   output logic [Banks-1:0]            m_wr_en_o,
   output logic [Banks-1:0]            m_wr_acc_o,
-  output logic [Banks-1:0][AddrW-1:0] m_wr_addr_o,
+  output logic [Banks-1:0][BankAW-1:0] m_wr_addr_o,
   output logic [Banks-1:0][Dim-1:0]   m_wr_mask_o,
   output logic [Banks-1:0][RowW-1:0]  m_wr_data_o,
   output logic [Banks-1:0][IdW-1:0]   m_wr_id_o,
   output logic [Banks-1:0]            m_rd_en_o,
-  output logic [Banks-1:0][AddrW-1:0] m_rd_addr_o,
+  output logic [Banks-1:0][BankAW-1:0] m_rd_addr_o,
   input  logic [Banks-1:0][RowW-1:0]  m_rd_data_i
 );
 
   function automatic logic [BankW-1:0] bank_of(logic [RowIdxW-1:0] row);
     if (Banks == 1) return '0;
-    return BankW'(row >> AddrW);
+    return BankW'(row >> BankAW);
   endfunction
 
   logic [Banks-1:0] wr_prio_q, wr_prio_d, rd_prio_q, rd_prio_d;  // 1: requester 1 first
@@ -95,7 +95,7 @@ module gemmini_unit_arb
         pw = gw[1] && wb[1] == BankW'(b);
         m_wr_en_o[b]   = 1'b1;
         m_wr_acc_o[b]  = wr_acc_i[pw];
-        m_wr_addr_o[b] = AddrW'(wr_row_i[pw]);
+        m_wr_addr_o[b] = BankAW'(wr_row_i[pw]);
         m_wr_mask_o[b] = wr_mask_i[pw];
         m_wr_data_o[b] = wr_data_i[pw];
         m_wr_id_o[b]   = wr_id_i[pw];
@@ -103,7 +103,7 @@ module gemmini_unit_arb
       if ((gr[0] && rb[0] == BankW'(b)) || (gr[1] && rb[1] == BankW'(b))) begin
         pr = gr[1] && rb[1] == BankW'(b);
         m_rd_en_o[b]   = 1'b1;
-        m_rd_addr_o[b] = AddrW'(rd_row_i[pr]);
+        m_rd_addr_o[b] = BankAW'(rd_row_i[pr]);
       end
     end
     // after a contested cycle the loser goes first
