@@ -28,6 +28,17 @@ SOC = "gemmini-dim4"
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 
+def _loop_conv_config(directory: Path) -> Path:
+    """gemmini-dim4 with loop_conv_ws (the model has it; the configs turn it off until the RTL does)."""
+    text = (CONFIGS / "gemmini-dim4.toml").read_text()
+    text = text.replace('name = "gemmini-dim4"', 'name = "gemmini-dim4-loopconv"')
+    text = re.sub(r"^loop_conv = false", "loop_conv = true", text, flags=re.M)
+    assert re.search(r"^loop_conv = true", text, re.M)
+    path = directory / "gemmini-dim4-loopconv.toml"
+    path.write_text(text)
+    return path
+
+
 def _dim8_config(directory: Path) -> Path:
     """gemmini-dim4's file with its name and DIM changed, nothing else (the issue's DIM-8 check)."""
     text = (CONFIGS / "gemmini-dim4.toml").read_text()
@@ -379,3 +390,37 @@ def test_other_configs_linear_and_conv(config, tmp_path):
     soc = config if config != "dim8" else str(_dim8_config(tmp_path))
     _check(lin, (x, w, bias), 19 * 23 * 37, tmp_path / "lin", soc)
     _check(conv, (xc, wc), 7 * 5 * 5 * 5 * 9, tmp_path / "conv", soc)
+
+
+@pytest.mark.iss
+@pytest.mark.parametrize(
+    ("shape", "oc", "stride", "padding", "dilation", "groups", "bias"),
+    [
+        ((1, 3, 9, 9), 5, 2, 1, 1, 1, True),  # strided, padded: one loop
+        ((2, 6, 7, 7), 9, 1, 1, 2, 1, False),  # dilated, batch 2, no bias (the loop loads zeros)
+        ((1, 256, 6, 6), 4, 1, 1, 1, 1, True),  # input channels split: later loops add to the partial sums
+        ((1, 6, 8, 8), 6, 1, 1, 1, 6, True),  # depthwise: not a conv loop; im2col + linears instead
+    ],
+)
+def test_conv2d_as_loop_conv_ws(shape, oc, stride, padding, dilation, groups, bias, tmp_path):
+    """On a config with loop_conv = true, convolutions run as loop_conv_ws (NHWC/HWIO permutes on the core)."""
+    from compiler.frontend import layer_calls
+    from compiler.gemmini.plan import plan_conv
+
+    soc = str(_loop_conv_config(tmp_path))
+    gen = torch.Generator().manual_seed(sum(shape) + oc + 1)
+    x, w = _int8(gen, *shape), _int8(gen, oc, shape[1] // groups, 3, 3)
+    args = (x, w) + ((torch.randint(-5000, 5000, (oc,), dtype=torch.int32, generator=gen),) if bias else ())
+    st, pa, di = [stride] * 2, [padding] * 2, [dilation] * 2
+
+    def f(x, w, *bias_):
+        return q.conv2d(x, w, bias_[0] if bias_ else None, st, pa, di, groups, 0.0078125, True)
+
+    out = f(*args)
+    counters = _check(f, args, out.numel() * (shape[1] // groups) * 9, tmp_path, soc)
+    loop = layer_calls.loop_conv_legal(x, w, st, pa, di, groups)
+    assert (counters.get("insn_loop_conv_ws", 0) > 0) == loop, counters
+    if shape[1] == 256:
+        geo = {"batch": 1, "in_dim": 6, "cin": 256, "cout": 4, "k": 3, "stride": 1, "padding": 1, "dilation": 1}
+        plan = plan_conv({**geo, "out_dim": 6, "bias": True, "scale": 1.0, "relu": False}, target_for(soc).gemmini)
+        assert plan.outer[4] > 1, plan  # the case is there for its split input channels

@@ -47,6 +47,9 @@ class Imported:
     # the program again for scalar targets (which run direct convolution loops faster).
     window_decomposed: bool = False
     without_window_decompositions: Callable[[], Imported] | None = field(default=None, repr=False)
+    # Quantized convolutions imported as im2col + linears, and how to import them again as
+    # Gemmini conv loops (compiler.frontend.layer_calls) for configs that have loop_conv_ws.
+    with_loop_conv: Callable[[], Imported] | None = field(default=None, repr=False)
 
     def ir_hash_text(self) -> str:
         """Everything that determines generated code and data, as text for hashing."""

@@ -26,7 +26,7 @@ from compiler.frontend.import_fixups import (
     narrow_scalar_compares,
 )
 from compiler.frontend.imported import Imported, TensorSpec, module_text, outputs_of, parse_tensor_type
-from compiler.frontend.layer_calls import has_layer_ops, import_with_layer_calls
+from compiler.frontend.layer_calls import has_conv_layers, has_layer_ops, import_with_layer_calls
 from compiler.frontend.torch_decompositions import SCALAR_TOO, WINDOW_OPS
 from compiler.frontend.torch_decompositions import table as window_decompositions
 
@@ -274,14 +274,21 @@ def _export(torch, wrapper, flat: tuple, source: str):
 
 
 def import_torch(
-    fn, example_inputs: tuple, *, name: str = "case", source: str | None = None, window_ops: str = "vector"
+    fn,
+    example_inputs: tuple,
+    *,
+    name: str = "case",
+    source: str | None = None,
+    window_ops: str = "vector",
+    loop_conv: bool = False,
 ) -> Imported:
     """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors.
 
     ``window_ops``: ``"vector"`` decomposes conv2d / max_pool2d into vectorizable
     slices (:mod:`compiler.frontend.torch_decompositions`), ``"scalar"`` only those that pay off on
     scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
-    scalar targets."""
+    scalar targets. ``loop_conv``: quantized convolutions (cosim_q.conv2d) as Gemmini conv loops
+    instead of im2col plus linears (:mod:`compiler.frontend.layer_calls`)."""
     torch = _torch()
     from torch_mlir import fx  # imports torch (about 3 s): only where a torch program is imported
 
@@ -318,7 +325,7 @@ def import_torch(
     try:
         table = _decompositions(fired, scalar=window_ops == "scalar")
         if has_layer_ops(ep):  # quantized layers (cosim_q): calls of per-layer functions a backend maps
-            module = import_with_layer_calls(ep, table)
+            module = import_with_layer_calls(ep, table, loop_conv=loop_conv)
         else:
             module = fx.export_and_import(
                 ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=table
@@ -352,8 +359,17 @@ def import_torch(
         source=source,
         window_decomposed=any(f in WINDOW_OPS for f in fired),
         without_window_decompositions=(
-            (lambda: import_torch(fn, example_inputs, name=name, source=source, window_ops="scalar"))
+            (
+                lambda: import_torch(
+                    fn, example_inputs, name=name, source=source, window_ops="scalar", loop_conv=loop_conv
+                )
+            )
             if window_ops == "vector" and any(f not in SCALAR_TOO for f in fired)
+            else None
+        ),
+        with_loop_conv=(
+            (lambda: import_torch(fn, example_inputs, name=name, source=source, window_ops=window_ops, loop_conv=True))
+            if not loop_conv and has_conv_layers(ep)
             else None
         ),
     )

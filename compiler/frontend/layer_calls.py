@@ -25,7 +25,9 @@ from torch_mlir.dialects import func as func_d
 from compiler.errors import CompileError
 
 NAMESPACE = "cosim_q"
-PREFIX = f"torch.{NAMESPACE}."
+# The backend's own layer op (a convolution in Gemmini's NHWC/HWIO layouts, for loop_conv_ws).
+OWN_NAMESPACE = "cosim_gemmini"
+PREFIXES = {f"torch.{NAMESPACE}.": NAMESPACE, f"torch.{OWN_NAMESPACE}.": OWN_NAMESPACE}
 # The attribute names on a layer function.
 OP_ATTR = f"{NAMESPACE}.op"
 OPERANDS_ATTR = f"{NAMESPACE}.operands"
@@ -39,10 +41,73 @@ def has_layer_ops(ep) -> bool:
     return any(n.op == "call_function" and getattr(n.target, "namespace", None) == NAMESPACE for n in ep.graph.nodes)
 
 
-def _schema_names(op: str) -> list[str]:
+def _schema_names(namespace: str, op: str) -> list[str]:
     import torch
 
-    return [a.name for a in getattr(getattr(torch.ops, NAMESPACE), op).default._schema.arguments]
+    return [a.name for a in getattr(getattr(torch.ops, namespace), op).default._schema.arguments]
+
+
+def has_conv_layers(ep) -> bool:
+    """Whether an exported program holds a cosim_q.conv2d node."""
+    return any(n.op == "call_function" and str(n.target).startswith(f"{NAMESPACE}.conv2d") for n in ep.graph.nodes)
+
+
+_OWN_LIB = None
+
+
+def own_ops():
+    """``torch.ops.cosim_gemmini``, defined on first use: ``conv2d_nhwc(x [N, H, W, C] i8, w [KH, KW, C, O]
+    i8, bias?, stride, padding, dilation, scale, relu) -> [N, OH, OW, O] i8``, cosim_q.conv2d in the
+    layouts loop_conv_ws reads and writes."""
+    global _OWN_LIB
+    import torch
+
+    if _OWN_LIB is None and not hasattr(getattr(torch.ops, OWN_NAMESPACE), "conv2d_nhwc"):
+        lib = torch.library.Library(OWN_NAMESPACE, "DEF")
+        lib.define(
+            "conv2d_nhwc(Tensor x, Tensor w, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation,"
+            " float scale, bool relu) -> Tensor"
+        )
+
+        def eager(x, w, bias, stride, padding, dilation, scale, relu):
+            q = getattr(torch.ops, NAMESPACE)
+            y = q.conv2d(x.permute(0, 3, 1, 2), w.permute(3, 2, 0, 1), bias, stride, padding, dilation, 1, scale, relu)
+            return y.permute(0, 2, 3, 1).contiguous()
+
+        def fake(x, w, bias, stride, padding, dilation, scale, relu):
+            (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+            oh = (x.shape[1] + 2 * ph - dh * (w.shape[0] - 1) - 1) // sh + 1
+            ow = (x.shape[2] + 2 * pw - dw * (w.shape[1] - 1) - 1) // sw + 1
+            return x.new_empty((x.shape[0], oh, ow, w.shape[3]), dtype=torch.int8)
+
+        lib.impl("conv2d_nhwc", eager, "CompositeExplicitAutograd")
+        torch.library.register_fake(f"{OWN_NAMESPACE}::conv2d_nhwc", fake, lib=lib)
+        _OWN_LIB = lib
+    return getattr(torch.ops, OWN_NAMESPACE)
+
+
+def loop_conv_legal(x, w, stride, padding, dilation, groups) -> bool:
+    """What v0.7's loop_conv_ws runs: square images and kernels, one stride, padding and dilation, one group."""
+    return (
+        groups == 1
+        and x.shape[2] == x.shape[3]
+        and w.shape[2] == w.shape[3]
+        and stride[0] == stride[1]
+        and padding[0] == padding[1]
+        and dilation[0] == dilation[1]
+    )
+
+
+def conv2d_as_conv_loop(x, w, bias, stride, padding, dilation, groups, scale, relu):
+    """cosim_q.conv2d as Gemmini's conv loop where it can run it (else :func:`conv2d_as_linears`):
+    NCHW -> NHWC and OIHW -> HWIO on the core (the weights' permute folds into the stored weights),
+    one layer call, NHWC -> NCHW."""
+    if not loop_conv_legal(x, w, stride, padding, dilation, groups):
+        return conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu)
+    xt = x.permute(0, 2, 3, 1).contiguous()
+    wt = w.permute(2, 3, 1, 0).contiguous()
+    y = own_ops().conv2d_nhwc(xt, wt, bias, list(stride), list(padding), list(dilation), scale, relu)
+    return y.permute(0, 3, 1, 2).contiguous()
 
 
 def _constant_attr(value, what: str):
@@ -74,10 +139,11 @@ def operators_to_calls(module) -> int:
         count = 0
         for op in ops:
             full = ir.StringAttr(op.attributes["name"]).value
-            if not full.startswith(PREFIX):
+            prefix = next((p for p in PREFIXES if full.startswith(p)), None)
+            if prefix is None:
                 continue
-            kind = full.removeprefix(PREFIX)
-            names = _schema_names(kind)
+            kind = full.removeprefix(prefix)
+            names = _schema_names(PREFIXES[prefix], kind)
             tensors, tensor_names, attrs = [], [], {OP_ATTR: ir.StringAttr.get(kind)}
             for arg_name, value in zip(names, op.operands, strict=True):
                 if "vtensor" in str(value.type):
@@ -162,7 +228,7 @@ def conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu
     return y.reshape(n, oh, ow, oc).permute(0, 3, 1, 2).contiguous()
 
 
-def layer_decompositions() -> dict:
+def layer_decompositions(loop_conv: bool = False) -> dict:
     """What becomes of each cosim_q op before import: matmul, linear, bmm and add stay (layer
     calls), conv2d becomes im2col plus linears, the rest (quantize, dequantize) the aten ops of
     their eager kernels, run on the core."""
@@ -175,17 +241,22 @@ def layer_decompositions() -> dict:
         if name in LAYER_OPS:
             continue
         op = getattr(q, name).default
-        table[op] = conv2d_as_linears if name == "conv2d" else _own_kernel(op)
+        if name == "conv2d":
+            table[op] = conv2d_as_conv_loop if loop_conv else conv2d_as_linears
+        else:
+            table[op] = _own_kernel(op)
     return table
 
 
-def import_with_layer_calls(ep, decomposition_table: dict):
+def import_with_layer_calls(ep, decomposition_table: dict, *, loop_conv: bool = False):
     """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each matmul, linear,
     bmm and add a call of a private layer function (:func:`layer_decompositions` for the others);
     the rest imported as :func:`torch_mlir.fx.export_and_import` does."""
     from torch_mlir import fx
 
-    table = {**decomposition_table, **layer_decompositions()}
+    if loop_conv:
+        own_ops()  # defined before the decompositions trace it
+    table = {**decomposition_table, **layer_decompositions(loop_conv)}
     raw = fx.export_and_import(ep, output_type="raw", func_name="forward", decomposition_table=table)
     operators_to_calls(raw)
     torch_level = fx._module_lowering(False, False, fx.OutputType.TORCH, raw)

@@ -24,7 +24,7 @@ import numpy as np
 from torch_mlir import ir, passmanager
 from torch_mlir.dialects import arith, func, llvm, memref, scf
 
-from compiler.gemmini.plan import PLAN_ATTR, AddPlan, MatmulPlan, layer_functions, layer_geometry, plan_add
+from compiler.gemmini.plan import PLAN_ATTR, AddPlan, ConvPlan, MatmulPlan, layer_functions, layer_geometry, plan_add
 from compiler.mlir_utils import walk_ops
 from compiler.targets import GemminiTarget
 
@@ -232,9 +232,29 @@ def _emit_add(b: _Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
         chunk(b.c(plan.rows * w), plan.tail, 1)
 
 
+def _conv_plan_of(fn, geo: dict, g: GemminiTarget) -> ConvPlan:
+    """The tiling the dump shows (``gemmini.plan``'s tile_orows_ocols_ochs_kchs)."""
+    entries = ir.DictAttr(fn.attributes[PLAN_ATTR])
+    tile = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(entries["tile_orows_ocols_ochs_kchs"])]
+    key = tuple(geo[n] for n in ("batch", "in_dim", "cin", "cout", "k", "stride", "padding", "dilation", "out_dim"))
+    return ConvPlan(key, g.dim, *tile)
+
+
 def report_entry(fn, geo: dict, g: GemminiTarget) -> dict:
     """The layer's entry in the schedule report (``Kernel.schedule``): it runs on Gemmini."""
     name = ir.StringAttr(fn.attributes["sym_name"]).value
+    if geo["op"] == "conv2d_nhwc":
+        cp = _conv_plan_of(fn, geo, g)
+        how = f"Gemmini loop_conv_ws (WS): {cp.loops} loop(s), tiles of {cp.orows}x{cp.ocols} pixels x {cp.ochs} x {cp.kchs} channels"
+        return {
+            "op": name,
+            "loops": [geo["batch"], geo["out_dim"], geo["out_dim"], geo["cout"], geo["cin"]],
+            "iterators": ["parallel"] * 4 + ["reduction"],
+            "tile_sizes": [1, cp.orows, cp.ocols, cp.ochs, cp.kchs],
+            "vectorized": False,
+            "accelerator": "gemmini",
+            "reason": how,
+        }
     if geo["op"] == "add":
         plan = plan_add(geo["elements"], g)
         how = f"Gemmini resadd: {plan.chunks} chunks of {g.dim} rows x {plan.width} (+ {plan.tail} tail)"
@@ -261,12 +281,94 @@ def report_entry(fn, geo: dict, g: GemminiTarget) -> dict:
     }
 
 
+LOOP_CONV_WS = 15  # loop_conv_ws start; its six configs are 16..21
+
+
+def _fields(*pairs: tuple[int, int]) -> int:
+    """16-bit fields (value, lsb) of a loop_conv_ws config register."""
+    out = 0
+    for value, lsb in pairs:
+        assert 0 <= value < 1 << 16, value
+        out |= value << lsb
+    return out
+
+
+def _emit_conv(b: _Builder, geo: dict, plan: ConvPlan, bases: dict) -> None:
+    """One loop_conv_ws per tile of the plan's grid, its pads and DRAM offsets computed here (the
+    grid is static); the K-channel tiles after the first add to the accumulator (no bias), only
+    the last stores."""
+    bsz, in_dim, cin, cout = geo["batch"], geo["in_dim"], geo["cin"], geo["cout"]
+    k, st, pad, dil, od = geo["k"], geo["stride"], geo["padding"], geo["dilation"], geo["out_dim"]
+    act = ACT_RELU if geo["relu"] else 0
+    # config_ex: WS, the array steps `stride` input pixels between output pixels
+    b.insn(CONFIG, (st << 16) | (DATAFLOW_WS << 2) | CONFIG_EX, 1 << 48, f"config_ex WS A stride {st}")
+    b.insn(CONFIG, (act << 2) | CONFIG_ST, (f32_bits(geo["scale"]) << 32) | cout, f"config_st scale {geo['scale']!r}")
+    dk = k + (dil - 1) * (k - 1)
+    for bi in range(bsz):
+        for orow in range(0, od, plan.orows):
+            for ocol in range(0, od, plan.ocols):
+                for och in range(0, cout, plan.ochs):
+                    for kch in range(0, cin, plan.kchs):
+                        orows, ocols = min(od - orow, plan.orows), min(od - ocol, plan.ocols)
+                        ochs, kchs = min(cout - och, plan.ochs), min(cin - kch, plan.kchs)
+                        irow, icol = orow * st - pad, ocol * st - pad
+                        irows, icols = orows * st + dk - 1, ocols * st + dk - 1
+                        lpad, upad = max(-icol, 0), max(-irow, 0)
+                        rpad, dpad = max(icol + icols - in_dim, 0), max(irow + irows - in_dim, 0)
+                        b.insn(
+                            16,
+                            _fields((bsz, 0), (in_dim, 16), (cin, 32), (cout, 48)),
+                            _fields((od, 0), (od, 16), (st, 32), (pad, 48)),
+                            "loop_conv_ws_config_1",
+                        )
+                        b.insn(
+                            17,
+                            _fields((k, 48)),
+                            _fields((ochs, 0), (ocols, 16), (orows, 32), (1, 48)),
+                            "loop_conv_ws_config_2",
+                        )
+                        b.insn(
+                            18,
+                            _fields((lpad, 0), (kchs, 16), (k, 32), (k, 48)),
+                            _fields((dpad, 16), (upad, 32), (rpad, 48)),
+                            "loop_conv_ws_config_3",
+                        )
+                        b.insn(19, _fields((orows, 48)), _fields((ocols, 0), (dil, 16)), "loop_conv_ws_config_4")
+                        last, first = kch + kchs >= cin, kch == 0
+                        w_addr = b.add(bases["w"], b.c(kch * cout + och))
+                        out_off = ((bi * od + orow) * od + ocol) * cout + och
+                        out_addr = b.add(bases["c"], b.c(out_off)) if last else b.c(0)
+                        b.insn(20, w_addr, out_addr, "loop_conv_ws_config_5")
+                        in_off = ((bi * in_dim + irow + upad) * in_dim + icol + lpad) * cin + kch
+                        in_addr = b.add(bases["x"], b.c(in_off))
+                        if not first:
+                            bias = b.c(0)  # keep the partial sums of the previous input channels
+                        elif "bias" in bases:
+                            bias = b.add(bases["bias"], b.c(och * 4))
+                        else:
+                            bias = in_addr  # any address: no_bias loads zeros
+                        b.insn(21, bias, in_addr, "loop_conv_ws_config_6")
+                        no_bias = int(first and "bias" not in bases)
+                        b.insn(LOOP_CONV_WS, no_bias, (act << 3) | 1, "loop_conv_ws")
+
+
 def emit_layer(fn, g: GemminiTarget) -> None:
     geo = layer_geometry(fn)
     block = fn.regions[0].blocks[0]
     for op in reversed(list(block.operations)):
         op.erase()
     args = list(block.arguments)
+    if geo["op"] == "conv2d_nhwc":
+        b = _Builder(g.dim)
+        names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes["cosim_q.operands"])]
+        with ir.InsertionPoint(block), fn.location:
+            bases = {nm: b.address(v) for nm, v in zip(names, args, strict=False)}
+            bases["c"] = b.address(args[len(names)])
+            b.fence()
+            _emit_conv(b, geo, _conv_plan_of(fn, geo, g), bases)
+            b.fence()
+            func.ReturnOp([])
+        return
     if geo["op"] == "add":
         b = _Builder(g.dim)
         with ir.InsertionPoint(block), fn.location:

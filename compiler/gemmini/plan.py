@@ -146,7 +146,7 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
 
 # ---------------------------------------------------------------- the pass
 PLAN_ATTR = "gemmini.plan"
-MAPPED = ("matmul", "linear", "bmm", "add")
+MAPPED = ("matmul", "linear", "bmm", "add", "conv2d_nhwc")
 
 
 def layer_functions(module) -> list:
@@ -186,6 +186,28 @@ def layer_geometry(fn) -> dict:
             "decompose it into aten integer ops to run it on the core"
         )
     shapes, out = _shapes(fn)
+    if kind == "conv2d_nhwc":
+        (batch, in_dim, _, cin), (k, _, _, cout) = shapes["x"], shapes["w"]
+
+        def first(name: str) -> int:
+            return ir.IntegerAttr(ir.ArrayAttr(fn.attributes[f"{NAMESPACE}.{name}"])[0]).value
+
+        return {
+            "op": kind,
+            "batch": batch,
+            "in_dim": in_dim,
+            "cin": cin,
+            "cout": cout,
+            "k": k,
+            "stride": first("stride"),
+            "padding": first("padding"),
+            "dilation": first("dilation"),
+            "out_dim": out[1],
+            "bias": "bias" in shapes,
+            "scale": float(np.float32(_attr(fn, "scale"))),
+            "relu": bool(_attr(fn, "relu", False)),
+            "out": out,
+        }
     if kind == "add":
         return {
             "op": kind,
@@ -327,6 +349,110 @@ def add_plan_attribute(geo: dict, plan: AddPlan, g: GemminiTarget):
     return ir.DictAttr.get(entries)
 
 
+@dataclass(frozen=True)
+class ConvPlan:
+    """A convolution as a grid of loop_conv_ws loops: each loop one batch image, ``orows`` x ``ocols``
+    output pixels, ``ochs`` output and ``kchs`` input channels, the whole kernel window."""
+
+    geo: tuple  # (batch, in_dim, cin, cout, k, stride, padding, dilation, out_dim)
+    dim: int
+    orows: int
+    ocols: int
+    ochs: int
+    kchs: int
+
+    def rows(self, orows: int, ocols: int, ochs: int, kchs: int) -> tuple[int, int, int]:
+        """Scratchpad rows of the input and weight tiles, accumulator rows of the output (LoopConv's sizes)."""
+        _b, _i, _ci, _co, k, s, _p, dl, _o = self.geo
+        dk = k + (dl - 1) * (k - 1)
+        irows, icols = orows * s + dk - 1, ocols * s + dk - 1
+        a = _blocks(kchs, self.dim) * irows * icols
+        b = _blocks(ochs, self.dim) * k * k * kchs
+        c = _blocks(ochs, self.dim) * orows * ocols
+        return a, b, c
+
+    @property
+    def outer(self) -> tuple[int, int, int, int, int]:
+        """Loops along batch, output rows, output columns, output channels, input channels."""
+        batch, _i, cin, cout, _k, _s, _p, _d, od = self.geo
+        return (
+            batch,
+            _blocks(od, self.orows),
+            _blocks(od, self.ocols),
+            _blocks(cout, self.ochs),
+            _blocks(cin, self.kchs),
+        )
+
+    @property
+    def loops(self) -> int:
+        return math.prod(self.outer)
+
+    @property
+    def macs(self) -> int:
+        batch, _i, cin, cout, k, _s, _p, _d, od = self.geo
+        return batch * od * od * cout * cin * k * k
+
+
+def plan_conv(geo: dict, g: GemminiTarget) -> ConvPlan:
+    """The loop_conv_ws tiling with the fewest loops (ties: more input channels per loop, fewer
+    partial sums); each loop's input and weights fit half the scratchpad, its outputs half the
+    accumulator, and its pixel counts the 8-bit fields."""
+    d = g.dim
+    key = tuple(geo[n] for n in ("batch", "in_dim", "cin", "cout", "k", "stride", "padding", "dilation", "out_dim"))
+    od, cin, cout = geo["out_dim"], geo["cin"], geo["cout"]
+
+    def channel_steps(n: int) -> list[int]:
+        return sorted({n, *range(d, n, d)}, reverse=True)
+
+    best: tuple[tuple, ConvPlan] | None = None
+    for kchs in channel_steps(cin):
+        for ochs in channel_steps(cout):
+            for ocols in range(min(od, 255), 0, -1):
+                for orows in range(min(od, 255), 0, -1):
+                    plan = ConvPlan(key, d, orows, ocols, ochs, kchs)
+                    a, b, c = plan.rows(orows, ocols, ochs, kchs)
+                    if a + b <= g.sp_rows // 2 and c <= g.acc_rows // 2:
+                        score = (plan.loops, -kchs, -ochs)
+                        if best is None or score < best[0]:
+                            best = (score, plan)
+                        break  # fewer rows only add loops
+    if best is None:
+        raise CompileError(f"Gemmini DIM {d}: no loop_conv_ws tile of this convolution fits ({geo})")
+    return best[1]
+
+
+def conv_plan_attribute(geo: dict, plan: ConvPlan, g: GemminiTarget):
+    def i64(v: int):
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
+
+    def ints(vs):
+        return ir.ArrayAttr.get([i64(v) for v in vs])
+
+    s = ir.StringAttr.get
+    a, b, c = plan.rows(plan.orows, plan.ocols, plan.ochs, plan.kchs)
+    entries = {
+        "layer": s(
+            f"conv2d NHWC {geo['batch']}x{geo['in_dim']}x{geo['in_dim']}x{geo['cin']} * HWIO "
+            f"{geo['k']}x{geo['k']}x{geo['cin']}x{geo['cout']}, stride {geo['stride']}, padding {geo['padding']}, "
+            f"dilation {geo['dilation']}"
+        ),
+        "dataflow": s("WS"),
+        "hardware_loop": s("loop_conv_ws"),
+        "dim": i64(g.dim),
+        "tile_orows_ocols_ochs_kchs": ints((plan.orows, plan.ocols, plan.ochs, plan.kchs)),
+        "loops_b_orow_ocol_och_kch": ints(plan.outer),
+        "loop_conv_ws_per_layer": i64(plan.loops),
+        "sp_input_weights": s(f"{a} + {b} of {g.sp_rows // 2} rows (one half per loop)"),
+        "acc_out": s(f"{c} of {g.acc_rows // 2} rows (one half per stored loop)"),
+        "bias": s("mvin3 int32 by the loop, one row per output pixel" if geo["bias"] else "none (zeros)"),
+        "requant": s(
+            f"config_st: scale {geo['scale']!r} (fp32) on mvout, int8 saturation" + (", ReLU" if geo["relu"] else "")
+        ),
+        "macs": i64(plan.macs),
+    }
+    return ir.DictAttr.get(entries)
+
+
 def plan_layers(module, g: GemminiTarget) -> int:
     """Plan every layer function of ``module``; returns how many."""
     fns = layer_functions(module)
@@ -337,6 +463,8 @@ def plan_layers(module, g: GemminiTarget) -> int:
             geo = layer_geometry(fn)
             if geo["op"] == "add":
                 fn.attributes[PLAN_ATTR] = add_plan_attribute(geo, plan_add(geo["elements"], g), g)
+            elif geo["op"] == "conv2d_nhwc":
+                fn.attributes[PLAN_ATTR] = conv_plan_attribute(geo, plan_conv(geo, g), g)
             else:
                 plan = plan_matmul(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
                 fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g)
