@@ -401,21 +401,38 @@ def plan_conv(geo: dict, g: GemminiTarget) -> ConvPlan:
     key = tuple(geo[n] for n in ("batch", "in_dim", "cin", "cout", "k", "stride", "padding", "dilation", "out_dim"))
     od, cin, cout = geo["out_dim"], geo["cin"], geo["cout"]
 
-    def channel_steps(n: int) -> list[int]:
-        return sorted({n, *range(d, n, d)}, reverse=True)
+    half_sp, half_acc = g.sp_rows // 2, g.acc_rows // 2
+    k, st, dil = geo["k"], geo["stride"], geo["dilation"]
+    dk = k + (dil - 1) * (k - 1)
+
+    def splits(n: int, step: int, most: int) -> list[int]:
+        """Tile sizes that split ``n`` into 1, 2, ... ``most`` loops (multiples of ``step`` when split)."""
+        sizes = {n}
+        for j in range(2, most + 1):
+            t = _blocks(_blocks(n, j), step) * step
+            if t < n:
+                sizes.add(t)
+        return sorted(sizes, reverse=True)
 
     best: tuple[tuple, ConvPlan] | None = None
-    for kchs in channel_steps(cin):
-        for ochs in channel_steps(cout):
-            for ocols in range(min(od, 255), 0, -1):
-                for orows in range(min(od, 255), 0, -1):
-                    plan = ConvPlan(key, d, orows, ocols, ochs, kchs)
-                    a, b, c = plan.rows(orows, ocols, ochs, kchs)
-                    if a + b <= g.sp_rows // 2 and c <= g.acc_rows // 2:
-                        score = (plan.loops, -kchs, -ochs)
-                        if best is None or score < best[0]:
-                            best = (score, plan)
-                        break  # fewer rows only add loops
+    for kchs in splits(cin, d, 16):
+        for ochs in splits(cout, d, 16):
+            b_rows = _blocks(ochs, d) * k * k * kchs
+            if b_rows >= half_sp:
+                continue
+            for ocols in splits(min(od, 255), 1, od):
+                icols = ocols * st + dk - 1
+                # the most output rows whose input rows fit beside the weights and whose outputs fit
+                by_sp = ((half_sp - b_rows) // (_blocks(kchs, d) * icols) - dk + 1) // st
+                orows = min(od, 255, by_sp, half_acc // (_blocks(ochs, d) * ocols))
+                if orows < 1:
+                    continue
+                plan = ConvPlan(key, d, orows, ocols, ochs, kchs)
+                a, b, c = plan.rows(orows, ocols, ochs, kchs)
+                assert a + b <= half_sp and c <= half_acc, plan
+                score = (plan.loops, -kchs, -ochs)
+                if best is None or score < best[0]:
+                    best = (score, plan)
     if best is None:
         raise CompileError(f"Gemmini DIM {d}: no loop_conv_ws tile of this convolution fits ({geo})")
     return best[1]
