@@ -184,12 +184,10 @@ def test_plan_fits_half_of_each_memory():
 def test_funct_numbers_match_the_model():
     from compiler.gemmini import instructions as ins
 
-    assert (ins.CONFIG, ins.LOOP_WS, ins.LOOP_WS_CONFIG_BOUNDS, ins.LOOP_WS_CONFIG_STRIDES_DC) == (
-        isa.CONFIG,
-        isa.LOOP_WS,
-        isa.LOOP_WS_CONFIG_BOUNDS,
-        isa.LOOP_WS_CONFIG_STRIDES_DC,
-    )
+    ours = (ins.CONFIG, ins.MVIN, ins.MVIN2, ins.MVOUT, ins.LOOP_WS, ins.LOOP_WS_CONFIG_BOUNDS, ins.LOOP_CONV_WS)
+    model = (isa.CONFIG, isa.MVIN, isa.MVIN2, isa.MVOUT, isa.LOOP_WS, isa.LOOP_WS_CONFIG_BOUNDS, isa.LOOP_CONV_WS)
+    assert ours == model
+    assert ins.LOOP_WS_CONFIG_STRIDES_DC == isa.LOOP_WS_CONFIG_STRIDES_DC
 
 
 def test_float_program_on_gemmini_config_stays_scalar():

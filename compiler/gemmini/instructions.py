@@ -13,9 +13,13 @@ After bufferization a layer function takes its operands and its output as memref
   accumulate);
 - a ``fence`` before the core reads the output.
 
-Each instruction is ``llvm.inline_asm ".insn r 0x7b, 3, funct, x0, $0, $1"`` with rs1 and
-rs2 in registers (custom-3, funct3 = 3: both sources read, no rd), as Gemmini's C macros
-emit them; nothing calls the C library.
+A residual add is resadd's mvin / mvin2 (accumulating) / mvout per chunk of DIM rows; a
+convolution on a config with loop_conv_ws is one loop_conv_ws (funct 16..21, 15) per tile of
+its static grid, offsets computed here.
+
+Each instruction is ``llvm.inline_asm ".insn r 0x7b, 3, funct, x0, $0, $1  # gemmini <what>"``
+with rs1 and rs2 in registers (custom-3, funct3 = 3: both sources read, no rd), as Gemmini's
+C macros emit them; nothing calls the C library.
 """
 
 from __future__ import annotations
@@ -32,9 +36,12 @@ from compiler.targets import GemminiTarget
 CONFIG, MVIN2, MVIN, MVOUT = 0, 1, 2, 3
 LOOP_WS, LOOP_WS_CONFIG_BOUNDS, LOOP_WS_CONFIG_ADDRS_AB = 8, 9, 10
 LOOP_WS_CONFIG_ADDRS_DC, LOOP_WS_CONFIG_STRIDES_AB, LOOP_WS_CONFIG_STRIDES_DC = 11, 12, 13
+LOOP_CONV_WS = 15  # its six configs are 16..21
 CONFIG_EX, CONFIG_LD, CONFIG_ST = 0, 1, 2
 DATAFLOW_WS = 1
 ACT_RELU = 1
+ACC = 1 << 31  # local address: the accumulator
+ACC_ACCUMULATE = 3 << 30  # the accumulator, adding to what is there
 ASM = ".insn r 0x7b, 3, {funct}, x0, $0, $1  # gemmini {name}"
 NAMES = {
     CONFIG: "config",
@@ -194,10 +201,6 @@ def _plan_of(fn, geo: dict, g: GemminiTarget) -> MatmulPlan:
     return MatmulPlan(geo["m"], geo["n"], geo["k"], geo["batch"], g.dim, tile, half_sp, half_acc, geo["bias"])  # type: ignore[arg-type]
 
 
-ACC = 1 << 31  # local address: the accumulator
-ACC_ACCUMULATE = 3 << 30  # the accumulator, adding to what is there
-
-
 def _local(b: _Builder, addr: int, cols: int, rows) -> object:
     """A mvin/mvout rs2: local address, cols, rows (an i64 value or an int)."""
     rows_v = b.shl(rows, 48) if not isinstance(rows, int) else b.c(rows << 48)
@@ -279,9 +282,6 @@ def report_entry(fn, geo: dict, g: GemminiTarget) -> dict:
         "accelerator": "gemmini",
         "reason": how,
     }
-
-
-LOOP_CONV_WS = 15  # loop_conv_ws start; its six configs are 16..21
 
 
 def _fields(*pairs: tuple[int, int]) -> int:
