@@ -118,6 +118,29 @@ class cosim_gemmini_t : public rocc_t {
     if (PyErr_Occurred()) fatal("the Gemmini model returned a non-integer");
     return rd;
   }
+
+  // The wheel's rocc_t::get_instructions leaves the logged variants (used with
+  // --log-commits, i.e. by the difftest) illegal: every Gemmini instruction then
+  // traps. So this extension lists custom-3 itself, one function for all eight.
+  std::vector<insn_desc_t> get_instructions(const processor_t&) override {
+    insn_func_t f = &execute_custom3;
+    return {insn_desc_t{ROCC_OPCODE3, ROCC_OPCODE_MASK, f, f, f, f, f, f, f, f}};
+  }
+
+  static reg_t execute_custom3(processor_t* p, insn_t insn, reg_t pc) {
+    auto* self = static_cast<cosim_gemmini_t*>(p->get_extension("cosim_gemmini"));
+    rocc_insn_union_t u;
+    u.i = insn;
+    state_t* st = p->get_state();
+    const reg_t xs1 = u.r.xs1 ? st->XPR[insn.rs1()] : reg_t(-1);
+    const reg_t xs2 = u.r.xs2 ? st->XPR[insn.rs2()] : reg_t(-1);
+    const reg_t rd = self->custom3(p, u.r, xs1, xs2);
+    if (u.r.xd) {
+      st->log_reg_write[insn.rd() << 4] = {rd, 0};  // what the commit log prints
+      st->XPR.write(insn.rd(), rd);
+    }
+    return pc + 4;
+  }
 };
 
 }  // namespace
