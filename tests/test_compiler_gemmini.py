@@ -314,11 +314,9 @@ def attn():
         ("attn", 4 * 10 * 16 * 16 + 2 * 5 * 5 * 16 + 2 * 5 * 16 * 5),
     ],
 )
-def test_quantized_models_through_the_harness(case, macs, tmp_path, monkeypatch):
-    import compiler.gemmini
+def test_quantized_models_through_the_harness(case, macs, tmp_path):
     from harness.verify import verify
 
-    monkeypatch.setattr(compiler.gemmini, "COMPILES_COSIM_Q", True, raising=False)
     path = tmp_path / "models.py"
     path.write_text(MODELS)
     result = verify(f"{path}:{case}", SOC, on="iss")
@@ -327,13 +325,14 @@ def test_quantized_models_through_the_harness(case, macs, tmp_path, monkeypatch)
 
 
 @pytest.mark.iss
-def test_quantized_case_through_the_harness(tmp_path, monkeypatch):
-    """``cosim verify`` of a float case on gemmini-dim4 with the harness's quantizer keeping the
-    cosim_q ops for this backend: convs, a residual add, max pooling and a linear, bit-exact."""
-    import compiler.gemmini
+def test_quantized_case_through_the_harness(tmp_path):
+    """``cosim verify`` of a float case on gemmini-dim4: the harness quantizes it and keeps the cosim_q
+    ops for this backend (``COMPILES_COSIM_Q``): convs, a residual add, max pooling and a linear, bit-exact."""
+    from configs import load_soc
+    from harness.quant import keeps_cosim_q
     from harness.verify import verify
 
-    monkeypatch.setattr(compiler.gemmini, "COMPILES_COSIM_Q", True, raising=False)
+    assert keeps_cosim_q(load_soc(SOC))
     case = tmp_path / "qblock.py"
     case.write_text(QBLOCK)
     result = verify(f"{case}:make", SOC, on="iss")

@@ -16,6 +16,10 @@ from __future__ import annotations
 from compiler.passes import Backend
 from compiler.scalar.schedule import SCALAR
 
+# Read by the harness (harness.quant.keeps_cosim_q): on a Gemmini config the quantized program's
+# cosim_q ops come here as they are, not decomposed for the core.
+COMPILES_COSIM_Q = True
+
 # The scalar backend's stages with the two Gemmini passes added.
 _ADDED = {"preprocess": ("gemmini-layer-plan",), "schedule": ("gemmini-instructions",)}
 
