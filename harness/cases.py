@@ -195,6 +195,19 @@ def _lenet5():
     return _lenet_module(), (_randn(1, 1, 28, 28),)
 
 
+@case(
+    "bert",
+    "reduction",
+    ("embedding", "layer_norm", "linear", "scaled_dot_product_attention", "gelu"),
+    "BERT encoder (torch.nn): embeddings, 2 layers, hidden 64, 4 heads, sequence 16 with 4 padding",
+)
+def _bert():
+    _torch()
+    from harness.models.bert import Bert, example_inputs
+
+    return Bert().eval(), example_inputs()
+
+
 def builtin_names() -> list[str]:
     return list(REGISTRY)
 

@@ -82,7 +82,11 @@ def _lift_parameters(fn, example_inputs: tuple):
     class Lifted(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.inner = fn if isinstance(fn, torch.nn.Module) else None
+            # Not a registered submodule: every parameter and buffer reaches the program through ``flat``
+            # (functional_call), so the exported program owns none. A registered one would put them in its
+            # signature too, and torch-mlir cannot import a non-persistent buffer (``register_buffer(...,
+            # persistent=False)``, as model libraries keep position ids): it has no state_dict entry.
+            object.__setattr__(self, "inner", fn if isinstance(fn, torch.nn.Module) else None)
             self.written: set[int] = set()
 
         def forward(self, *flat):

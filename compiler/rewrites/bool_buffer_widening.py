@@ -8,9 +8,11 @@ the other in rows of 7) the reader sees another row's bits: a mask used by two
 ops gave 7 wrong elements of 35 on t1-small. ``forward``'s own bool arguments
 and results are bytes already (``frontend._bool_as_bytes``).
 
-Every bool allocation used only by linalg ops becomes an ``i8`` one: writers
-``extui`` what they yield, readers ``trunci`` what they read. Runs after
-bufferization, before the schedule.
+Every bool allocation used only by linalg ops and scalar ``memref.load`` /
+``memref.store`` (a gather inside a linalg body: ``mask[i, idx[j]]``, as
+model libraries index their attention masks) becomes an ``i8`` one: writers
+``extui`` what they yield or store, readers ``trunci`` what they read. Runs
+after bufferization, before the schedule.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from torch_mlir.dialects import arith
 from compiler.mlir_utils import walk_ops
 
 ALLOCATIONS = ("memref.alloc", "memref.alloca")
+SCALAR_ACCESSES = ("memref.load", "memref.store")
 
 
 def widen_bool_buffers(module) -> int:
@@ -34,7 +37,9 @@ def widen_bool_buffers(module) -> int:
             if mtype.element_type != i1 or op.operands:
                 continue
             users = [u.owner for u in op.results[0].uses]
-            if not users or any(not u.name.startswith("linalg.") or not u.regions for u in users):
+            if not users or any(
+                u.name not in SCALAR_ACCESSES and (not u.name.startswith("linalg.") or not u.regions) for u in users
+            ):
                 continue  # views, copies, calls: left as they are
             _widen(op, mtype, users)
             count += 1
@@ -52,6 +57,9 @@ def _widen(alloc, mtype, users) -> None:
     for user in users:
         if user.name == "linalg.fill":
             _widen_fill(user, new, i8)
+            continue
+        if user.name in SCALAR_ACCESSES:
+            _widen_scalar_access(user, old, new, i8)
             continue
         block = user.regions[0].blocks[0]
         n_in = _inputs(user)
@@ -85,6 +93,23 @@ def _widen_fill(fill, new, i8) -> None:
     block = fill.regions[0].blocks[0]
     block.arguments[0].set_type(i8)
     block.arguments[1].set_type(i8)
+
+
+def _widen_scalar_access(op, old, new, i8) -> None:
+    """A load reads a byte and truncates it; a store widens its value (operand 0) and writes the byte."""
+    if op.name == "memref.store":
+        with ir.InsertionPoint(op), op.location:
+            op.operands[0] = arith.ExtUIOp(i8, op.operands[0]).result
+        op.operands[1] = new
+        return
+    op.operands[0] = new
+    result = op.results[0]
+    uses = list(result.uses)
+    result.set_type(i8)
+    with ir.InsertionPoint.after(op), op.location:
+        narrow = arith.TruncIOp(ir.IntegerType.get_signless(1), result).result
+    for use in uses:
+        use.owner.operands[use.operand_number] = narrow
 
 
 def _inputs(op) -> int:

@@ -17,9 +17,22 @@
 // CHECK-NEXT:    arith.trunci %[[IN2]] : i8 to i1
 // CHECK-NOT:   xi1>
 
+// A gather from a bool temporary inside a linalg body (mask[0, idx], as model libraries index attention
+// masks): its scalar memref.load reads a byte and truncates it. Left as i1, the vectorized writer stored
+// packed bits and the load read bytes (t1-small: wrong mask elements, a wrong BERT output).
+// CHECK-LABEL: func.func @mask_gather
+// CHECK:       %[[GBUF:.+]] = memref.alloca() {alignment = 64 : i64} : memref<1x16xi8>
+// CHECK:       %[[E:.+]] = arith.extui %{{.+}} : i1 to i8
+// CHECK-NEXT:  linalg.yield %[[E]] : i8
+// CHECK:       %[[L:.+]] = memref.load %[[GBUF]][%{{.+}}, %{{.+}}] : memref<1x16xi8>
+// CHECK-NEXT:  %[[T:.+]] = arith.trunci %[[L]] : i8 to i1
+// CHECK-NEXT:  arith.uitofp %[[T]] : i1 to f32
+// CHECK-NOT:   xi1>
+
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 #map2 = affine_map<(d0, d1) -> (d0)>
+#map3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 module {
   func.func @forward(%arg0: memref<5x7xf32>, %arg1: memref<7xf32>, %arg2: memref<5xf32>) {
     %cst = arith.constant 1.000000e+00 : f32
@@ -44,6 +57,28 @@ module {
       %0 = arith.select %in, %in_2, %cst : f32
       %1 = arith.addf %0, %out : f32
       linalg.yield %1 : f32
+    }
+    return
+  }
+  func.func @mask_gather(%arg0: memref<1x16xi64>, %arg1: memref<1x1x1x16xf32>) {
+    %c0 = arith.constant 0 : index
+    %c15_i64 = arith.constant 15 : i64
+    %c0_i64 = arith.constant 0 : i64
+    %alloca = memref.alloca() {alignment = 64 : i64} : memref<1x16xi1>
+    linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0 : memref<1x16xi64>) outs(%alloca : memref<1x16xi1>) {
+    ^bb0(%in: i64, %out: i1):
+      %0 = arith.cmpi ne, %in, %c0_i64 : i64
+      linalg.yield %0 : i1
+    }
+    linalg.generic {indexing_maps = [#map3], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%arg1 : memref<1x1x1x16xf32>) {
+    ^bb0(%out: f32):
+      %0 = linalg.index 3 : index
+      %1 = arith.index_cast %0 : index to i64
+      %2 = arith.subi %c15_i64, %1 : i64
+      %3 = arith.index_cast %2 : i64 to index
+      %4 = memref.load %alloca[%c0, %3] : memref<1x16xi1>
+      %5 = arith.uitofp %4 : i1 to f32
+      linalg.yield %5 : f32
     }
     return
   }
