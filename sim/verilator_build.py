@@ -145,6 +145,9 @@ def tb_sources(soc: SocConfig | None = None) -> list[Path]:
     # tb_vtrace.sv reads the vector unit's registers through the hierarchy, so it is
     # compiled only where vec_unit is (tb_top instantiates it for Accel == 1 only).
     vtrace = [TB_DIR / "tb_vtrace.sv"] if soc is None or soc.accelerator.kind == "vector" else []
+    # Likewise tb_gemmini_trace.sv reaches into gemmini_unit (Accel == 2 only).
+    if soc is None or soc.accelerator.kind == "gemmini":
+        vtrace.append(TB_DIR / "tb_gemmini_trace.sv")
     return [TB_DIR / "tb_mem_port.sv", *vtrace, TB_DIR / "tb_top.sv", TB_DIR / "tb_dpi.cpp"]
 
 

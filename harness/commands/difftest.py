@@ -8,6 +8,12 @@ divergence (PC, disassembly, register or memory, expected vs actual, context)
 and exits 1. ``--stream`` runs both at once with the RTL trace on a FIFO too
 (nothing on disk, for long runs). ``--rtl-trace FILE`` compares an existing trace instead of running
 the RTL (to re-check a saved trace, or to test the difftest itself).
+
+On a Gemmini SoC the unit's writes are compared too (:mod:`sim.difftest.gemmini`): the RTL
+writes its Gemmini trace beside the commit trace (``+gemmini_trace``; ``<trace>.gemmini`` with
+``--keep-trace`` / ``--rtl-trace``), the model on Spike its own (``COSIM_GEMMINI_TRACE``), and
+the first difference in program order, scalar or Gemmini, is reported.
+``--gemmini-corrupt-sp N`` flips a bit of the N-th scratchpad row write in the RTL (fault injection).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from harness.elfcheck import check_elf
 from harness.errors import CosimError
 from sim.difftest import Comparator, DiffResult, LogFormatError
 from sim.difftest.fifo import fifo_producer
+from sim.difftest.gemmini import GemminiChecker, GemminiResult, GemminiTraceError
 from sim.difftest.spike_stream import spike_commits
 from sim.errors import SimError
 from sim.outcome import RunOutcome
@@ -37,6 +44,28 @@ class DifftestReport:
     spike: RunOutcome | None
     trace: Path
     cycle_limit_asked: bool = False  # the user set max_cycles: a run cut there is a clean prefix
+    gemmini: GemminiResult | None = None  # Gemmini SoCs: the unit's writes against the model
+
+    @property
+    def gemmini_first(self) -> bool:
+        """The Gemmini divergence comes before the scalar one in program order (or there is no scalar one)."""
+        g = self.gemmini
+        if g is None or g.divergence is None:
+            return False
+        d = self.result.divergence
+        return d is None or g.divergence.index is None or g.divergence.index < d.index
+
+    def summary(self) -> str:
+        if self.gemmini_first:
+            assert self.gemmini is not None
+            text = self.gemmini.summary()
+            if self.result.divergence is not None:
+                text += f"\n(the commit traces diverge later, at instruction {self.result.divergence.index})"
+            return text
+        text = self.result.summary()
+        if self.gemmini is not None and self.result.ok:
+            text += "\n" + self.gemmini.summary()
+        return text
 
     @property
     def unfinished(self) -> str | None:
@@ -52,10 +81,18 @@ class DifftestReport:
 
     @property
     def ok(self) -> bool:
-        return self.result.ok and self.unfinished is None
+        return self.result.ok and self.unfinished is None and (self.gemmini is None or self.gemmini.ok)
 
 
-def _run_rtl(elf: Path, soc: SocConfig, trace: Path, max_cycles: int | None, corrupt_pc: int | None) -> RunOutcome:
+def _run_rtl(
+    elf: Path,
+    soc: SocConfig,
+    trace: Path,
+    max_cycles: int | None,
+    corrupt_pc: int | None,
+    gemmini_trace: Path | None = None,
+    gemmini_corrupt_sp: int | None = None,
+) -> RunOutcome:
     try:
         from sim.rtl_runner import run_rtl
     except ModuleNotFoundError as e:
@@ -70,6 +107,13 @@ def _run_rtl(elf: Path, soc: SocConfig, trace: Path, max_cycles: int | None, cor
         kwargs["max_cycles"] = max_cycles
     if corrupt_pc is not None:
         kwargs["corrupt_pc"] = corrupt_pc
+    plusargs = []
+    if gemmini_trace is not None:
+        plusargs.append(f"+gemmini_trace={gemmini_trace.resolve()}")
+    if gemmini_corrupt_sp is not None:
+        plusargs.append(f"+gemmini_corrupt_sp={gemmini_corrupt_sp}")
+    if plusargs:
+        kwargs["plusargs"] = plusargs
     return run_rtl(elf, soc, **kwargs)
 
 
@@ -84,6 +128,7 @@ def run_difftest(
     context_lines: int = 6,
     spike_timeout_s: float | None = None,
     stream: bool = False,
+    gemmini_corrupt_sp: int | None = None,
 ) -> DifftestReport:
     """Python API: run (or take) the RTL trace, stream Spike against it, return the report.
 
@@ -94,27 +139,68 @@ def run_difftest(
     elf = Path(elf)
     check_elf(elf, soc)
     comparator = _comparator(soc, context_lines)
-    if stream and rtl_trace is None and keep_trace is None:
-        return _run_streaming(elf, soc, comparator, max_cycles, corrupt_pc, spike_timeout_s)
     with tempfile.TemporaryDirectory(prefix="difftest-") as tmp:
+        model_trace = Path(tmp) / "gemmini-model.txt" if soc.has_gemmini else None
+        if stream and rtl_trace is None and keep_trace is None:
+            gm_rtl = Path(tmp) / "gemmini-rtl.txt" if soc.has_gemmini else None
+            report = _run_streaming(
+                elf, soc, comparator, max_cycles, corrupt_pc, spike_timeout_s, gm_rtl, model_trace, gemmini_corrupt_sp
+            )
+            report.gemmini = _gemmini(soc, report.result, comparator, model_trace, gm_rtl)
+            return report
         rtl_outcome = None
         if rtl_trace is not None:
             trace = Path(rtl_trace)
             if not trace.is_file():
                 raise CosimError(f"RTL trace {str(trace)!r} does not exist")
+            gm_rtl = _gemmini_sibling(trace) if soc.has_gemmini else None
+            if gm_rtl is not None and not gm_rtl.is_file():
+                gm_rtl = None  # a trace saved without it: the scalar comparison only
         else:
             trace = Path(keep_trace) if keep_trace else Path(tmp) / "rtl-trace.txt"
-            rtl_outcome = _run_rtl(elf, soc, trace, max_cycles, corrupt_pc)
+            gm_rtl = _gemmini_sibling(trace) if soc.has_gemmini else None
+            rtl_outcome = _run_rtl(elf, soc, trace, max_cycles, corrupt_pc, gm_rtl, gemmini_corrupt_sp)
             if not trace.is_file():
                 raise CosimError(
                     f"the RTL run wrote no commit trace to {trace} ({rtl_outcome.ending}: {rtl_outcome.message})"
                 )
-        with trace.open(errors="replace") as rtl_lines, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
+        with (
+            trace.open(errors="replace") as rtl_lines,
+            spike_commits(elf, soc, timeout_s=spike_timeout_s, gemmini_trace=model_trace) as spike,
+        ):
             try:
                 result = comparator.run(spike, rtl_lines)
             except LogFormatError as e:
                 raise CosimError(f"malformed commit trace or log ({trace} / Spike): {e}") from None
-        return DifftestReport(result, rtl_outcome, spike.outcome, trace, max_cycles is not None)
+        report = DifftestReport(result, rtl_outcome, spike.outcome, trace, max_cycles is not None)
+        report.gemmini = _gemmini(soc, result, comparator, model_trace, gm_rtl)
+        return report
+
+
+def _gemmini_sibling(trace: Path) -> Path:
+    """Where the RTL's Gemmini trace goes beside a commit trace."""
+    return trace.with_name(trace.name + ".gemmini")
+
+
+def _gemmini(
+    soc: SocConfig, result: DiffResult, comparator: Comparator, model_trace: Path | None, rtl_trace: Path | None
+) -> GemminiResult | None:
+    """The Gemmini comparison (after the scalar one: both traces are complete by then)."""
+    if model_trace is None or rtl_trace is None:
+        return None
+    if not rtl_trace.is_file():
+        raise CosimError(f"the RTL run wrote no Gemmini trace to {rtl_trace}")
+    limit = result.divergence.index if result.divergence is not None else None
+    checker = GemminiChecker(soc.accelerator.dim, comparator.gemmini_commits, limit=limit)  # type: ignore[union-attr]
+    model_path = model_trace if model_trace.is_file() else None
+    try:
+        with rtl_trace.open() as rtl_lines:
+            if model_path is None:
+                return checker.run([], rtl_lines)
+            with model_path.open() as model_lines:
+                return checker.run(model_lines, rtl_lines)
+    except GemminiTraceError as e:
+        raise CosimError(f"malformed Gemmini trace: {e}") from None
 
 
 def _comparator(soc: SocConfig, context_lines: int) -> Comparator:
@@ -134,11 +220,17 @@ def _run_streaming(
     max_cycles: int | None,
     corrupt_pc: int | None,
     spike_timeout_s: float | None,
+    gemmini_trace: Path | None = None,
+    model_trace: Path | None = None,
+    gemmini_corrupt_sp: int | None = None,
 ) -> DifftestReport:
     def produce(fifo: Path) -> RunOutcome:
-        return _run_rtl(elf, soc, fifo, max_cycles, corrupt_pc)
+        return _run_rtl(elf, soc, fifo, max_cycles, corrupt_pc, gemmini_trace, gemmini_corrupt_sp)
 
-    with fifo_producer(produce, name="rtl-trace") as rtl, spike_commits(elf, soc, timeout_s=spike_timeout_s) as spike:
+    with (
+        fifo_producer(produce, name="rtl-trace") as rtl,
+        spike_commits(elf, soc, timeout_s=spike_timeout_s, gemmini_trace=model_trace) as spike,
+    ):
         try:
             result = comparator.run(spike, rtl)
         except LogFormatError as e:
@@ -191,13 +283,14 @@ def _cmd(args) -> int:
         context_lines=args.context,
         spike_timeout_s=args.spike_timeout,
         stream=args.stream,
+        gemmini_corrupt_sp=args.gemmini_corrupt_sp,
     )
     rtl = report.rtl
     if rtl is not None:
         how = rtl.message or (f"exit code {rtl.exit_code}" if rtl.exit_code is not None else rtl.ending)
         cycles = f", {rtl.cycles_total} cycles" if rtl.cycles_total is not None else ""
         print(f"RTL: {rtl.ending} ({how}){cycles}", file=sys.stderr)
-    print(report.result.summary())
+    print(report.summary())
     if report.unfinished:
         print(f"the RTL run did not finish, so the comparison is incomplete: {report.unfinished}")
     return 0 if report.ok else 1
@@ -218,6 +311,12 @@ def register(sub) -> None:
     p.add_argument("--max-cycles", type=_int, help="RTL cycle limit (default: the config's)")
     p.add_argument(
         "--corrupt-pc", type=_int, metavar="PC", help="fault injection: flip bit 0 of the first result at PC"
+    )
+    p.add_argument(
+        "--gemmini-corrupt-sp",
+        type=_int,
+        metavar="N",
+        help="fault injection (Gemmini SoCs): flip bit 0 of the N-th scratchpad row write (from 1) in the RTL",
     )
     p.add_argument("--rtl-trace", metavar="FILE", help="compare this existing RTL trace instead of running the RTL")
     p.add_argument("--keep-trace", metavar="FILE", help="write the RTL trace here and keep it")

@@ -53,11 +53,20 @@ def spike_commits(
     *,
     max_instructions: int | None = None,
     timeout_s: float | None = None,
+    gemmini_trace: str | os.PathLike | None = None,
 ) -> Iterator[SpikeStream]:
-    """Start Spike on ``elf`` for ``soc`` and yield a :class:`SpikeStream` of its commit-log lines."""
+    """Start Spike on ``elf`` for ``soc`` and yield a :class:`SpikeStream` of its commit-log lines
+    (``gemmini_trace``: where the Gemmini model writes its side of the Gemmini difftest)."""
 
     def produce(fifo):
-        return run_spike(elf, soc, max_instructions=max_instructions, timeout_s=timeout_s, log_commits=fifo)
+        return run_spike(
+            elf,
+            soc,
+            max_instructions=max_instructions,
+            timeout_s=timeout_s,
+            log_commits=fifo,
+            gemmini_trace=gemmini_trace,
+        )
 
     with fifo_producer(produce, name="spike") as stream:
         yield SpikeStream(stream)

