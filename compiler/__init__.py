@@ -3,7 +3,8 @@
 Stages: :mod:`compiler.frontend` -> :mod:`compiler.pipeline` (target-independent
 :mod:`compiler.rewrites`, then a backend's schedule: :mod:`compiler.rvv`, :mod:`compiler.scalar`;
 then :mod:`compiler.llvm.conversion`) -> :mod:`compiler.llvm.codegen`. compiler/README.md
-describes the layout. Never imports ``harness`` or ``sim``.
+describes the layout. Never imports ``harness``; of ``sim`` only ``sim.gemmini.params`` (lazily, in
+``targets``: the Gemmini numbers the model and the RTL use).
 
     from compiler import compile_kernel
     from compiler.frontend import import_torch
