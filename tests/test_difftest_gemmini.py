@@ -91,6 +91,16 @@ def test_result_owned_by_preload_and_wrong_accumulator_row():
     assert "accumulator row 0 (0x0): expected [1, 2, 3, 4] (model), actual [9, 2, 3, 4] (RTL)" in res.summary()
 
 
+def test_accumulator_row_is_the_whole_row_written_back():
+    # A masked accumulator write whose read-modify-write changed an element outside the mask is caught.
+    one_lane = RTL.replace(
+        "acc 40 1 00 f 00000004000000030000000200000001", "acc 40 1 00 1 00000004000000030000000200000001"
+    )
+    assert _check(MODEL, one_lane).ok
+    res = _check(MODEL, one_lane.replace("acc 40 1 00 1 00000004", "acc 40 1 00 1 00000005"))
+    assert res.divergence is not None and "(element 3)" in res.summary()
+
+
 def test_rows_only_one_side_wrote():
     res = _check(MODEL, RTL.replace("sp 20 0 000 f 04030201\n", ""))
     assert res.divergence is not None and "the RTL did not write it" in res.summary()

@@ -7,7 +7,7 @@ Two streams, both in time order:
   ``insn``, ``sp`` / ``acc`` (the row after each write, with the instruction the write belongs
   to), ``wr`` (DMA writes), ``close k`` once instruction k can write no more;
 - the RTL's (``sim/tb/tb_gemmini_trace.sv``, ``+gemmini_trace=FILE``): ``sp`` / ``acc`` row writes
-  as the banks take them, ``wr`` DMA write requests, each with the core's sequence number, and
+  as the banks take them (accumulator: the whole row the bank wrote back), ``wr`` DMA write requests, each with the core's sequence number, and
   ``issue <seq>`` when the unit accepts an instruction (in program order).
 
 Instruction k is the k-th Gemmini instruction the unit accepted; on the RTL it is the k-th
@@ -150,7 +150,8 @@ class ModelSide:
 class RtlSide:
     """The RTL's trace: instructions in program order (the k-th ``issue``), rows from a shadow of the memories."""
 
-    def __init__(self, lines: Iterable[str]):
+    def __init__(self, lines: Iterable[str], dim: int):
+        self.dim = dim
         self._lines = enumerate(lines, 1)
         self._by_seq: dict[int, GemminiInsn] = {}
         self._shadow: dict[Row, int] = {}
@@ -184,6 +185,9 @@ class RtlSide:
                 bits = _BITS[kind]
                 key = (kind, row)
                 value = self._shadow.get(key, 0)
+                if kind == "acc":
+                    mask = 0  # the whole row as the bank wrote it back (its read-modify-write), unmasked lanes too
+                    value = data & ((1 << (bits * self.dim)) - 1)
                 e = 0
                 while mask >> e:
                     if mask >> e & 1:
@@ -314,7 +318,7 @@ class GemminiChecker:
         self.limit = limit
 
     def run(self, model_lines: Iterable[str], rtl_lines: Iterable[str]) -> GemminiResult:
-        model, rtl = ModelSide(model_lines), RtlSide(rtl_lines)
+        model, rtl = ModelSide(model_lines), RtlSide(rtl_lines, self.dim)
         best: GemminiDivergence | None = None
         compared = rows = nbytes = unfinished = 0
         closed: set[int] = set()
