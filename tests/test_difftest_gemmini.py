@@ -19,6 +19,7 @@ import pytest
 import test_gemmini_programs as spike_programs
 from test_gemmini_programs import GOOD, SOC, _elf
 
+from harness.cli import main as cosim
 from harness.commands.difftest import run_difftest
 from sim.difftest.gemmini import GemminiChecker, GemminiTraceError
 
@@ -227,6 +228,31 @@ def test_programs_clean(name, gemmini_rtl, gemmini_elves, tmp_path):
 @pytest.mark.parametrize("name", SLOW)
 def test_programs_clean_slow(name, gemmini_rtl, gemmini_elves, tmp_path):
     _clean(name, gemmini_elves, tmp_path)
+
+
+BAD = sorted(p.stem for p in (spike_programs.PROG_DIR / "bad").glob("*.c"))
+
+
+@pytest.mark.rtl
+@pytest.mark.iss
+@pytest.mark.parametrize("name", [n if n == "bad_rows" else pytest.param(n, marks=pytest.mark.slow) for n in BAD])
+def test_bad_programs_clean(name, gemmini_rtl, gemmini_elves, tmp_path):
+    # Both sides trap on the refused instruction; nothing it did not do is compared.
+    report = run_difftest(_elf(gemmini_elves, name, sub="bad"), SOC)
+    assert report.rtl is not None and report.rtl.ending == "trap", report.rtl.message if report.rtl else None
+    assert report.ok and report.gemmini is not None, report.summary()
+
+
+@pytest.mark.rtl
+@pytest.mark.iss
+def test_cli_names_the_corrupted_write(gemmini_rtl, gemmini_elves, capsys):
+    elf = _elf(gemmini_elves, "matmul_os")
+    assert cosim(["difftest", str(elf), "--soc", SOC, "--gemmini-corrupt-sp", "2"]) == 1
+    out = capsys.readouterr().out
+    assert re.search(
+        r"first Gemmini divergence at Gemmini instruction \d+ .*\(rows\): pc 0x[0-9a-f]{8}: gemmini mvin ", out
+    )
+    assert re.search(r"scratchpad row \d+ \(0x[0-9a-f]+\): expected \[.*\] \(model\), actual \[.*\] \(RTL\)", out)
 
 
 @pytest.mark.rtl
