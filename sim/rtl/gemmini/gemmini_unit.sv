@@ -350,13 +350,41 @@ module gemmini_unit
     .busy_o      (lp_busy)
   );
 
+  // The preload waiting for its compute (allocation order): the compute that
+  // takes it carries its C rows as its own write set and arms it in the ROB.
+  logic           pend_v_q, arm_valid, rob_is_compute;
+  logic [IdW-1:0] pend_id_q;
+  gm_rows_t       pend_wr_q;
+  gm_sets_t       rob_sets;
+  assign rob_is_compute = rob_alloc_funct inside {7'd4, 7'd5};
+  assign arm_valid      = rob_alloc && rob_is_compute && pend_v_q;
+  always_comb begin
+    rob_sets = sets;
+    if (rob_is_compute && pend_v_q) rob_sets.wr = pend_wr_q;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pend_v_q  <= 1'b0;
+      pend_id_q <= '0;
+      pend_wr_q <= '0;
+    end else if (rob_alloc) begin
+      if (rob_alloc_funct == 7'd6) begin
+        pend_v_q  <= 1'b1;
+        pend_id_q <= rob_alloc_id;
+        pend_wr_q <= sets.wr;
+      end else if (rob_is_compute) begin
+        pend_v_q <= 1'b0;
+      end
+    end
+  end
+
   // ---------------------------------------------------------------------------
   // ROB, id -> core instruction
   // ---------------------------------------------------------------------------
   logic [2:0]           q_valid, q_ready, done_valid, stall_hazard;
   gm_cmd_t [2:0]        q_cmd;
   logic [2:0][IdW-1:0]  done_id;
-  logic                 rob_empty;
+  logic                 rob_empty, rob_active;
   logic [SeqW-1:0]      id_seq_q [2**IdW];
 
   gemmini_unit_rob #(.Depth(RobDepth), .Tags(Tags)) u_rob (
@@ -367,8 +395,12 @@ module gemmini_unit
     .alloc_funct_i  (rob_alloc_funct),
     .alloc_rs1_i    (rob_alloc_rs1),
     .alloc_rs2_i    (rob_alloc_rs2),
-    .alloc_sets_i   (sets),
+    .alloc_sets_i   (rob_sets),
     .alloc_tag_i    (src_tag),
+    .alloc_nowait_i (rob_alloc_funct == 7'd6),
+    .alloc_preload_i(rob_alloc_funct == 7'd6),
+    .arm_valid_i    (arm_valid),
+    .arm_id_i       (pend_id_q),
     .alloc_id_o     (rob_alloc_id),
     .q_valid_o      (q_valid),
     .q_ready_i      (q_ready),
@@ -377,6 +409,7 @@ module gemmini_unit
     .done_id_i      (done_id),
     .tag_busy_o     (tag_busy),
     .empty_o        (rob_empty),
+    .active_o       (rob_active),
     .stall_hazard_o (stall_hazard)
   );
 
@@ -774,7 +807,10 @@ module gemmini_unit
   // ---------------------------------------------------------------------------
   // Status and performance events
   // ---------------------------------------------------------------------------
-  assign busy_o = ib_v_q || it_cnt_q != '0 || !rob_empty || loop_q || lp_busy;
+  // Busy: work the unit finishes by itself. A preload's C waits for a later
+  // compute or drain (the model may keep it pending for ever), so preloads do
+  // not count; the array's rows in flight do.
+  assign busy_o = ib_v_q || it_cnt_q != '0 || rob_active || loop_q || lp_busy || ex_mesh_busy;
   assign progress_o = req_fire || rob_alloc || (|done_valid) || (mem_req_valid_o && mem_req_ready_i)
                    || mem_rsp_valid_i || it_cmp || (|spm_wen) || (|accm_wen) || (|spm_ren) || (|accm_ren)
                    || ex_mesh_busy;
@@ -794,7 +830,7 @@ module gemmini_unit
   end
 
   logic unused;
-  assign unused = ^{cop_req_i.frs1, cop_req_i.vtype, cop_req_i.vl, cop_req_i.vstart, cop_req_i.frm,
+  assign unused = ^{rob_empty, cop_req_i.frs1, cop_req_i.vtype, cop_req_i.vl, cop_req_i.vstart, cop_req_i.frm,
                     cop_req_i.vxrm, cop_req_i.insn[24:15], cop_req_i.insn[13:12], ld_rd_err, st_bytes, ex_stall_operand, spm_wacc_unused, MemW};
 
 endmodule

@@ -6,10 +6,13 @@
 //   read after write, write after read, write after write on overlapping rows
 //   of the same memory; DRAM bytes an mvout writes and an mvin reads (either way).
 // Each controller keeps its own commands' order itself (UNIT.md), so entries of
-// the same controller never hold each other back. Entries are done when their
-// controller says so (done_*), and leave the ROB in order from the oldest.
-// tag_busy_o[t]: an entry of instruction-table tag t is not done yet (the top
-// completes a core instruction when its tag is no longer busy).
+// the same controller never hold each other back. An entry leaves the ROB when
+// its controller says it is done (done_*), in any order (a preload whose compute
+// never comes must not hold the others back); an age matrix says which entries
+// are older. tag_busy_o[t]: an entry of instruction-table tag t is not done yet
+// (the top completes a core instruction when its tag is no longer busy), preloads
+// excepted (nowait): their C lands when a later compute or drain comes, and only
+// the accumulator / scratchpad see it, which the hazards order.
 module gemmini_unit_rob
   import gemmini_pkg::*;
   import gemmini_unit_pkg::*;
@@ -30,6 +33,12 @@ module gemmini_unit_rob
   input  logic [63:0]              alloc_rs2_i,
   input  gm_sets_t                 alloc_sets_i,
   input  logic [TagW-1:0]          alloc_tag_i,
+  input  logic                     alloc_nowait_i,  // the instruction's completion does not wait for it
+  input  logic                     alloc_preload_i, // a preload: its C write counts once armed
+  // a compute consumed the pending preload `arm_id_i`: from now on its C rows are
+  // written in program order (before this cycle's allocation: not for it)
+  input  logic                     arm_valid_i,
+  input  logic [IdW-1:0]           arm_id_i,
   output logic [IdW-1:0]           alloc_id_o,
   // to the controllers (0 load, 1 exec, 2 store)
   output logic [2:0]               q_valid_o,
@@ -41,21 +50,27 @@ module gemmini_unit_rob
   // status
   output logic [Tags-1:0]          tag_busy_o,
   output logic                     empty_o,
+  output logic                     active_o,        // an entry that is no preload is not done
   output logic [2:0]               stall_hazard_o   // a queue head waits for an older command
 );
 
   typedef struct packed {
     gm_ctl_e         ctl;
     logic [TagW-1:0] tag;
+    logic            nowait;
     logic [6:0]      funct;
     logic [63:0]     rs1, rs2;
     gm_sets_t        sets;
   } entry_t;
 
-  entry_t         ent_q [Depth];
-  logic [Depth-1:0] v_q, done_q;
-  logic [PW-1:0]  head_q, tail_q;
-  logic [PW:0]    cnt_q;
+  entry_t           ent_q [Depth];
+  logic [Depth-1:0] v_q;
+  logic [Depth-1:0] older_q [Depth];   // older_q[e][o]: o was allocated before e
+  // wrlive_q[e][o]: o's write set is in force for e (o is no preload, or its
+  // compute came before e: a preload's C is written at its compute, WS, or
+  // later, OS, so commands between the two must not wait for it)
+  logic [Depth-1:0] wrlive_q [Depth];
+  logic [Depth-1:0] pre_q, armed_q;
 
   // per-controller queues of entry indices
   logic [PW-1:0]  fifo_q [3][Depth];
@@ -70,15 +85,29 @@ module gemmini_unit_rob
     return a.v && b.v && a.lo < b.hi && b.lo < a.hi;
   endfunction
 
-  // does `e` (younger) have to wait for `o` (older)?
-  function automatic logic conflict(gm_sets_t o, gm_sets_t e);
-    return rows_ov(o.wr, e.rd0) || rows_ov(o.wr, e.rd1) || rows_ov(o.rd0, e.wr) || rows_ov(o.rd1, e.wr)
-        || rows_ov(o.wr, e.wr) || dram_ov(o.dwr, e.drd) || dram_ov(o.drd, e.dwr);
+  // does `e` (younger) have to wait for `o` (older)? wr_live: o's writes count
+  function automatic logic conflict(gm_sets_t o, gm_sets_t e, logic wr_live);
+    return (wr_live && (rows_ov(o.wr, e.rd0) || rows_ov(o.wr, e.rd1) || rows_ov(o.wr, e.wr)))
+        || rows_ov(o.rd0, e.wr) || rows_ov(o.rd1, e.wr) || dram_ov(o.dwr, e.drd) || dram_ov(o.drd, e.dwr);
   endfunction
 
-  assign alloc_ready_o = cnt_q != (PW + 1)'(Depth);
-  assign alloc_id_o    = IdW'(tail_q);
-  assign empty_o       = cnt_q == '0;
+  // ids above Depth never occur (the entry index is the id)
+  logic unused_ids;
+  assign unused_ids = ^{arm_id_i, done_id_i};
+
+  // the lowest free entry
+  logic [PW-1:0] free_idx;
+  always_comb begin
+    free_idx = '0;
+    for (int i = Depth - 1; i >= 0; i--) begin
+      if (!v_q[i]) free_idx = PW'(i);
+    end
+  end
+
+  assign alloc_ready_o = !(&v_q);
+  assign alloc_id_o    = IdW'(free_idx);
+  assign empty_o       = v_q == '0;
+  assign active_o      = (v_q & ~pre_q) != '0;
 
   logic alloc;
   assign alloc = alloc_valid_i && alloc_ready_o;
@@ -86,18 +115,14 @@ module gemmini_unit_rob
   // heads and their hazards
   logic [2:0] blocked;
   always_comb begin
-    logic [PW-1:0] hi, age_h, age_o;
+    logic [PW-1:0] hi;
     blocked = '0;
     hi = '0;
-    age_h = '0;
-    age_o = '0;
     for (int unsigned c = 0; c < 3; c++) begin
       hi = fifo_q[c][fh_q[c]];
-      age_h = hi - head_q;
       for (int unsigned o = 0; o < Depth; o++) begin
-        age_o = PW'(o) - head_q;
-        if (v_q[o] && !done_q[o] && age_o < age_h && ent_q[o].ctl != gm_ctl_e'(c)
-            && conflict(ent_q[o].sets, ent_q[hi].sets)) begin
+        if (v_q[o] && older_q[hi][o] && ent_q[o].ctl != gm_ctl_e'(c)
+            && conflict(ent_q[o].sets, ent_q[hi].sets, wrlive_q[hi][o])) begin
           blocked[c] = 1'b1;
         end
       end
@@ -113,28 +138,27 @@ module gemmini_unit_rob
   always_comb begin
     tag_busy_o = '0;
     for (int unsigned o = 0; o < Depth; o++) begin
-      if (v_q[o] && !done_q[o]) tag_busy_o[ent_q[o].tag] = 1'b1;
+      if (v_q[o] && !ent_q[o].nowait) tag_busy_o[ent_q[o].tag] = 1'b1;
     end
   end
 
-  logic retire;
-  assign retire = v_q[head_q] && done_q[head_q];
-
   always_ff @(posedge clk_i) begin
     if (alloc) begin
-      ent_q[tail_q] <= '{ctl: alloc_ctl_i, tag: alloc_tag_i, funct: alloc_funct_i, rs1: alloc_rs1_i,
-                         rs2: alloc_rs2_i, sets: alloc_sets_i};
-      fifo_q[alloc_ctl_i][ft_q[alloc_ctl_i]] <= tail_q;
+      ent_q[free_idx] <= '{ctl: alloc_ctl_i, tag: alloc_tag_i, nowait: alloc_nowait_i, funct: alloc_funct_i,
+                           rs1: alloc_rs1_i, rs2: alloc_rs2_i, sets: alloc_sets_i};
+      fifo_q[alloc_ctl_i][ft_q[alloc_ctl_i]] <= free_idx;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      v_q    <= '0;
-      done_q <= '0;
-      head_q <= '0;
-      tail_q <= '0;
-      cnt_q  <= '0;
+      v_q     <= '0;
+      pre_q   <= '0;
+      armed_q <= '0;
+      for (int unsigned e = 0; e < Depth; e++) begin
+        older_q[e]  <= '0;
+        wrlive_q[e] <= '0;
+      end
       for (int unsigned c = 0; c < 3; c++) begin
         fh_q[c] <= '0;
         ft_q[c] <= '0;
@@ -142,18 +166,18 @@ module gemmini_unit_rob
       end
     end else begin
       for (int unsigned c = 0; c < 3; c++) begin
-        if (done_valid_i[c]) done_q[PW'(done_id_i[c])] <= 1'b1;
-      end
-      if (retire) begin
-        v_q[head_q] <= 1'b0;
-        head_q      <= head_q + 1'b1;
+        if (done_valid_i[c]) v_q[PW'(done_id_i[c])] <= 1'b0;
       end
       if (alloc) begin
-        v_q[tail_q]    <= 1'b1;
-        done_q[tail_q] <= 1'b0;
-        tail_q         <= tail_q + 1'b1;
+        v_q[free_idx] <= 1'b1;
+        // everything valid now is older than the new entry; it is younger than all
+        older_q[free_idx]  <= v_q;
+        wrlive_q[free_idx] <= ~pre_q | armed_q;
+        pre_q[free_idx]    <= alloc_preload_i;
+        armed_q[free_idx]  <= 1'b0;
+        for (int unsigned e = 0; e < Depth; e++) older_q[e][free_idx] <= 1'b0;
       end
-      cnt_q <= cnt_q + (PW + 1)'(alloc) - (PW + 1)'(retire);
+      if (arm_valid_i) armed_q[PW'(arm_id_i)] <= 1'b1;
       for (int unsigned c = 0; c < 3; c++) begin
         logic push, pop;
         push = alloc && alloc_ctl_i == gm_ctl_e'(c);

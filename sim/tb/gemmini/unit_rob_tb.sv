@@ -25,6 +25,7 @@ module unit_rob_tb
 );
   gm_cmd_t [2:0]       q_cmd;
   logic [2:0]          stall;
+  logic                active;
   logic [2:0][IdW-1:0] done_id;
   assign done_id = done_id_i;
 
@@ -37,16 +38,21 @@ module unit_rob_tb
     .alloc_rs2_i    (64'd0),
     .alloc_sets_i   (gm_sets_t'(alloc_sets_i)),
     .alloc_tag_i, .alloc_id_o,
+    .alloc_nowait_i (1'b0),
+    .alloc_preload_i(1'b0),
+    .arm_valid_i    (1'b0),
+    .arm_id_i       ('0),
     .q_valid_o, .q_ready_i,
     .q_cmd_o        (q_cmd),
     .done_valid_i,
     .done_id_i      (done_id),
     .tag_busy_o, .empty_o,
+    .active_o       (active),
     .stall_hazard_o (stall)
   );
   for (genvar c = 0; c < 3; c++) begin : g_id
     assign q_id_o[c*IdW +: IdW] = q_cmd[c].id;
   end
   logic unused;
-  assign unused = ^{q_cmd, stall};
+  assign unused = ^{q_cmd, stall, active};
 endmodule

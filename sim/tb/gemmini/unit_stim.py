@@ -54,8 +54,10 @@ def rs(addr: int, cols: int, rows: int) -> int:
 
 
 class Gen:
-    def __init__(self, p: GemminiParams, regions: list[tuple[int, int]], rng: random.Random):
+    def __init__(self, p: GemminiParams, regions: list[tuple[int, int]], rng: random.Random, pair: bool = False):
         self.p, self.regions, self.r = p, regions, rng
+        self.pair = pair  # every preload is followed by a compute
+        self.after_preload = False
 
     def pick(self, *weighted):
         vals, weights = zip(*weighted, strict=True)
@@ -118,21 +120,30 @@ class Gen:
         return self.pick((1, 10), (0, 2), (2, 2), (r.randrange(0, 8), 2), (r.randrange(0, 1 << 16), 1))
 
     def insn(self) -> tuple[int, int, int]:
+        i = self._insn()
+        self.after_preload = self.pair and i[0] == isa.PRELOAD
+        return i
+
+    def _insn(self) -> tuple[int, int, int]:
         r, p, d = self.r, self.p, self.p.dim
-        kind = self.pick(
-            ("cfg_ex", 6),
-            ("cfg_ld", 6),
-            ("cfg_st", 5),
-            ("cfg_norm", 1),
-            ("mvin", 14),
-            ("mvout", 10),
-            ("preload", 12),
-            ("compute", 14),
-            ("loop_cfg", 10),
-            ("loop", 4),
-            ("misc", 3),
-            ("conv", 1),
-            ("unknown", 1),
+        kind = (
+            "compute"
+            if self.after_preload
+            else self.pick(
+                ("cfg_ex", 6),
+                ("cfg_ld", 6),
+                ("cfg_st", 5),
+                ("cfg_norm", 1),
+                ("mvin", 14),
+                ("mvout", 10),
+                ("preload", 12),
+                ("compute", 14),
+                ("loop_cfg", 10),
+                ("loop", 4),
+                ("misc", 3),
+                ("conv", 1),
+                ("unknown", 1),
+            )
         )
         if kind == "cfg_ex":
             rs1 = (
@@ -237,8 +248,12 @@ class Gen:
         return r.choice([f for f in range(128) if f not in isa.FUNCT_NAMES]), r.getrandbits(64), r.getrandbits(64)
 
 
-def random_program(p: GemminiParams, regions: list[tuple[int, int]], n: int, seed: int) -> list[tuple[int, int, int]]:
-    g = Gen(p, regions, random.Random(seed))
+def random_program(
+    p: GemminiParams, regions: list[tuple[int, int]], n: int, seed: int, pair: bool = False
+) -> list[tuple[int, int, int]]:
+    """``n`` random instructions; ``pair``: a compute follows every preload (as programs do; a preload whose
+    compute never comes holds the reads of its B/D rows in the ROB, UNIT.md)."""
+    g = Gen(p, regions, random.Random(seed), pair)
     return [g.insn() for _ in range(n)]
 
 
