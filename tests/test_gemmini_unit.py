@@ -267,15 +267,6 @@ def test_unit_counter_reads_rtl_events(unit4, tmp_path):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_unit_random_streams_match_model(unit4, tmp_path, seed):
     """The decode test's random streams (every funct, legal and not, wild addresses, loops; a compute after every
-    preload) through the whole unit: the same refusals, no hang, the same memories as the model."""
+    preload) through the whole unit: the same refusals, no hang, the same memories and MACs as the model."""
     p, build = unit4
-    run_against_model(p, build, random_program(p, regions(SOC), 300, seed, pair=True), tmp_path, seed, macs=False)
-
-
-@pytest.mark.xfail(reason="gemmini_exec's perf_macs_o misses some computes of odd streams (e.g. 162 vs 252 MACs)")
-@pytest.mark.parametrize("seed", [1, 2])
-def test_unit_random_streams_count_macs_like_the_model(unit4, tmp_path, seed):
-    p, build = unit4
-    prog = random_program(p, regions(SOC), 300, seed, pair=True)
-    res = run_against_model(p, build, prog, tmp_path, seed, macs=False)
-    assert res["macs"] == res["model_macs"]
+    run_against_model(p, build, random_program(p, regions(SOC), 300, seed, pair=True), tmp_path, seed)

@@ -4,7 +4,8 @@
 addresses near the ends of the scratchpad and accumulator, DRAM addresses at the memory map's edges, loop_ws
 with its configs, counter, flush, loop_conv, unknown functs); :func:`model_verdicts` runs a stream on
 sim/gemmini/model.py the way the RTL takes it: an instruction the model refuses (GemminiIllegal) leaves no trace
-(its state is rolled back: the core traps precisely), and the verdict is (legal, gm_illegal_e code).
+(its state, counters included, is rolled back: the core traps precisely), and the verdict is (legal,
+gm_illegal_e code).
 """
 
 from __future__ import annotations
@@ -270,7 +271,7 @@ def model_verdicts(
         saved = copy.deepcopy([getattr(model, a) for a in _SHADOW])
         lw = model.loop_ws
         saved_loop = (copy.deepcopy(lw.cfg), lw.loops_started, lw.acc_half)
-        sp, acc = model.sp.copy(), model.acc.copy()
+        sp, acc, counters = model.sp.copy(), model.acc.copy(), dict(model.counters)
         try:
             model.execute(funct, rs1 & M64, rs2 & M64)
             out.append((1, 0, ""))
@@ -283,6 +284,8 @@ def model_verdicts(
                 setattr(model, a, v)
             lw.cfg, lw.loops_started, lw.acc_half = saved_loop
             model.sp, model.acc = sp, acc
+            model.counters.clear()  # the CounterFile holds this dict: restore it in place
+            model.counters.update(counters)
         if out[-1] is None:
             out.pop()
             continue
