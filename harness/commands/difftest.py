@@ -146,7 +146,7 @@ def run_difftest(
             report = _run_streaming(
                 elf, soc, comparator, max_cycles, corrupt_pc, spike_timeout_s, gm_rtl, model_trace, gemmini_corrupt_sp
             )
-            report.gemmini = _gemmini(soc, report.result, comparator, model_trace, gm_rtl)
+            report.gemmini = _gemmini(soc, report.result, comparator, model_trace, gm_rtl, report.rtl)
             return report
         rtl_outcome = None
         if rtl_trace is not None:
@@ -173,7 +173,7 @@ def run_difftest(
             except LogFormatError as e:
                 raise CosimError(f"malformed commit trace or log ({trace} / Spike): {e}") from None
         report = DifftestReport(result, rtl_outcome, spike.outcome, trace, max_cycles is not None)
-        report.gemmini = _gemmini(soc, result, comparator, model_trace, gm_rtl)
+        report.gemmini = _gemmini(soc, result, comparator, model_trace, gm_rtl, rtl_outcome)
         return report
 
 
@@ -183,7 +183,12 @@ def _gemmini_sibling(trace: Path) -> Path:
 
 
 def _gemmini(
-    soc: SocConfig, result: DiffResult, comparator: Comparator, model_trace: Path | None, rtl_trace: Path | None
+    soc: SocConfig,
+    result: DiffResult,
+    comparator: Comparator,
+    model_trace: Path | None,
+    rtl_trace: Path | None,
+    rtl: RunOutcome | None = None,
 ) -> GemminiResult | None:
     """The Gemmini comparison (after the scalar one: both traces are complete by then)."""
     if model_trace is None or rtl_trace is None:
@@ -191,7 +196,9 @@ def _gemmini(
     if not rtl_trace.is_file():
         raise CosimError(f"the RTL run wrote no Gemmini trace to {rtl_trace}")
     limit = result.divergence.index if result.divergence is not None else None
-    checker = GemminiChecker(soc.accelerator.dim, comparator.gemmini_commits, limit=limit)  # type: ignore[union-attr]
+    cut = rtl is not None and rtl.ending not in ("exit", "trap")  # a saved trace (--rtl-trace) is taken as whole
+    dim = soc.accelerator.dim  # type: ignore[union-attr]
+    checker = GemminiChecker(dim, comparator.gemmini_commits, limit=limit, rtl_cut=cut)
     model_path = model_trace if model_trace.is_file() else None
     try:
         with rtl_trace.open() as rtl_lines:
