@@ -21,6 +21,7 @@ from test_gemmini_programs import GOOD, SOC, _elf
 
 from harness.cli import main as cosim
 from harness.commands.difftest import run_difftest
+from sim.difftest import Comparator
 from sim.difftest.gemmini import GemminiChecker, GemminiTraceError
 
 gemmini_elves = spike_programs.gemmini_elves
@@ -179,6 +180,32 @@ def test_commit_cross_check_and_scalar_limit():
     bad = RTL.replace("08070605", "08070615")
     assert not _check(MODEL, bad, commits=commits).ok
     assert _check(MODEL, bad, commits=commits, limit=13).ok
+
+
+def _word(funct: int) -> int:
+    return (funct << 25) | (10 << 15) | (0x7 << 12) | (10 << 7) | 0x7B  # rd = rs1 = a0, xd xs1 xs2
+
+
+@pytest.mark.parametrize(("funct", "copied"), [(126, True), (2, False)])
+def test_counter_reads_are_taken_from_the_rtl(funct, copied):
+    # The counter instruction's rd (funct 126) counts cycles/events: the RTL's value is taken and tainted
+    # (the add after it is not compared either); any other Gemmini rd is compared.
+    w = _word(funct)
+    spike = [
+        f"core   0: 3 0x0000000020000000 (0x{w:08x}) x10 0x0000000000000007",
+        "core   0: 3 0x0000000020000004 (0x00150513) x10 0x0000000000000008",
+    ]
+    rtl = [
+        f"0x0000000020000000 (0x{w:08x}) #3",
+        "@3 x10 0x0000000000000123",
+        "0x0000000020000004 (0x00150513) x10 0x0000000000000124",
+    ]
+    res = Comparator(64).run(spike, rtl)
+    assert res.ok is copied, res.summary()
+    if copied:
+        assert res.copied_from_rtl >= 1
+    else:
+        assert "expected 0x0000000000000007 (Spike), actual 0x0000000000000123 (RTL)" in res.summary()
 
 
 # ---- the model's trace on Spike ---------------------------------------------------
