@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
+import warnings
 
 # Stable command names (DESIGN.md); a module missing here is simply not offered.
 COMMANDS = ("doctor", "cc", "run", "iss", "difftest", "cases", "verify", "regress", "passes")
@@ -19,6 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cosim",
         description="Compile PyTorch to RVV/Gemmini, run it on simulated RTL or Spike, compare with PyTorch.",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="also show our dependencies' log lines and warnings"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -33,6 +38,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def quiet_dependencies(verbose: bool) -> None:
+    """Users see our messages, not our dependencies' log lines and warnings (``-v`` shows them).
+
+    A root handler of our own, at WARNING unless verbose: torch-mlir's importer logs through the root logger
+    (``logging.debug``), which would otherwise install a handler that lets cocotb's runner print its INFO
+    lines; torch.export's deprecation notes about its own internals are FutureWarnings."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+    logging.basicConfig(handlers=[handler], level=logging.DEBUG if verbose else logging.WARNING, force=True)
+    if not verbose:
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+
 def main(argv: list[str] | None = None) -> int:
     from compiler.errors import CompileError
     from configs import ConfigError
@@ -40,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     from sim.errors import SimError
 
     args = build_parser().parse_args(argv)
+    quiet_dependencies(args.verbose)
     try:
         return int(args.func(args) or 0)
     except (CosimError, ConfigError, SimError, CompileError, FileNotFoundError) as e:

@@ -91,14 +91,19 @@ def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | No
 def accelerator_use(soc, strategy: str) -> dict:
     """``accelerator_used`` (and a ``note`` when false) for a config with an accelerator; {} without one.
 
-    Until a Gemmini compiler backend exists, a PyTorch case on a Gemmini config
-    compiles with the scalar strategy: its pass says nothing about the matrix unit."""
+    A case on a Gemmini config compiles with the ``gemmini`` strategy only when its (quantized) program has int8
+    layers the backend maps; otherwise (float ops only, or ``--quant none``) it runs on the core, and its pass
+    says nothing about the matrix unit."""
     kind = soc.accelerator.kind
     if kind == "none":
         return {}
     if strategy != "scalar":
         return {"accelerator_used": True}
-    why = "no Gemmini compiler backend yet" if kind == "gemmini" else f"the compiler did not use the {kind} unit"
+    why = (
+        "no int8 matmul, linear, bmm, conv2d or residual add in the program for Gemmini to run"
+        if kind == "gemmini"
+        else f"the compiler did not use the {kind} unit"
+    )
     return {"accelerator_used": False, "note": f"ran on the RV{soc.xlen} core only: {why}"}
 
 
