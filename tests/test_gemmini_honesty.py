@@ -15,7 +15,9 @@ from harness.commands.verify import run_verify
 from harness.results import RESULT_KEYS, write_json_atomic
 from harness.verify import accelerator_use, verify
 
-NOTE = "ran on the RV64 core only: no int8 matmul, linear, bmm, conv2d or residual add in the program for Gemmini to run"
+NOTE = (
+    "ran on the RV64 core only: no int8 matmul, linear, bmm, conv2d or residual add in the program for Gemmini to run"
+)
 
 
 @pytest.fixture(scope="module")
