@@ -132,8 +132,11 @@ def test_conv_through_loop_conv_on_a_config_that_has_it(gemmini_elves, tmp_path)
     src = load_soc(SOC).path.read_text()
     assert "loop_conv = false" in src
     cfg = tmp_path / "gemmini-dim4-loopconv.toml"
-    cfg.write_text(src.replace('name = "gemmini-dim4"', 'name = "gemmini-dim4-loopconv"').replace(
-        "loop_conv = false", "loop_conv = true"))
+    cfg.write_text(
+        src.replace('name = "gemmini-dim4"', 'name = "gemmini-dim4-loopconv"').replace(
+            "loop_conv = false", "loop_conv = true"
+        )
+    )
     elf = build_elf([PROG_DIR / "conv.c"], str(cfg), tmp_path / "conv-loopconv.elf")
     (tmp_path / "iss").mkdir()
     out = run_spike(elf, str(cfg), workdir=tmp_path / "iss", timeout_s=120)
