@@ -11,7 +11,7 @@ import argparse
 import importlib
 import time
 
-BENCHMARKS = ("rtl", "compile", "vector", "gemmini")
+BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,9 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     for name in args.only or BENCHMARKS:
         try:
-            module = importlib.import_module(f"harness.bench_{name}")
+            module_name = f"harness.bench_{name.replace('-', '_')}"
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as e:
-            if e.name == f"harness.bench_{name}":
+            if e.name == module_name:
                 print(f"[bench {name}] not available in this checkout")
                 continue
             raise
