@@ -35,6 +35,9 @@ class Case:
     ops: tuple[str, ...] = ()
     description: str = ""
     mlir_path: Path | None = None
+    # Gemmini: "suite" = its int8 form is in ``nox -s verify`` on the Gemmini configs
+    # (harness.gemmini_suite), "slow" = only in the slow tests (tests/test_gemmini_cases.py), "" = neither.
+    int8: str = ""
 
 
 @dataclass
@@ -62,15 +65,32 @@ def _randn(*shape):
     return torch.randn(*shape, generator=g)
 
 
-REGISTRY: dict[str, Case] = {}
+REGISTRY: dict[str, Case] = {}  # float cases: the verify suite runs them on the scalar and vector configs
+# int8-only cases: quantized on the Gemmini configs (too large for the scalar configs, or there for a layer shape)
+INT8_REGISTRY: dict[str, Case] = {}
 
 
-def case(name: str, tolerance: str, ops: tuple[str, ...], description: str):
+def case(name: str, tolerance: str, ops: tuple[str, ...], description: str, int8: str = ""):
     def deco(fn):
-        REGISTRY[name] = Case(name, fn, tolerance, ops, description)
+        REGISTRY[name] = Case(name, fn, tolerance, ops, description, int8=int8)
         return fn
 
     return deco
+
+
+def int8_case(name: str, ops: tuple[str, ...], description: str, int8: str = "suite"):
+    """A case run only in int8 on the Gemmini configs (``cosim verify NAME --soc gemmini-dim4``)."""
+
+    def deco(fn):
+        INT8_REGISTRY[name] = Case(name, fn, "reduction", ops, description, int8=int8)
+        return fn
+
+    return deco
+
+
+def gemmini_cases(level: str) -> list[Case]:
+    """Every built-in case whose int8 form runs at ``level`` ("suite" or "slow") on the Gemmini configs."""
+    return [c for c in (*REGISTRY.values(), *INT8_REGISTRY.values()) if c.int8 == level]
 
 
 @case("addmm", "reduction", ("addmm",), "bias(16) + x(8x32) @ w(32x16)")
@@ -78,17 +98,17 @@ def _addmm():
     return (lambda b, x, w: _torch().addmm(b, x, w)), (_randn(16), _randn(8, 32), _randn(32, 16))
 
 
-@case("mm", "reduction", ("mm",), "(16x32) @ (32x24)")
+@case("mm", "reduction", ("mm",), "(16x32) @ (32x24)", int8="suite")
 def _mm():
     return (lambda a, b: a @ b), (_randn(16, 32), _randn(32, 24))
 
 
-@case("bmm", "reduction", ("bmm",), "two 8x8x8 f32 tensors, as t1's pytorch.matmul")
+@case("bmm", "reduction", ("bmm",), "two 8x8x8 f32 tensors, as t1's pytorch.matmul", int8="suite")
 def _bmm():
     return (lambda a, b: _torch().bmm(a, b)), (_randn(8, 8, 8), _randn(8, 8, 8) * 0.5)
 
 
-@case("linear", "reduction", ("linear",), "nn.Linear(32, 16) on 4x32")
+@case("linear", "reduction", ("linear",), "nn.Linear(32, 16) on 4x32", int8="suite")
 def _linear():
     torch = _torch()
     return torch.nn.Linear(32, 16), (_randn(4, 32),)
@@ -134,7 +154,7 @@ def _layer_norm():
     return m, (_randn(8, 32) * 2 + 1,)
 
 
-@case("conv2d", "reduction", ("conv2d",), "nn.Conv2d(3, 8, 3, stride=2, padding=1) on 1x3x16x16 (NCHW)")
+@case("conv2d", "reduction", ("conv2d",), "nn.Conv2d(3, 8, 3, stride=2, padding=1) on 1x3x16x16 (NCHW)", int8="suite")
 def _conv2d():
     torch = _torch()
     return torch.nn.Conv2d(3, 8, 3, stride=2, padding=1), (_randn(1, 3, 16, 16),)
@@ -159,7 +179,7 @@ def _permute():
     return f, (_randn(2, 3, 4, 8),)
 
 
-@case("mlp", "reduction", ("linear", "relu"), "MLP 64 -> 128 -> relu -> 10 on 2x64")
+@case("mlp", "reduction", ("linear", "relu"), "MLP 64 -> 128 -> relu -> 10 on 2x64", int8="suite")
 def _mlp():
     torch = _torch()
     m = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
@@ -190,7 +210,7 @@ def _lenet_module():
     return LeNet()
 
 
-@case("lenet5", "reduction", ("conv2d", "relu", "max_pool2d", "linear"), "LeNet-5 on a 1x1x28x28 input")
+@case("lenet5", "reduction", ("conv2d", "relu", "max_pool2d", "linear"), "LeNet-5 on a 1x1x28x28 input", int8="suite")
 def _lenet5():
     return _lenet_module(), (_randn(1, 1, 28, 28),)
 
@@ -208,8 +228,86 @@ def _bert():
     return Bert().eval(), example_inputs()
 
 
+# ---------------------------------------------------------------- int8 cases (Gemmini configs only)
+# Sizes that are not multiples of 4, 8 or 16 leave every DIM's last blocks padded.
+
+
+@int8_case("mm_odd", ("mm",), "(37x29) @ (29x19): two activations, no dimension a multiple of DIM")
+def _mm_odd():
+    return (lambda a, b: a @ b), (_randn(37, 29), _randn(29, 19))
+
+
+@int8_case("linear_odd", ("linear",), "nn.Linear(45, 23) on 7x45")
+def _linear_odd():
+    return _torch().nn.Linear(45, 23), (_randn(7, 45),)
+
+
+@int8_case("linear_wide", ("linear", "relu"), "nn.Linear(200, 96) + relu on 50x200: a grid of loop_ws tiles")
+def _linear_wide():
+    torch = _torch()
+    return torch.nn.Sequential(torch.nn.Linear(200, 96), torch.nn.ReLU()), (_randn(50, 200),)
+
+
+@int8_case("bmm_odd", ("bmm",), "(3x10x12) @ (3x12x7)")
+def _bmm_odd():
+    return (lambda a, b: _torch().bmm(a, b)), (_randn(3, 10, 12), _randn(3, 12, 7))
+
+
+@int8_case("conv2d_padded", ("conv2d", "relu"), "nn.Conv2d(8, 16, 3, padding=1) + relu on 1x8x12x12")
+def _conv2d_padded():
+    torch = _torch()
+    return torch.nn.Sequential(torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU()), (_randn(1, 8, 12, 12),)
+
+
+@int8_case("conv2d_strided", ("conv2d",), "nn.Conv2d(4, 12, 3, stride=2) on 1x4x17x17 (no padding)")
+def _conv2d_strided():
+    return _torch().nn.Conv2d(4, 12, 3, stride=2), (_randn(1, 4, 17, 17),)
+
+
+@int8_case("conv2d_depthwise", ("conv2d",), "depthwise nn.Conv2d(16, 16, 3, padding=1, groups=16) on 1x16x10x10")
+def _conv2d_depthwise():
+    return _torch().nn.Conv2d(16, 16, 3, padding=1, groups=16), (_randn(1, 16, 10, 10),)
+
+
+@int8_case("resnet_block", ("conv2d", "batch_norm", "relu", "add"), "ResNet basic block, 16 channels, 1x16x12x12")
+def _resnet_block():
+    _torch()
+    from harness.models.resnet import BasicBlock, randomize_batch_norm
+
+    return randomize_batch_norm(BasicBlock(16, 16)), (_randn(1, 16, 12, 12),)
+
+
+@int8_case("attention", ("linear", "bmm", "softmax"), "self-attention, dim 32, 2 heads, 1x16x32: softmax on the core")
+def _attention():
+    _torch()
+    from harness.models.attention import AttentionBlock
+
+    return AttentionBlock(32, 2), (_randn(1, 16, 32),)
+
+
+def _resnet18(size: int):
+    _torch()
+    from harness.models.resnet import ResNet18, randomize_batch_norm
+
+    model = randomize_batch_norm(ResNet18())
+    # 1000 random-weight classes: top-1 of one image is not a meaningful agreement test; the error bound is
+    return model, (_randn(1, 3, size, size),), {"classifier": False}
+
+
+@int8_case("resnet18", ("conv2d", "batch_norm", "relu", "max_pool2d", "add", "avg_pool", "linear"),
+           "ResNet-18 (torch.nn), 1x3x64x64", int8="slow")  # fmt: skip
+def _resnet18_64():
+    return _resnet18(64)
+
+
+@int8_case("resnet18_224", ("conv2d", "batch_norm", "relu", "max_pool2d", "add", "avg_pool", "linear"),
+           "ResNet-18 (torch.nn), 1x3x224x224", int8="slow")  # fmt: skip
+def _resnet18_224():
+    return _resnet18(224)
+
+
 def builtin_names() -> list[str]:
-    return list(REGISTRY)
+    return [*REGISTRY, *INT8_REGISTRY]
 
 
 def _user_case(spec: str) -> Case:
@@ -244,6 +342,8 @@ def resolve(spec: str) -> Case:
     """A built-in name, ``file.py:FUNC`` or ``file.mlir`` -> Case."""
     if spec in REGISTRY:
         return REGISTRY[spec]
+    if spec in INT8_REGISTRY:
+        return INT8_REGISTRY[spec]
     if spec.endswith(".mlir"):
         p = Path(spec)
         if not p.is_file():
@@ -252,7 +352,7 @@ def resolve(spec: str) -> Case:
     if ".py:" in spec:
         return _user_case(spec)
     raise CosimError(
-        f"unknown case {spec!r}; built-in cases: {', '.join(REGISTRY)} (or pass FILE.py:FUNC or FILE.mlir)"
+        f"unknown case {spec!r}; built-in cases: {', '.join(builtin_names())} (or pass FILE.py:FUNC or FILE.mlir)"
     )
 
 

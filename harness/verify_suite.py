@@ -47,6 +47,8 @@ CASE_SOURCES: dict[str, str] = {
     "gemmini-programs-rtl": "harness.c_programs:gemmini_verify_cases_rtl",
     "torch": "harness.verify:verify_cases",
     "torch-rtl": "harness.verify:verify_cases_rtl",
+    "torch-gemmini": "harness.gemmini_suite:verify_cases",
+    "torch-gemmini-rtl": "harness.gemmini_suite:verify_cases_rtl",
 }
 SOURCES_ENV = "COSIM_CASE_SOURCES"
 ONLY_ENV = "COSIM_VERIFY_ONLY"  # comma-separated source names to restrict a run to
