@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import tempfile
 import time
 from collections.abc import Iterable
@@ -27,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 
 from configs import SocConfig, load_soc
+from sim import waves as waves_mod
 from sim.errors import SimError
 from sim.outcome import TRAP_NAMES, ProfileRegion, RunOutcome, Trap
 from sim.verilator_build import TOPLEVEL, Build, _runner_class, build, check_plusarg_path
@@ -212,6 +212,8 @@ def run_rtl(
     corrupt_pc: int | None = None,
     dumps: Iterable = (),
     waves: str | os.PathLike | None = None,
+    waves_from: int = 0,
+    waves_to: int | None = None,
     workdir: str | os.PathLike | None = None,
     plusargs: Iterable[str] = (),
 ) -> RunOutcome:
@@ -221,7 +223,8 @@ def run_rtl(
     ``corrupt_pc``: flip bit 0 of the first register write retired at this PC.
     ``dumps``: ``(addr, size)`` pairs (or objects with ``.addr``/``.size``) read
     from the backing store after the run, returned in ``RunOutcome.dumps``.
-    ``waves``: write an FST (VCD without liblz4) to this path.
+    ``waves``: write an FST (VCD without liblz4) of cycles ``waves_from`` .. ``waves_to``
+    (default: 20 000 cycles) to this path; the run ends at ``waves_to`` (sim/waves.py).
     ``plusargs``: more test-bench plusargs (sim/tb/README.md), e.g.
     ``+perf_max_fma=1`` to lower a width assertion's bound.
     """
@@ -236,18 +239,15 @@ def run_rtl(
     with tempfile.TemporaryDirectory(dir=workdir, prefix="rtl-") as tmp_name:
         tmp = Path(tmp_name)
         trace_path = Path(trace).resolve() if trace is not None else None
-        args = _plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list, plusargs)
+        window: list[str] = []
+        if waves is not None:  # a bounded window, opened by tb_waves.sv; never the whole run
+            max_cycles, window = waves_mod.window_plusargs(
+                tmp, *waves_mod.check_window(waves_from, waves_to), max_cycles
+            )
+        args = _plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list, [*plusargs, *window])
         t0 = time.perf_counter()
-        _simulate(b, args, tmp, waves=waves is not None)
+        _simulate(b, args, tmp, waves=False)
         wall = time.perf_counter() - t0
-        if waves is not None:
-            produced = next((tmp / n for n in ("dump.fst", "dump.vcd") if (tmp / n).exists()), None)
-            if produced is None:
-                raise SimError("the waves build wrote no dump.fst/dump.vcd")
-            dest = Path(waves)
-            if dest.suffix not in (".fst", ".vcd") or dest.suffix != produced.suffix:
-                dest = dest.with_suffix(produced.suffix)
-            shutil.move(produced, dest)
         report_path = tmp / "result.txt"
         if not report_path.exists():
             raise SimError(f"the simulation wrote no result; its log:\n{_log_tail(tmp)}")
@@ -257,6 +257,8 @@ def run_rtl(
             raise SimError(rep.message or f"the simulation failed; its log:\n{_log_tail(tmp)}")
         if not rep.complete:
             raise SimError(f"the simulation's result file is incomplete; its log:\n{_log_tail(tmp)}")
+        if waves is not None:
+            waves_mod.collect(b.directory, tmp, Path(waves))
         outcome = _outcome(rep, elf, soc, uart, wall, b, watchdog)
         outcome.dumps = {addr: path.read_bytes() for addr, path in rep.dumps.items()}
         return outcome

@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -34,6 +35,7 @@ from sim.errors import SimError
 SIM_DIR = Path(__file__).resolve().parent
 RTL_DIR = SIM_DIR / "rtl"
 TB_DIR = SIM_DIR / "tb"
+WAVES_SV = TB_DIR / "tb_waves.sv"  # the waves flavour's dump window (sim/waves.py)
 TOPLEVEL = "tb_top"
 TIMESCALE = ("1ns", "1ps")
 # Bump when the build recipe below changes in a way the inputs do not show.
@@ -312,6 +314,7 @@ def rtl_hash(soc: SocConfig) -> str:
 
 def build_key(soc: SocConfig, flavour: Flavour, waves: bool) -> tuple[str, dict]:
     extra = [TB_DIR / "bench_main.cpp"] if flavour == "plain" else []
+    extra += [WAVES_SV] if waves else []
     inputs = {
         "recipe": RECIPE_VERSION,
         "flavour": flavour,
@@ -364,11 +367,13 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
     params = soc_parameters(soc)
     flags = verilator_flags(soc)
     sources = [str(p) for p in rtl_sources(soc) + tb_sources(soc)]
-    hdl = [p for p in sources if p.endswith(".sv")]
+    hdl = [p for p in sources if p.endswith(".sv")] + ([str(WAVES_SV)] if waves else [])
     cpp = [p for p in sources if p.endswith(".cpp")]
     log = directory / "build.log"
     if flavour == "cocotb":
         runner = _runner_class()()
+        if not logging.getLogger().isEnabledFor(logging.DEBUG):  # `cosim -v` shows the runner's command lines
+            runner.log.setLevel(logging.WARNING)
         trace_flags = ["--trace-fst"] if waves and _have_lz4() else []
         try:
             runner.build(
@@ -479,6 +484,7 @@ def build(
             return made(manifest, 0.0, True)
         if entry.exists():
             shutil.rmtree(entry, ignore_errors=True)  # corrupt or stale: rebuild
+        remove_abandoned_builds(root)
         tmp = root / f".{entry.name}.{os.getpid()}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
@@ -510,6 +516,40 @@ def build(
         os.replace(tmp, entry)
         _prune(root, entry)
         return made(manifest, seconds, False)
+
+
+# A private build directory is .<entry>.<pid>.tmp; it is abandoned when its builder died
+# (killed mid-build) or, should the pid have been reused, when nothing in it changed for this long.
+_TMP_NAME = re.compile(r"^\..+\.(\d+)\.tmp$")
+ABANDONED_AFTER_S = 3600
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_abandoned_builds(root: Path) -> list[Path]:
+    """Delete private build directories left by killed builds (a live build's own is never touched)."""
+    removed = []
+    now = time.time()
+    for p in root.iterdir() if root.is_dir() else ():
+        m = _TMP_NAME.match(p.name)
+        if not m or not p.is_dir() or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            idle = now - p.stat().st_mtime
+        except OSError:
+            continue  # its builder just renamed or removed it
+        if not _pid_alive(int(m.group(1))) or idle > ABANDONED_AFTER_S:
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p)
+    return removed
 
 
 KEEP_PER_KIND = 3  # cache entries kept per (config, flavour, waves): RTL edits add new ones
