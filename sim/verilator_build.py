@@ -345,6 +345,12 @@ def _runner_class():
         and with at most two make jobs (shared machines). The test bench marks the
         few signals cocotb touches ``public`` itself."""
 
+        def __init__(self):
+            super().__init__()
+            # Its INFO lines are full command lines: users see ours only (`cosim -v` shows them).
+            if not logging.getLogger().isEnabledFor(logging.DEBUG):
+                self.log.setLevel(logging.WARNING)
+
         def _build_command(self):
             cmds = super()._build_command()
             cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
@@ -372,8 +378,6 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
     log = directory / "build.log"
     if flavour == "cocotb":
         runner = _runner_class()()
-        if not logging.getLogger().isEnabledFor(logging.DEBUG):  # `cosim -v` shows the runner's command lines
-            runner.log.setLevel(logging.WARNING)
         trace_flags = ["--trace-fst"] if waves and _have_lz4() else []
         try:
             runner.build(
