@@ -4,17 +4,23 @@ Decode: random instruction streams (every funct, config fields, local addresses 
 addresses at the memory map's edges, loop_ws with its configs) through gemmini_unit_decode, one a cycle, taken
 when the decoder calls them legal; the model runs the same stream with rollback on GemminiIllegal (a refused
 instruction leaves no trace, as the core's precise trap), and legality and reason (gm_illegal_e, mapped from the
-model's message) must agree instruction by instruction. DIM 4 (gemmini-dim4) in the default tier.
+model's message) must agree instruction by instruction.
+
+The whole unit (unit_tb): the programs of unit_stim.unit_programs (random WS / OS tile programs, loop_ws with
+every field, the random streams) on the RTL and on the model from the same memory; refusals and their reasons,
+completions, memory bytes, scratchpad, accumulator and MACs must agree. The counter instruction on RTL events.
+
+gemmini-dim4 in the default tier; gemmini-dim16 (its memory sizes) in the slow tier (``-m slow``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import pytest
 
-from configs import load_soc
 from sim.gemmini import isa
 from sim.gemmini.model import GemminiModel
 from sim.gemmini.params import GemminiParams, gemmini_params
@@ -29,22 +35,27 @@ from sim.tb.gemmini.unit_build import (
     run_rob,
     run_unit,
 )
-from sim.tb.gemmini.unit_stim import MapMemory, loop_program, model_verdicts, random_program, tile_program
+from sim.tb.gemmini.unit_stim import (
+    WINDOW_SIZE,
+    MapMemory,
+    model_verdicts,
+    random_program,
+    regions,
+    tile_program,
+    unit_programs,
+    window_base,
+)
 
 pytestmark = pytest.mark.rtl
 
 SOC = "gemmini-dim4"
+SOC16 = "gemmini-dim16"
 
 
-def regions(soc: str) -> list[tuple[int, int]]:
-    m = load_soc(soc).memory_map
-    return [(m.scalar_base, m.scalar_size), (m.ddr_base, m.ddr_size), (m.sram_base, m.sram_size)]
-
-
-@pytest.fixture(scope="module")
-def decode4() -> tuple[GemminiParams, ArrayBuild]:
-    p = gemmini_params(SOC)
-    return p, build_decode_tb(p, SOC)
+@cache
+def decode_bench(soc: str) -> tuple[GemminiParams, ArrayBuild]:
+    p = gemmini_params(soc)
+    return p, build_decode_tb(p, soc)
 
 
 def _describe(i: int, insn: tuple[int, int, int]) -> str:
@@ -52,10 +63,12 @@ def _describe(i: int, insn: tuple[int, int, int]) -> str:
     return f"#{i} {isa.FUNCT_NAMES.get(f, f)} rs1={a:#x} rs2={b:#x}"
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_decode_legality_matches_model(decode4, tmp_path, seed):
-    p, build = decode4
-    regs = regions(SOC)
+@pytest.mark.parametrize(
+    "soc, seed", [(SOC, 1), (SOC, 2), pytest.param(SOC16, 1, marks=pytest.mark.slow, id="gemmini-dim16-1")]
+)
+def test_decode_legality_matches_model(tmp_path, soc, seed):
+    p, build = decode_bench(soc)
+    regs = regions(soc)
     insns, expect = model_verdicts(GemminiModel(p, MapMemory(regs)), random_program(p, regs, 2500, seed))
     got, _ = run_decode(build, insns, tmp_path)
     names = {v: k for k, v in illegal_reasons().items()}
@@ -88,27 +101,31 @@ def test_decode_legality_matches_model(decode4, tmp_path, seed):
 
 # ---------------------------------------------------------------- the whole unit
 
-WINDOW_OFF, WINDOW_SIZE = 0x1_0000, 0x8000
+
+@cache
+def unit_bench(soc: str) -> tuple[GemminiParams, ArrayBuild]:
+    return gemmini_params(soc), build_unit_tb(soc)
 
 
-@pytest.fixture(scope="module")
-def unit4() -> tuple[GemminiParams, ArrayBuild]:
-    return gemmini_params(SOC), build_unit_tb(SOC)
-
-
-def run_against_model(p: GemminiParams, build: ArrayBuild, prog, tmp_path, seed: int, macs: bool = True) -> dict:
-    """Run ``prog`` on the RTL and on the model from the same memory; memory bytes, scratchpad and accumulator
-    (rebuilt from the unit's write trace) and the useful MACs must agree."""
-    regs = regions(SOC)
-    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
+def run_against_model(soc: str, prog, tmp_path, seed: int, macs: bool = True) -> dict:
+    """Run ``prog`` on the RTL of ``soc`` and on the model from the same memory; memory bytes, scratchpad and
+    accumulator (rebuilt from the unit's write trace) and the useful MACs must agree."""
+    p, build = unit_bench(soc)
+    base = window_base(soc)
     init = np.random.default_rng(seed).integers(0, 256, WINDOW_SIZE, dtype=np.uint8).tobytes()
-    mem = MapMemory(regs)
+    mem = MapMemory(regions(soc))
     mem.data.update({base + i: v for i, v in enumerate(init)})
     model = GemminiModel(p, mem)
     kept, expect = model_verdicts(model, prog)
-    res = run_unit(build, SOC, kept, [(base, init)], tmp_path)
+    res = run_unit(build, soc, kept, [(base, init)], tmp_path)
     assert not res["timeout"], f"the unit did not finish: {len(res['cmps'])} of {len(kept)} completed"
-    assert [v[0] for v in res["verdicts"]] == [1 - e[0] for e in expect], "illegal flags differ from the model's"
+    names = {v: k for k, v in illegal_reasons().items()}
+    for i, (v, e) in enumerate(zip(res["verdicts"], expect, strict=True)):
+        assert v[0] == 1 - e[0], (
+            f"{_describe(i, kept[i])}: RTL {'refused' if v[0] else 'took'} it, the model "
+            f"{'took it' if e[0] else 'refused it: ' + e[2]}"
+        )
+        assert not v[0] or v[1] == e[1], f"{_describe(i, kept[i])}: RTL reason {names[v[1]]}, model {e[2]}"
     legal = sum(e[0] for e in expect)
     assert [c[0] for c in res["cmps"]] == [i & 0xFF for i in range(legal)], "completions not one per instruction"
     d = p.dim
@@ -137,20 +154,28 @@ def run_against_model(p: GemminiParams, build: ArrayBuild, prog, tmp_path, seed:
     return res
 
 
-@pytest.mark.parametrize("dataflow", [isa.WS, isa.OS], ids=["ws", "os"])
-@pytest.mark.parametrize("seed", [1, 2])
-def test_unit_tiles_match_model(unit4, tmp_path, dataflow, seed):
-    p, build = unit4
-    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
-    prog = tile_program(p, seed * 7 + dataflow, base, WINDOW_SIZE, dataflow, tiles=6)
-    run_against_model(p, build, prog, tmp_path, seed)
+def unit_cases(kind: str) -> list:
+    """(soc, program id) of every whole-unit program of ``kind`` (tiles, loop, random: unit_stim.unit_programs);
+    DIM 16 is slow."""
+    out = []
+    for soc in (SOC, SOC16):
+        marks = [pytest.mark.slow] if soc == SOC16 else []
+        out += [pytest.param(soc, n, marks=marks, id=f"{soc}-{n}") for n in unit_programs(soc) if n.startswith(kind)]
+    return out
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_unit_loop_ws_matches_model(unit4, tmp_path, seed):
-    p, build = unit4
-    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
-    run_against_model(p, build, loop_program(p, seed, base, WINDOW_SIZE), tmp_path, seed)
+@pytest.mark.parametrize("soc, name", unit_cases("tiles"))
+def test_unit_tiles_match_model(tmp_path, soc, name):
+    """Random WS / OS tile programs: mvin (scaled int8), mvin2, mvin3 (int32 or shrunk D), preload, computes,
+    mvout (scaled, ReLU, full width), random transposes, activation, shift and C in either memory."""
+    run_against_model(soc, unit_programs(soc)[name], tmp_path, int(name.rsplit("-", 1)[1]))
+
+
+@pytest.mark.parametrize("soc, name", unit_cases("loop"))
+def test_unit_loop_ws_matches_model(tmp_path, soc, name):
+    """One loop_ws with random bounds, pads, D or not and the rs1 / rs2 fields (ex accumulate, full C, low D,
+    activation, A or B transposed)."""
+    run_against_model(soc, unit_programs(soc)[name], tmp_path, int(name.rsplit("-", 1)[1]))
 
 
 # ---------------------------------------------------------------- the ROB alone
@@ -241,12 +266,12 @@ def test_rob_orders_conflicts_and_overlaps_the_rest(rob32, tmp_path, seed):
     assert overlapped > len(cmds), f"only {overlapped} independent pairs overlapped"
 
 
-def test_unit_counter_reads_rtl_events(unit4, tmp_path):
+def test_unit_counter_reads_rtl_events(tmp_path):
     """The counter instruction (funct 126) writes rd: counter 2 set to mesh-busy cycles (event 3), counter 5 to the
     external DMA-bytes-read counter (4); after a WS tile program both read above zero and below the run's cycles
     (bytes: at most what the mvins asked for), a reset zeroes them."""
-    p, build = unit4
-    base = load_soc(SOC).memory_map.ddr_base + WINDOW_OFF
+    p, build = unit_bench(SOC)
+    base = window_base(SOC)
     cfg_mesh = (1 << 3) | (2 << 4) | (3 << 12)
     cfg_bytes = (1 << 3) | (5 << 4) | (4 << 12) | (1 << 31)
     prog = [(isa.COUNTER, cfg_mesh, 0), (isa.COUNTER, cfg_bytes, 0)]
@@ -264,9 +289,9 @@ def test_unit_counter_reads_rtl_events(unit4, tmp_path):
     assert after_reset < mesh
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_unit_random_streams_match_model(unit4, tmp_path, seed):
-    """The decode test's random streams (every funct, legal and not, wild addresses, loops; a compute after every
-    preload) through the whole unit: the same refusals, no hang, the same memories and MACs as the model."""
-    p, build = unit4
-    run_against_model(p, build, random_program(p, regions(SOC), 300, seed, pair=True), tmp_path, seed)
+@pytest.mark.parametrize("soc, name", unit_cases("random"))
+def test_unit_random_streams_match_model(tmp_path, soc, name):
+    """The decode test's random streams (every funct and field, legal and not, random scales, wild addresses,
+    loops; a compute after every preload) through the whole unit: the same refusals with the same reasons, no
+    hang, the same memories and MACs as the model."""
+    run_against_model(soc, unit_programs(soc)[name], tmp_path, int(name.rsplit("-", 1)[1]))

@@ -4,7 +4,7 @@ Python main memory on the memory port, and records what the unit did.
 The stimulus (``$GEMMINI_UNIT_STIM``) holds the instructions ``[insn, rs1, rs2]``, the memory windows
 ``[[base, hex bytes], ...]`` (bytes outside them read as zero and are answered with an error), the memory's
 latency and requests in flight. One instruction is offered per cycle while the unit is ready (its illegal flag
-and reason are read in the handshake); the run ends when every accepted instruction has completed and the unit
+is read in the handshake, the registered reason in the cycle after); the run ends when every accepted instruction has completed and the unit
 has been idle for a few cycles. The result (``$GEMMINI_UNIT_OUT``): per instruction [illegal, reason], the
 completions [seq, x_we, wdata, cycle], the scratchpad / accumulator trace records [bank, row, mask, data, seq],
 the DMA's write trace [addr, len, data, seq], the memory windows after the run, the MACs perf_o counted and
@@ -61,9 +61,13 @@ async def run_unit(dut) -> None:
     verdicts, cmps, sp_tr, acc_tr, wr_tr = [], [], [], [], []
     pending: deque = deque()
     nxt, seq, accepted, macs, idle, cycle, last_cmp = 0, 0, 0, 0, 0, 0, 0
+    refused = None  # index of the instruction refused at the last edge: illegal_reason_o is registered
     while cycle < max_cycles:
         await FallingEdge(dut.clk_i)
         cycle += 1
+        if refused is not None:
+            verdicts[refused][1] = int(dut.reason_o.value)
+            refused = None
         # outputs of the state the last rising edge left
         if int(dut.cmp_valid_o.value):
             cmps.append([int(dut.cmp_seq_o.value), int(dut.cmp_xwe_o.value), int(dut.cmp_wdata_o.value), cycle])
@@ -142,8 +146,10 @@ async def run_unit(dut) -> None:
             dut.req_seq_i.value = seq
             await Timer(1, unit="ns")
             ill = int(dut.illegal_o.value)
-            verdicts.append([ill, int(dut.reason_o.value) if ill else 0])
-            if not ill:
+            verdicts.append([ill, 0])
+            if ill:
+                refused = len(verdicts) - 1
+            else:
                 accepted += 1
                 seq = (seq + 1) & 0xFF
             nxt += 1
@@ -153,6 +159,8 @@ async def run_unit(dut) -> None:
             break
     await FallingEdge(dut.clk_i)
     dut.req_valid_i.value = 0
+    if refused is not None:
+        verdicts[refused][1] = int(dut.reason_o.value)
     out = {
         "verdicts": verdicts,
         "cmps": cmps,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
+import struct
 
 from sim.gemmini import isa
 from sim.gemmini.model import GemminiIllegal, GemminiModel
@@ -20,6 +21,7 @@ from sim.tb.gemmini.unit_build import model_reason
 
 GARBAGE = 0xFFFF_FFFF
 M64 = (1 << 64) - 1
+F32_ONE = 0x3F80_0000
 
 
 class MapMemory:
@@ -52,6 +54,10 @@ class MapMemory:
 
 def rs(addr: int, cols: int, rows: int) -> int:
     return ((rows & 0xFFFF) << 48) | ((cols & 0xFFFF) << 32) | (addr & 0xFFFF_FFFF)
+
+
+def _f32(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
 
 
 class Gen:
@@ -116,6 +122,19 @@ class Gen:
         cols = self.pick((r.randrange(1, (cols_hi or d) + 1), 20), (0, 1), ((cols_hi or d) + r.randrange(1, 3), 1))
         return rows, cols
 
+    def scale(self) -> int:
+        """fp32 bits of a scale: mostly exact powers of two and one, some random values, rarely any bit pattern
+        (NaN, infinities, subnormals: the scale unit must match the model's numpy fp32 on every one)."""
+        r = self.r
+        k = self.pick((0, 6), (1, 4), (2, 3), (3, 1))
+        if k == 0:
+            return F32_ONE
+        if k == 1:
+            return _f32(r.choice((0.5, 0.25, 2.0, 0.125, -1.0, 0.0)))
+        if k == 2:
+            return _f32(r.uniform(-4.0, 4.0))
+        return r.getrandbits(32)
+
     def stride16(self) -> int:
         r = self.r
         return self.pick((1, 10), (0, 2), (2, 2), (r.randrange(0, 8), 2), (r.randrange(0, 1 << 16), 1))
@@ -154,7 +173,7 @@ class Gen:
                 | (r.getrandbits(1) << 8)
                 | (r.getrandbits(1) << 9)
                 | (self.stride16() << 16)
-                | (0x3F80_0000 << 32)
+                | (self.scale() << 32)
             )
             rs2 = r.randrange(0, 32) | (self.stride16() << 48)
             return isa.CONFIG, rs1 | isa.CONFIG_EX, rs2
@@ -171,7 +190,7 @@ class Gen:
                 | (idx << 3)
                 | (reps << 8)
                 | (bstride << 16)
-                | (0x3F80_0000 << 32)
+                | (self.scale() << 32)
             )
             return isa.CONFIG, rs1, stride
         if kind == "cfg_st":
@@ -191,7 +210,8 @@ class Gen:
                 | (r.randrange(0, 6) << 56)
             )
             stride = self.pick((d, 4), (r.randrange(0, 256), 4), (r.randrange(0, 1 << 32), 1))
-            return isa.CONFIG, rs1, stride | (0xFFFF_FFFF << 32)
+            keep = r.random() < 0.3  # all ones: the scale in force stays (LoopConv's ACC_SCALE_NO_CHANGE)
+            return isa.CONFIG, rs1, stride | ((0xFFFF_FFFF if keep else self.scale()) << 32)
         if kind == "cfg_norm":
             return isa.CONFIG, 3 | (r.getrandbits(8) << 2), r.getrandbits(64)
         if kind == "mvin":
@@ -293,12 +313,6 @@ def model_verdicts(
     return kept, out
 
 
-def _f32(x: float) -> int:
-    import struct
-
-    return struct.unpack("<I", struct.pack("<f", x))[0]
-
-
 def tile_program(
     p: GemminiParams, seed: int, ddr: int, ddr_size: int, dataflow: int, tiles: int
 ) -> list[tuple[int, int, int]]:
@@ -318,7 +332,11 @@ def tile_program(
     prog.append((isa.CONFIG, cfg_ex | (_f32(scale) << 32), shift | (1 << 48)))
     pitch = 4 * d * 4  # DRAM row pitch of every matrix (bytes)
     for idx in range(3):
-        prog.append((isa.CONFIG, isa.CONFIG_LD | (idx << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), pitch))
+        # int8 loads scale (and saturate); mvin3 of int8 D into the accumulator (shrink) scales too
+        shrink = idx == 2 and r.random() < 0.3
+        ld_scale = _f32(r.choice((1.0, 1.0, 0.5, 2.0, -0.75)))
+        ld = isa.CONFIG_LD | (int(shrink) << 2) | (idx << 3) | (1 << 8) | (d << 16) | (ld_scale << 32)
+        prog.append((isa.CONFIG, ld, pitch))
     st_scale = r.choice((1.0, 0.5, 0.125))
     prog.append((isa.CONFIG, isa.CONFIG_ST | (act << 2), pitch | (_f32(st_scale) << 32)))
     region = ddr_size // (tiles * 4 + 4)
@@ -356,24 +374,73 @@ def tile_program(
 
 
 def loop_program(p: GemminiParams, seed: int, ddr: int, ddr_size: int) -> list[tuple[int, int, int]]:
-    """One loop_ws (WS) with small random bounds and pads, its matrices inside [ddr, ddr + ddr_size)."""
+    """One loop_ws (WS) with small random bounds and pads and random loop_ws fields (ex accumulate, full C, low D,
+    ReLU, A or B transposed, the config_ex transpose to match), its matrices inside [ddr, ddr + ddr_size)."""
     r, d = random.Random(seed), p.dim
     mi, mj, mk = r.randrange(1, 3), r.randrange(1, 3), r.randrange(1, 3)
     pi, pj, pk = r.randrange(0, d), r.randrange(0, d), r.randrange(0, d)
+    ex_acc, full_c, low_d, act = (int(r.random() < 0.3) for _ in range(4))
+    a_t, b_t = r.choice(((0, 0), (0, 0), (1, 0), (0, 1)))
     q = ddr_size // 4
     a, b, dd, c = ddr, ddr + q, ddr + 2 * q, ddr + 3 * q
-    sa, sb, sd, sc = mk * d, mj * d, mj * d, mj * d  # elements a matrix row (row-major)
+    # elements a matrix row (row-major; a transposed matrix is stored K x I or J x K)
+    sa = (mi if a_t else mk) * d
+    sb = (mk if b_t else mj) * d
+    sd, sc = mj * d, mj * d
+    d_bytes, c_bytes = (1 if low_d else 4), (4 if full_c else 1)
+    ex = isa.CONFIG_EX | (isa.WS << 2) | (act << 3) | (a_t << 8) | (b_t << 9) | (1 << 16)
+    one = _f32(1.0) << 32
     prog = [
-        (isa.CONFIG, isa.CONFIG_EX | (isa.WS << 2) | (1 << 16) | (_f32(1.0) << 32), 1 << 48),
-        (isa.CONFIG, isa.CONFIG_LD | (0 << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), sa),
-        (isa.CONFIG, isa.CONFIG_LD | (1 << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), sb),
-        (isa.CONFIG, isa.CONFIG_LD | (2 << 3) | (1 << 8) | (d << 16) | (_f32(1.0) << 32), sd * 4),
-        (isa.CONFIG, isa.CONFIG_ST, sc | (_f32(1.0) << 32)),
+        (isa.CONFIG, ex | one, 1 << 48),
+        (isa.CONFIG, isa.CONFIG_LD | (0 << 3) | (1 << 8) | (d << 16) | one, sa),
+        (isa.CONFIG, isa.CONFIG_LD | (1 << 3) | (1 << 8) | (d << 16) | one, sb),
+        (isa.CONFIG, isa.CONFIG_LD | (low_d << 2) | (2 << 3) | (1 << 8) | (d << 16) | one, sd * d_bytes),
+        (isa.CONFIG, isa.CONFIG_ST | (act << 2), sc * c_bytes | one),
         (isa.LOOP_WS_CONFIG_BOUNDS, pi | (pj << 16) | (pk << 32), mi | (mj << 16) | (mk << 32)),
         (isa.LOOP_WS_CONFIG_ADDRS_AB, a, b),
         (isa.LOOP_WS_CONFIG_ADDRS_DC, dd if r.random() < 0.5 else 0, c),
         (isa.LOOP_WS_CONFIG_STRIDES_AB, sa, sb),
         (isa.LOOP_WS_CONFIG_STRIDES_DC, sd, sc),
-        (isa.LOOP_WS, 0, 0),
+        (isa.LOOP_WS, ex_acc | (full_c << 1) | (low_d << 2) | (act << 8), a_t | (b_t << 1)),
     ]
     return prog
+
+
+# The whole-unit tests' memory: a window of random bytes at this offset into the DDR region.
+WINDOW_OFF, WINDOW_SIZE = 0x1_0000, 0x8000
+# Seeds of the whole-unit program tests per SoC (DIM 4 in the default tier, DIM 16 in the slow one).
+UNIT_SEEDS: dict[str, dict[str, tuple[int, ...]]] = {
+    "gemmini-dim4": {"tiles": (1, 2), "loop": (1, 2, 3, 4, 5), "random": (1, 2)},
+    "gemmini-dim16": {"tiles": (1,), "loop": (1, 2, 3), "random": (1, 2)},
+}
+
+
+def regions(soc: str) -> list[tuple[int, int]]:
+    """The memory map's regions of ``soc`` (scalar, DDR, SRAM) as (base, size)."""
+    from configs import load_soc
+
+    m = load_soc(soc).memory_map
+    return [(m.scalar_base, m.scalar_size), (m.ddr_base, m.ddr_size), (m.sram_base, m.sram_size)]
+
+
+def window_base(soc: str) -> int:
+    from configs import load_soc
+
+    return load_soc(soc).memory_map.ddr_base + WINDOW_OFF
+
+
+def unit_programs(soc: str) -> dict[str, list[tuple[int, int, int]]]:
+    """Every program the whole-unit comparison tests run on ``soc``, by test id (tiles-ws-1, loop-2, random-1):
+    the tests take them from here, and gen_coverage.py measures which fields they vary."""
+    from sim.gemmini.params import gemmini_params
+
+    p, base, seeds = gemmini_params(soc), window_base(soc), UNIT_SEEDS[soc]
+    out: dict[str, list[tuple[int, int, int]]] = {}
+    for seed in seeds["tiles"]:
+        for df, name in ((isa.WS, "ws"), (isa.OS, "os")):
+            out[f"tiles-{name}-{seed}"] = tile_program(p, seed * 7 + df, base, WINDOW_SIZE, df, tiles=6)
+    for seed in seeds["loop"]:
+        out[f"loop-{seed}"] = loop_program(p, seed, base, WINDOW_SIZE)
+    for seed in seeds["random"]:
+        out[f"random-{seed}"] = random_program(p, regions(soc), 300, seed, pair=True)
+    return out
