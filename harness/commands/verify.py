@@ -40,6 +40,15 @@ def run_verify(args) -> int:
         print(f"  {result['message']}")
     if args.print_json:
         print(json.dumps(result, indent=1))
+    if getattr(args, "perfetto", None):
+        from harness.perfetto import write_trace
+
+        trace = write_trace([result], args.perfetto)
+        print(
+            f"  perfetto trace: {trace} (1 cycle = 1 us; open in ui.perfetto.dev)"
+            if trace
+            else "  perfetto: no trace (no cycle counts: run --on rtl)"
+        )
     return 0 if status == "pass" else 1
 
 
@@ -81,6 +90,9 @@ def register(sub) -> None:
         default="auto",
         help="int8: quantize the float case (cosim_q ops); none: run it in float32; auto (default): int8 on"
         " Gemmini configs, none elsewhere",
+    )
+    p.add_argument(
+        "--perfetto", metavar="F", help="write a Perfetto trace (Chrome trace-event JSON) of the RTL run here"
     )
     p.add_argument("--print-json", action="store_true", help="print the whole result record")
     p.set_defaults(func=run_verify)
