@@ -55,7 +55,7 @@ class Delta:
     @property
     def cycles_pct(self) -> float | None:
         r = self.cycles_ratio
-        return None if r is None else 100.0 * (r - 1.0)
+        return None if r is None else round(100.0 * (r - 1.0), 4)
 
     @property
     def instret_delta(self) -> int | None:
@@ -143,7 +143,8 @@ def compare(
     """Classify every case; cycles within ``tolerance`` (relative) count as the same.
 
     With ``check_stale``, a case whose baseline row was recorded on another config
-    (config hash, SoC or target differ) is ``stale``: its figures are not compared.
+    (config hash, SoC or target differ) is ``stale``: its figures are not compared
+    (its status still is: a pass that became a failure is ``regressed``).
     With ``known_cases`` (the case ids this tree defines), a baseline case that is
     no longer defined is ``stale`` rather than ``missing``."""
     deltas = []
@@ -166,12 +167,12 @@ def compare(
                 d.kind, d.why = "stale", "not a case of this tree (baseline from another case set)"
             else:
                 d.kind = "missing"
-        elif check_stale and (why := stale_reason(b, c)):
-            d.kind, d.why = "stale", why
         elif d.status_before == "pass" and d.status_after != "pass":
-            d.kind = "regressed"
+            d.kind = "regressed"  # correctness is compared even against a stale baseline
         elif d.status_before != "pass" and d.status_after == "pass":
             d.kind = "fixed"
+        elif check_stale and (why := stale_reason(b, c)):
+            d.kind, d.why = "stale", why
         elif d.cycles_ratio is not None and d.cycles_ratio > 1 + tolerance:
             d.kind = "slower"
         elif d.cycles_ratio is not None and d.cycles_ratio < 1 - tolerance:

@@ -76,3 +76,93 @@ def test_cycles_report(tmp_path):
     md = (tmp_path / "cycles.md").read_text()
     assert "| a@rv32/rtl | rv32 | rtl | pass | 2000 | 1000 | 0.500 |" in md
     assert (tmp_path / "cycles.png").stat().st_size > 1000
+
+
+# --- issue 22: malformed and stale baselines, percentages, --update-baseline, --against errors ---
+
+
+def write_run(results_dir, rows, config_hash="cafe"):
+    """A summary.json with a result.json per case beside it, as the verify suite writes them."""
+    from harness.verify_suite import case_dir
+
+    results_dir.mkdir(parents=True, exist_ok=True)
+    for r in rows:
+        d = case_dir(results_dir, r["case"])
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "result.json").write_text(json.dumps({"case": r["case"], "config_hash": config_hash, "rtl_hash": "r"}))
+    (results_dir / "summary.json").write_text(json.dumps(rows))
+    return results_dir / "summary.json"
+
+
+def test_malformed_baseline_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"case": "a", ')
+    cur = write_run(tmp_path / "cur", [row("a")])
+    assert main(["regress", "--baseline", str(bad), "--results", str(cur), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad} is not valid JSON" in err and "Traceback" not in err
+    bad.write_text(json.dumps([row("a", cycles="many")]))
+    assert main(["regress", "--baseline", str(bad), "--results", str(cur), "--out", str(tmp_path / "o")]) == 2
+    assert "cycles = 'many'" in capsys.readouterr().err
+
+
+def test_stale_baseline_named_per_case(tmp_path, capsys):
+    from harness.regress import load_results
+
+    base = write_run(tmp_path / "base", [row("a"), row("b"), row("gone")], config_hash="old")
+    cur = write_run(tmp_path / "cur", [row("a", cycles=5000), row("b")], config_hash="new")
+    current = load_results(cur)
+    assert current["a"]["config_hash"] == "new"  # provenance read from the case's result.json
+    deltas = {d.case: d for d in compare(load_results(base), current, known_cases={"a", "b"})}
+    assert deltas["a"].kind == "stale" and "config_hash old, now new" in deltas["a"].why
+    assert deltas["gone"].kind == "stale" and "another case set" in deltas["gone"].why
+    assert not is_regression(list(deltas.values()))  # stale figures are not compared
+    code = main(["regress", "--baseline", str(base), "--results", str(cur), "--out", str(tmp_path / "o")])
+    out = capsys.readouterr().out
+    assert code == 0  # nothing regressed; `gone` is no case of this tree's registry either: stale, not missing
+    assert "stale" in out and "--update-baseline" in out
+
+
+def test_deltas_signed_with_percent(tmp_path):
+
+    base = write_run(tmp_path / "base", [row("a", cycles=1000, instret=500), row("b", cycles=1000)])
+    cur = write_run(tmp_path / "cur", [row("a", cycles=1010, instret=503), row("b", cycles=800)])
+    out = tmp_path / "o"
+    assert main(["regress", "--baseline", str(base), "--results", str(cur), "--out", str(out)]) == 0
+    md = (out / "regress.md").read_text()
+    assert "| a | same | pass | 1000 | 1010 | +10 | +1.00% | +3 |" in md
+    assert "| b | faster | pass | 1000 | 800 | -200 | -20.00% | +0 |" in md
+    assert (out / "regress.png").stat().st_size > 1000
+    kinds = {d["case"]: (d["kind"], d["cycles_pct"]) for d in json.loads((out / "regress.json").read_text())}
+    assert kinds["b"] == ("faster", -20.0)
+    cur = write_run(tmp_path / "cur", [row("a", cycles=1100), row("b")])
+    assert main(["regress", "--baseline", str(base), "--results", str(cur), "--out", str(out)]) == 1
+    assert main(["regress", "--baseline", str(base), "--results", str(cur), "--out", str(out), "--allow-slower"]) == 0
+
+
+def test_update_baseline(tmp_path, capsys):
+    base = write_run(tmp_path / "base", [row("a", cycles=1000)])
+    cur = write_run(tmp_path / "cur", [row("a", cycles=1200)])
+    target = tmp_path / "baselines" / "summary.json"
+    args = ["regress", "--baseline", str(base), "--results", str(cur), "--out", str(tmp_path / "o")]
+    assert main([*args, "--update-baseline", "--baseline-path", str(target)]) == 0  # slower accepted
+    recorded = json.loads(target.read_text())
+    assert recorded[0]["cycles"] == 1200 and recorded[0]["config_hash"] == "cafe"
+    broken = write_run(tmp_path / "broken", [row("a", status="mismatch")])
+    args = ["regress", "--baseline", str(target), "--results", str(broken), "--out", str(tmp_path / "o")]
+    assert main([*args, "--update-baseline", "--baseline-path", str(target)]) == 1
+    assert "baseline not updated" in capsys.readouterr().out
+    assert json.loads(target.read_text())[0]["status"] == "pass"
+
+
+def test_baseline_and_against_are_alternatives(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["regress"])
+    with pytest.raises(SystemExit):
+        main(["regress", "--baseline", "x", "--against", "HEAD"])
+    assert "not allowed with" in capsys.readouterr().err
+
+
+def test_against_unknown_ref(capsys):
+    assert main(["regress", "--against", "no-such-ref-xyz", "-k", "nothing"]) == 2
+    assert "unknown git revision 'no-such-ref-xyz'" in capsys.readouterr().err
