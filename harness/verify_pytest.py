@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.verify_suite import RESULTS_ENV, collect_cases, run_case
+from harness.verify_suite import RESULTS_ENV, RESUME_ENV, collect_cases, reuse_or_run
 
 CASES = collect_cases()
 
@@ -19,7 +19,7 @@ CASES = collect_cases()
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_case(case):
     results = Path(os.environ.get(RESULTS_ENV, "results"))
-    result = run_case(case, results)
+    result = reuse_or_run(case, results, resume=os.environ.get(RESUME_ENV) == "1")
     status = result.get("status")
     assert status == "pass", (
         f"{case.id}: {status}: {result.get('message') or 'exit code ' + str(result.get('exit_code'))}"

@@ -27,8 +27,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +39,11 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.errors import CosimError
+from harness.failure_waves import CAP_ENV, WINDOW_ENV, add_failure_waves
+from harness.live import LiveView, Progress
 from harness.results import write_json_atomic
+from harness.resume import KEY as RESUME_KEY
+from harness.resume import finished_result, resume_key
 
 # name -> "module:function" returning Iterable[Case]. Add a line to add a case source.
 CASE_SOURCES: dict[str, str] = {
@@ -53,6 +59,7 @@ CASE_SOURCES: dict[str, str] = {
 SOURCES_ENV = "COSIM_CASE_SOURCES"
 ONLY_ENV = "COSIM_VERIFY_ONLY"  # comma-separated source names to restrict a run to
 RESULTS_ENV = "COSIM_RESULTS_DIR"
+RESUME_ENV = "COSIM_VERIFY_RESUME"  # "1": reuse finished results (--resume)
 PYTEST_MODULE = Path(__file__).with_name("verify_pytest.py")
 
 
@@ -112,17 +119,33 @@ def case_dir(results: Path, case_id: str) -> Path:
 
 
 def run_case(case: Case, results: Path) -> dict:
-    """Run one case and write its result.json; a crash becomes an ``error`` record."""
+    """Run one case and write its result.json; a crash becomes an ``error`` record.
+
+    A ``started`` marker (the start time) tells the live view the case is running; a failed
+    RTL case is rerun for waves of the cycles before its failure (harness/failure_waves.py);
+    the result is written atomically with its resume key (harness/resume.py)."""
     workdir = case_dir(results, case.id)
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
+    (workdir / "started").write_text(f"{time.time():.3f}")
     try:
         result = case.run(workdir)
     except Exception as e:  # the suite must report every case, whatever went wrong
         result = {"case": case.id, "soc": case.soc, "target": case.target, "status": "error", "message": str(e)}
     result["case"] = case.id
+    add_failure_waves(case.soc, case.target, result, workdir)
+    result[RESUME_KEY] = resume_key(case.soc, case.target, result)
     write_json_atomic(workdir / "result.json", result)
     return result
+
+
+def reuse_or_run(case: Case, results: Path, resume: bool) -> dict:
+    """With ``resume``, a finished result of an interrupted run whose key still holds; otherwise run the case."""
+    if resume:
+        done = finished_result(case_dir(results, case.id) / "result.json", case.soc, case.target)
+        if done is not None:
+            return done
+    return run_case(case, results)
 
 
 def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
@@ -168,7 +191,55 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
     return rows
 
 
+def select_cases(cases: list[Case], keyword: str | None) -> list[Case]:
+    """The cases pytest's ``-k`` expression selects (collected in this process, nothing run)."""
+    if not keyword:
+        return cases
+    import contextlib
+    import io
+
+    import pytest
+
+    class Collector:
+        ids: set[str] = set()
+
+        def pytest_collection_finish(self, session) -> None:
+            self.ids = {item.callspec.params["case"].id for item in session.items}
+
+    collector = Collector()
+    args = [str(PYTEST_MODULE), "--collect-only", "-q", "-p", "no:cacheprovider", "-k", keyword]
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = pytest.main(args, plugins=[collector])
+    if code not in (0, 5):
+        raise CosimError(f"-k {keyword!r}: pytest could not select cases:\n{out.getvalue()[-2000:]}")
+    return [c for c in cases if c.id in collector.ids]
+
+
+def run_pytest(cmd: list[str], env: dict, log: Path, view: LiveView) -> int:
+    """Run the suite's pytest (output to ``log``, not the terminal) while the live view polls."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            while proc.poll() is None:
+                view.update()
+                time.sleep(0.25)
+        except BaseException:  # Ctrl-C or a kill of this process: never leave the workers running
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            raise
+    return proc.returncode
+
+
+def _terminate(signum, frame):  # SIGTERM (nox, CI cancel) unwinds like Ctrl-C
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    from harness.failure_waves import settings as waves_settings
+
     parser = argparse.ArgumentParser(prog="python -m harness.verify_suite", description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (default 2)")
     parser.add_argument("--results", default="results", help="results directory (default ./results)")
@@ -177,9 +248,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--source", action="append", default=[], metavar="NAME", help="only this case source (repeatable)"
     )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the results of an interrupted run and rerun only the cases without a finished result",
+    )
+    default_window, default_cap = waves_settings()
+    parser.add_argument(
+        "--waves-window",
+        type=int,
+        default=default_window,
+        metavar="N",
+        help=f"a failed RTL case is rerun with waves of its last N cycles (default {default_window}; 0: off)",
+    )
+    parser.add_argument(
+        "--waves-cap",
+        type=float,
+        default=default_cap / 2**20,
+        metavar="MB",
+        help=f"largest waves file (default {default_cap / 2**20:.0f} MiB): a bigger window is shrunk to fit",
+    )
     args = parser.parse_args(argv)
     if args.source:
         os.environ[ONLY_ENV] = ",".join(args.source)
+    if args.waves_window < 0 or args.waves_cap <= 0:
+        raise CosimError("--waves-window must be >= 0 cycles and --waves-cap a positive size in MiB")
 
     cases = collect_cases()
     if args.list:
@@ -187,7 +280,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{c.id}\t{c.kind}\t{c.soc}\t{c.target}")
         return 0
     results = Path(args.results).resolve()
-    shutil.rmtree(results / "cases", ignore_errors=True)
+    selected = select_cases(cases, args.keyword)
+    if not args.resume:
+        shutil.rmtree(results / "cases", ignore_errors=True)
     results.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "pytest", str(PYTEST_MODULE), "-q", "-p", "no:cacheprovider"]
     cmd += ["--junitxml", str(results / "junit.xml"), "-o", "junit_suite_name=verify"]
@@ -195,18 +290,39 @@ def main(argv: list[str] | None = None) -> int:
         cmd += ["-n", str(args.workers)]
     if args.keyword:
         cmd += ["-k", args.keyword]
-    env = dict(os.environ, **{RESULTS_ENV: str(results)})
-    code = subprocess.run(cmd, env=env).returncode
+    env = dict(os.environ, **{RESULTS_ENV: str(results), RESUME_ENV: "1" if args.resume else ""})
+    env.update({WINDOW_ENV: str(args.waves_window), CAP_ENV: str(args.waves_cap)})
 
-    selected = [c for c in cases if (case_dir(results, c.id) / "result.json").is_file()] if args.keyword else cases
-    file_console = Console(record=True, width=140, file=open(os.devnull, "w"))  # noqa: SIM115
     # Wide enough for the case ids even when stdout is not a terminal (nox, CI logs).
-    rows = summarize(selected, results, Console(width=max(shutil.get_terminal_size().columns, 120)))
+    console = Console(width=max(shutil.get_terminal_size().columns, 120))
+    dirs = {c.id: case_dir(results, c.id) for c in selected}
+    reused = set()
+    if args.resume:
+        reused = {c.id for c in selected if finished_result(dirs[c.id] / "result.json", c.soc, c.target)}
+    log = results / "pytest.log"
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with LiveView(Progress(dirs, reused=reused), console) as view:
+            code = run_pytest(cmd, env, log, view)
+    except KeyboardInterrupt:
+        console.print(f"verify: interrupted; `--resume` reruns only the unfinished cases (pytest log: {log})")
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if code not in (0, 1):  # not "some cases failed": pytest itself could not run them
+        console.print(f"verify: pytest exited with {code}; the end of {log}:\n" + _tail(log))
+
+    file_console = Console(record=True, width=140, file=open(os.devnull, "w"))  # noqa: SIM115
+    rows = summarize(selected, results, console)
     summarize(selected, results, file_console)
     (results / "summary.txt").write_text(file_console.export_text())
     write_json_atomic(results / "summary.json", rows)
     print(f"verify: wrote {results / 'junit.xml'}, {results / 'summary.txt'}, {results / 'summary.json'}")
     return code
+
+
+def _tail(path: Path, lines: int = 30) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.is_file() else "(no log)"
 
 
 if __name__ == "__main__":

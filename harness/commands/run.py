@@ -7,6 +7,7 @@ with a passing code, 1 otherwise (trap, timeout, failure code).
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from harness.errors import CosimError
 from harness.results import make_result, write_json_atomic
 from sim.outcome import RunOutcome
 from sim.rtl_runner import run_rtl
+from sim.waves import DEFAULT_CAP_BYTES, DEFAULT_WINDOW, check_window
 
 
 def parse_dump(text: str) -> tuple[int, int]:
@@ -53,8 +55,30 @@ def run_run(args) -> int:
     dumps = [parse_dump(d) for d in args.dump or []]
     waves = None
     if args.waves:
-        waves = Path(args.waves_file or elf.with_suffix(".fst"))
-    outcome = run_rtl(elf, soc, max_cycles=args.max_cycles, dumps=dumps, waves=waves, trace=args.trace)
+        from sim.waves import dump_window
+
+        dest = Path(args.waves_file or elf.with_suffix(".fst"))
+        start, stop = check_window(args.waves_from, args.waves_to, args.waves_window)
+        outcome, waves = dump_window(
+            elf,
+            soc,
+            dest,
+            start=start,
+            stop=stop,
+            cap_bytes=int(args.waves_cap * 2**20),
+            max_cycles=args.max_cycles,
+            dumps=dumps,
+            trace=args.trace,
+        )
+        if waves is None:
+            print(
+                f"cosim run: no waves: the window was over the {args.waves_cap:g} MiB cap (--waves-cap)",
+                file=sys.stderr,
+            )
+    elif args.waves_from or args.waves_to is not None:
+        raise CosimError("--from/--to choose the waves window: add --waves")
+    else:
+        outcome = run_rtl(elf, soc, max_cycles=args.max_cycles, dumps=dumps, trace=args.trace)
     if outcome.trap is not None and outcome.trap.instruction is not None and not outcome.trap.disassembly:
         outcome.trap.disassembly = disassemble(outcome.trap.instruction, soc.xlen)
     sys.stdout.write(outcome.uart)
@@ -69,8 +93,12 @@ def run_run(args) -> int:
         path.write_bytes(data)
     print(f"cosim run: {describe(outcome, soc.xlen)}; wrote {out}", file=sys.stderr)
     if waves is not None:
-        written = next((p for p in (waves, waves.with_suffix(".vcd"), waves.with_suffix(".fst")) if p.exists()), waves)
-        print(f"cosim run: waves in {written}", file=sys.stderr)
+        stopped = " (the run was stopped there)" if waves.stop == stop and outcome.ending == "timeout" else ""
+        print(
+            f"cosim run: waves of cycles {waves.start}..{waves.stop}{stopped} in {waves.path} "
+            f"({waves.format.upper()}, {waves.bytes / 2**20:.1f} MiB)",
+            file=sys.stderr,
+        )
     return 0 if outcome.exited_ok else 1
 
 
@@ -85,7 +113,28 @@ def register(sub) -> None:
     p.add_argument("--soc", required=True, help="SoC config name or .toml path (e.g. rv32, rv64)")
     p.add_argument("--max-cycles", type=int, default=None, help="cycle limit (default: the config's sim.max_cycles)")
     p.add_argument("--json", default=None, help="result file (default: ./result.json)")
-    p.add_argument("--waves", action="store_true", help="record waves: FST, or VCD when liblz4 is absent")
+    p.add_argument(
+        "--waves",
+        action="store_true",
+        help="record waves of a window of cycles (--from/--to): FST, or VCD when liblz4-dev is absent",
+    )
+    p.add_argument("--from", dest="waves_from", type=int, default=0, metavar="C1", help="first cycle of the waves")
+    p.add_argument(
+        "--to",
+        dest="waves_to",
+        type=int,
+        default=None,
+        metavar="C2",
+        help=f"last cycle of the waves; the run stops there (default: C1 + {DEFAULT_WINDOW})",
+    )
+    p.add_argument("--waves-window", type=int, default=DEFAULT_WINDOW, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--waves-cap",
+        type=float,
+        default=DEFAULT_CAP_BYTES / 2**20,
+        metavar="MB",
+        help="largest waves file; a window over it is shrunk to its last cycles (default %(default)g MiB)",
+    )
     p.add_argument("--waves-file", default=None, help="waves path (default: the ELF's name with .fst/.vcd)")
     p.add_argument(
         "--dump",
