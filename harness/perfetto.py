@@ -13,7 +13,7 @@ Each case is one process (named ``case``), with these tracks (threads):
   These spans add up to the result's ``cycles_total``.
 * ``regions``: every other PROFILE region the profile closed (per-layer regions
   carry their ``name``, ``where`` and ``ops``), at its own start and length.
-* ``busy: <unit>``: one track per unit with a ``<unit>_busy_cycles`` counter. The
+* ``busy: <unit>``: one track per unit whose ``<unit>_busy_cycles`` counter is not 0. The
   counters are totals over a region, not times, so a busy span is drawn at the
   start of its region with the busy cycle count as its length: it says how much
   of the region the unit was busy, not when. Regions with their own counters
@@ -77,21 +77,23 @@ def region_spans(result: dict, pid: int) -> list[dict]:
     return spans
 
 
-def busy_units(result: dict) -> list[str]:
-    """Units with a busy counter, over the run or any region, in a stable order."""
-    keys = set(result.get("counters") or {})
-    for p in closed_profile(result):
-        keys |= set(p.get("counters") or {})
-    return sorted(k[: -len(BUSY_SUFFIX)] for k in keys if k.endswith(BUSY_SUFFIX))
-
-
-def busy_spans(result: dict, pid: int, units: list[str]) -> list[dict]:
-    with_counters = [p for p in closed_profile(result) if p.get("counters")]
+def busy_windows(result: dict) -> list[tuple[str, int, int, dict]]:
+    """(name, start, cycles, counters) of the regions with their own counters, else of the whole run."""
     windows = [
-        (p.get("name") or f"region {p['region']}", p["start"], p["cycles"], p["counters"]) for p in with_counters
+        (p.get("name") or f"region {p['region']}", p["start"], p["cycles"], p["counters"])
+        for p in closed_profile(result)
+        if p.get("counters")
     ]
-    if not windows:
-        windows = [("run", 0, result["cycles_total"], result.get("counters") or {})]
+    return windows or [("run", 0, result["cycles_total"], result.get("counters") or {})]
+
+
+def busy_units(windows: list[tuple[str, int, int, dict]]) -> list[str]:
+    """Units busy in any window (a unit never busy gets no track), in a stable order."""
+    keys = {k for *_, counters in windows for k, v in counters.items() if k.endswith(BUSY_SUFFIX) and v}
+    return sorted(k[: -len(BUSY_SUFFIX)] for k in keys)
+
+
+def busy_spans(windows: list[tuple[str, int, int, dict]], pid: int, units: list[str]) -> list[dict]:
     spans = []
     for i, unit in enumerate(units):
         for where, start, cycles, counters in windows:
@@ -107,13 +109,14 @@ def busy_spans(result: dict, pid: int, units: list[str]) -> list[dict]:
 def case_events(result: dict, pid: int) -> list[dict]:
     """All events of one RTL result (a result.json record)."""
     name = result.get("case") or f"{result.get('soc')}/{result.get('target')}"
-    units = busy_units(result)
+    windows = busy_windows(result)
+    units = busy_units(windows)
     events = metadata("process_name", pid, 0, name, sort_index=pid)
     events += metadata("thread_name", pid, RUN_TID, "run", RUN_TID)
     events += metadata("thread_name", pid, REGIONS_TID, "regions", REGIONS_TID)
     for i, unit in enumerate(units):
         events += metadata("thread_name", pid, FIRST_UNIT_TID + i, f"busy: {unit}", FIRST_UNIT_TID + i)
-    return events + run_spans(result, pid) + region_spans(result, pid) + busy_spans(result, pid, units)
+    return events + run_spans(result, pid) + region_spans(result, pid) + busy_spans(windows, pid, units)
 
 
 def trace(results: list[dict]) -> dict:

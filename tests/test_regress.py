@@ -57,12 +57,32 @@ def test_cli_exit_codes(tmp_path):
     base, cur = tmp_path / "base.json", tmp_path / "cur.json"
     base.write_text(json.dumps([row("a"), row("b")]))
     cur.write_text(json.dumps([row("a"), row("b")]))
-    assert main(["regress", "--baseline", str(base), "--results", str(cur)]) == 0
+    assert main(["regress", "--baseline", str(base), "--results", str(cur), "--out", str(tmp_path / "o")]) == 0
     cur.write_text(json.dumps([row("a"), row("b", status="mismatch")]))
     out = tmp_path / "delta.json"
-    assert main(["regress", "--baseline", str(base), "--results", str(cur), "--json", str(out)]) == 1
+    assert (
+        main(
+            [
+                "regress",
+                "--baseline",
+                str(base),
+                "--results",
+                str(cur),
+                "--json",
+                str(out),
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 1
+    )
     assert {d["case"]: d["kind"] for d in json.loads(out.read_text())}["b"] == "regressed"
-    assert main(["regress", "--baseline", str(tmp_path / "nope.json"), "--results", str(cur)]) == 2
+    assert (
+        main(
+            ["regress", "--baseline", str(tmp_path / "nope.json"), "--results", str(cur), "--out", str(tmp_path / "o")]
+        )
+        == 2
+    )
 
 
 def test_cycles_report(tmp_path):
