@@ -38,7 +38,8 @@ def verify(session: nox.Session) -> None:
 
 @nox.session
 def cycles(session: nox.Session) -> None:
-    """Cycle counts: every RTL case, then a markdown table and a plot in results/cycles/."""
+    """Cycle counts of every RTL case: results/cycles/ gets cycles.md, cycles.png (per case), layers.png
+    (per-layer breakdown), trace.json (Perfetto; 1 cycle = 1 us) and deltas.md/.png against baselines/summary.json."""
     session.run(
         "python",
         "-m",
@@ -49,17 +50,27 @@ def cycles(session: nox.Session) -> None:
         "rtl",
         "--results",
         "results/cycles",
+        *session.posargs,
         success_codes=[0, 1, 5],
     )
-    session.run("python", "-m", "harness.cycles_report", "results/cycles/summary.json")
+    report = ["python", "-m", "harness.cycles_report", "results/cycles/summary.json"]
+    session.run(*report, "--baseline", "baselines/summary.json")
 
 
 @nox.session
 def regress(session: nox.Session) -> None:
-    """Run the suite, then compare with a baseline: `nox -s regress -- BASELINE` (a summary.json or a git ref; default HEAD)."""
-    baseline = session.posargs[0] if session.posargs else "HEAD"
-    session.run("python", "-m", "harness.verify_suite", "--workers", WORKERS, success_codes=[0, 1])
-    session.run("cosim", "regress", "--baseline", baseline, "--results", "results/summary.json")
+    """Compare with a baseline. `nox -s regress -- --against GIT_REF [-k EXPR]` runs the same cases on this tree and
+    on GIT_REF (a temporary worktree with its own code); `-- --baseline FILE|GIT_REF [-k EXPR]` runs this tree and
+    compares with a recorded summary.json (default: --baseline baselines/summary.json). Both take --update-baseline,
+    --tolerance, --allow-slower (see `cosim regress -h`)."""
+    args = (
+        session.posargs
+        if {"--against", "--baseline"} & set(session.posargs)
+        else ["--baseline", "baselines/summary.json", *session.posargs]
+    )
+    if "--baseline" in args:
+        args = ["--run", *args]  # the baseline is on disk: this tree's results are made first
+    session.run("cosim", "regress", "--workers", WORKERS, *args)
 
 
 @nox.session
