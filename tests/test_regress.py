@@ -186,3 +186,27 @@ def test_baseline_and_against_are_alternatives(tmp_path, capsys):
 def test_against_unknown_ref(capsys):
     assert main(["regress", "--against", "no-such-ref-xyz", "-k", "nothing"]) == 2
     assert "unknown git revision 'no-such-ref-xyz'" in capsys.readouterr().err
+
+
+def test_cycles_report_layers_trace_and_deltas(tmp_path, capsys):
+    from harness.cycles_report import main as report
+    from harness.verify_suite import case_dir
+
+    summary = write_run(tmp_path / "cycles", [row("q@gemmini-dim4/rtl", cycles=3000)])
+    profile = [
+        {"region": 1, "start": 100, "stop": 2900, "cycles": 2800},
+        {"region": 2, "start": 100, "stop": 1100, "cycles": 1000, "name": "conv1"},
+        {"region": 3, "start": 1100, "stop": 2900, "cycles": 1800, "name": "fc"},
+    ]
+    record = {"case": "q@gemmini-dim4/rtl", "cycles_total": 3000, "profile": profile, "counters": {}}
+    (case_dir(summary.parent, "q@gemmini-dim4/rtl") / "result.json").write_text(json.dumps(record))
+    base = write_run(tmp_path / "base", [row("q@gemmini-dim4/rtl", cycles=2000)])
+    assert report([str(summary), "--baseline", str(base)]) == 0
+    assert (tmp_path / "cycles" / "layers.png").stat().st_size > 1000
+    trace = json.loads((tmp_path / "cycles" / "trace.json").read_text())
+    assert {e["name"] for e in trace["traceEvents"] if e["ph"] == "X"} >= {"forward", "conv1", "fc"}
+    assert (
+        "| q@gemmini-dim4/rtl | slower | pass | 2000 | 3000 | +1000 | +50.00% | +0 |"
+        in (tmp_path / "cycles" / "deltas.md").read_text()
+    )
+    assert (tmp_path / "cycles" / "deltas.png").stat().st_size > 1000
