@@ -32,7 +32,7 @@ def tests_slow(session: nox.Session) -> None:
 
 @nox.session
 def verify(session: nox.Session) -> None:
-    """Verify every case on its default targets; JUnit XML + summary table in results/."""
+    """Verify every case on its default targets (live view; `-- --resume` after a killed run); JUnit XML + summary table in results/."""
     session.run("python", "-m", "harness.verify_suite", "--workers", WORKERS, *session.posargs)
 
 

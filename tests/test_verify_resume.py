@@ -117,3 +117,42 @@ def test_killed_run_resumes_to_the_same_summary(fake):
     assert len(lines) == 7 - (len(finished) - 1)
     assert any("mismatch" in ln and "fake:mismatching@rv32/iss" in ln for ln in whole.stdout.splitlines())
     assert "verify: 7/7 done, 0 running, 1 failing" in resumed.stdout
+
+
+SPIKE_SUBSET = "(crc32 or sort or linked_list or printf_fmt or muldiv64) and rv32/iss"
+
+
+@pytest.mark.slow
+@pytest.mark.iss
+def test_spike_cases_killed_then_resumed(tmp_path):
+    """The same on real cases: five C programs on Spike, killed after two finished."""
+    env = {k: v for k, v in os.environ.items() if k not in (verify_suite.SOURCES_ENV, verify_suite.ONLY_ENV)}
+
+    def suite(results: Path, *extra: str) -> list[str]:
+        cmd = [sys.executable, "-m", "harness.verify_suite", "--workers", "1", "--results", str(results)]
+        return cmd + ["--source", "c-programs", "-k", SPIKE_SUBSET, *extra]
+
+    whole = subprocess.run(suite(tmp_path / "whole"), env=env, capture_output=True, text=True)
+    assert whole.returncode == 0, whole.stdout + whole.stderr
+    results = tmp_path / "results"
+    proc = subprocess.Popen(
+        suite(results), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.time() + 300
+    while True:
+        done = list(results.glob("cases/*/result.json"))
+        running = [p for p in results.glob("cases/*/started") if not (p.parent / "result.json").exists()]
+        if len(done) >= 2 and running:
+            break
+        assert proc.poll() is None and time.time() < deadline, "the suite ended before it could be killed"
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in results.glob("cases/*/result.json")}
+    assert 2 <= len(kept) < 5
+    resumed = subprocess.run(suite(results, "--resume"), env=env, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert _summary(results) == _summary(tmp_path / "whole")
+    for path, (mtime, data) in kept.items():  # finished cases were not run again
+        assert (path.stat().st_mtime_ns, path.read_bytes()) == (mtime, data)
+    assert len(list(results.glob("cases/*/result.json"))) == 5

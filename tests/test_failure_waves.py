@@ -1,0 +1,102 @@
+"""Waves where an RTL case failed: a bounded dump of the cycles before the failure, never over its cap."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from harness import failure_waves
+from harness.c_programs import CProgram, run_program
+from harness.verify_suite import Case, run_case
+from sim.errors import SimError
+from sim.waves import check_window, dump_window
+
+# Traps on the target (no such CSR) after some work; the host run (its expected UART) skips the asm.
+TRAPPING_C = r"""
+#include <stdio.h>
+int main(void) {
+  volatile unsigned x = 0;
+  for (unsigned i = 0; i < 6000; ++i) x += i;
+  printf("before %u\n", x);
+#ifdef __riscv
+  __asm__ volatile("csrr a0, 0x7c0" ::: "a0");
+#endif
+  printf("after\n");
+  return 0;
+}
+"""
+
+
+def vcd_cycles(path) -> tuple[int, int]:
+    """First and last value of tb_top's ``cycle`` counter in a VCD file."""
+    code = None
+    first = last = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            if code is None:
+                parts = line.split()
+                if parts[:2] == ["$var", "wire"] and parts[4] == "cycle":
+                    code = parts[3]  # the first scope is tb_top's
+                continue
+            if line.startswith("b") and line.rstrip().endswith(" " + code):
+                value = int(line[1:].split()[0], 2)
+                first = value if first is None else first
+                last = value
+    assert code is not None and first is not None, f"no cycle counter in {path}"
+    return first, last
+
+
+def test_window_bounds_are_checked():
+    assert check_window(100, None, window=50) == (100, 150)
+    with pytest.raises(SimError, match="not after its start"):
+        check_window(200, 100)
+    with pytest.raises(SimError, match="negative"):
+        check_window(-1, 10)
+
+
+def test_only_failed_rtl_cases_with_a_cycle_count_get_waves(tmp_path):
+    elf = tmp_path / "x.elf"
+    elf.write_bytes(b"\x7fELF")
+    trap = {"status": "trap", "cycles_total": 1234, "elf": str(elf)}
+    assert failure_waves.wants_waves("rtl", trap)
+    assert not failure_waves.wants_waves("iss", trap)
+    assert not failure_waves.wants_waves("rtl", {**trap, "status": "pass"})
+    assert not failure_waves.wants_waves("rtl", {**trap, "cycles_total": None})  # crashed before simulating
+
+
+@pytest.mark.slow
+@pytest.mark.rtl
+def test_trapping_case_leaves_bounded_waves_ending_at_the_failure(tmp_path, monkeypatch):
+    src = tmp_path / "trapping.c"
+    src.write_text(TRAPPING_C)
+    program = CProgram(src, ("rv32",))
+    case = Case(
+        "c:trapping@rv32/rtl", "rv32", "rtl", "c-program", lambda w: run_program(program, "rv32", w, target="rtl")
+    )
+    window, cap = 5000, 32 * 2**20
+    monkeypatch.setenv(failure_waves.WINDOW_ENV, str(window))
+    monkeypatch.setenv(failure_waves.CAP_ENV, str(cap / 2**20))
+    result = run_case(case, tmp_path / "results")
+    assert result["status"] == "trap", result.get("message")
+    end = result["cycles_total"]
+    assert end > 2 * window  # the window is a part of the run, not all of it
+    waves = result["waves"]
+    assert (waves["from_cycle"], waves["to_cycle"]) == (end - window, end)
+    size = os.path.getsize(waves["path"])
+    assert size == waves["bytes"] <= cap
+    if waves["format"] == "vcd":
+        first, last = vcd_cycles(waves["path"])
+        assert abs(first - (end - window)) <= 1 and abs(last - end) <= 1
+
+    # A cap below this window's size: the window is shrunk from its start, still ending at the failure.
+    small = waves["bytes"] // 3
+    outcome, shrunk = dump_window(
+        result["elf"], "rv32", tmp_path / "small", start=end - window, stop=end, cap_bytes=small
+    )
+    assert outcome.ending == "trap" and outcome.cycles_total == end
+    assert shrunk is not None and shrunk.bytes <= small and shrunk.attempts == 2
+    assert shrunk.stop == end and end - window < shrunk.start < end
+    if shrunk.format == "vcd":
+        first, last = vcd_cycles(shrunk.path)
+        assert abs(first - shrunk.start) <= 1 and abs(last - end) <= 1
