@@ -411,7 +411,7 @@ WINDOW_OFF, WINDOW_SIZE = 0x1_0000, 0x8000
 # Seeds of the whole-unit program tests per SoC (DIM 4 in the default tier, DIM 16 in the slow one).
 UNIT_SEEDS: dict[str, dict[str, tuple[int, ...]]] = {
     "gemmini-dim4": {"tiles": (1, 2), "loop": (1, 2, 3, 4, 5), "random": (1, 2)},
-    "gemmini-dim16": {"tiles": (1,), "loop": (1, 2, 3), "random": (1, 2)},
+    "gemmini-dim16": {"tiles": (1, 2, 3), "loop": (1, 2, 3, 4, 5, 6), "random": (1, 2, 3, 4)},
 }
 
 
