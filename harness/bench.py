@@ -11,13 +11,17 @@ import argparse
 import importlib
 import time
 
+from harness.cli import quiet_dependencies
+
 BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.bench", description=__doc__)
     parser.add_argument("--only", choices=BENCHMARKS, action="append", help="run just these benchmarks")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also show our dependencies' logs and warnings")
     args, rest = parser.parse_known_args(argv)
+    quiet_dependencies(args.verbose)  # users see the figures, not torch's or cocotb's notes
     for name in args.only or BENCHMARKS:
         try:
             module_name = f"harness.bench_{name.replace('-', '_')}"
