@@ -7,6 +7,11 @@ run ended (the trap report, the timeout or the EXIT whose outputs mismatched: th
 simulation is deterministic, so the rerun ends at the same cycle). The result gets
 a ``waves`` record naming the file and its cycles, or ``waves_note`` saying why
 there is none (over the size cap, the rerun failed).
+
+A difftest divergence is named by instruction, not cycle: ``cosim difftest --waves``
+first reruns to find the cycle in which that instruction retired
+(:func:`sim.waves.cycle_of_instruction`), then dumps the window ending there
+(:func:`divergence_waves`).
 """
 
 from __future__ import annotations
@@ -57,3 +62,29 @@ def add_failure_waves(soc: str, target: str, result: dict, workdir: Path) -> Non
         result["waves_note"] = f"no waves: even a shrunk window was over the {cap / 2**20:.0f} MiB cap (--waves-cap)"
         return
     result["waves"] = waves.to_dict()
+
+
+def divergence_waves(
+    elf: str | Path,
+    soc: str,
+    index: int,
+    end_cycle: int,
+    dest: Path,
+    *,
+    window: int,
+    cap_bytes: int,
+    **run_kwargs,
+) -> tuple[int | None, object]:
+    """Waves of the ``window`` cycles up to the cycle where difftest's diverging instruction ``index`` retired.
+
+    Returns ``(cycle, waves)``: the divergence's cycle (None when the rerun never retired that many instructions)
+    and the :class:`sim.waves.Waves` written (None when none was)."""
+    from sim.waves import cycle_of_instruction, dump_window
+
+    cycle = cycle_of_instruction(elf, soc, index, end_cycle, **run_kwargs)
+    if cycle is None:
+        return None, None
+    _, waves = dump_window(
+        elf, soc, dest, start=max(0, cycle - window), stop=cycle + 1, cap_bytes=cap_bytes, **run_kwargs
+    )
+    return cycle, waves

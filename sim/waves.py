@@ -133,3 +133,24 @@ def dump_window(
         keep = max(1, int(cycles * cap_bytes * SHRINK_MARGIN / size))
         start = max(start, last - keep)
     return outcome, None
+
+
+def cycle_of_instruction(elf: str | os.PathLike, soc, index: int, end_cycle: int, **run_kwargs) -> int | None:
+    """The cycle in which the ``index``-th instruction (1-based, retirement order) retires, or None if it never does.
+
+    One run on the waves build up to ``end_cycle`` (the first run's length) with a one-cycle dump at its end, which
+    is dropped: tb_waves.sv writes the cycle when instret reaches ``index``."""
+    import tempfile
+
+    from sim.rtl_runner import run_rtl
+    from sim.verilator_build import check_plusarg_path
+
+    if index <= 0:
+        raise SimError(f"instruction number {index}: instructions count from 1")
+    extra = list(run_kwargs.pop("plusargs", ()))
+    with tempfile.TemporaryDirectory(prefix="waves-mark-") as tmp:
+        mark = Path(tmp) / "mark.txt"
+        extra += [f"+waves_mark_instret={index}", f"+waves_mark_file={check_plusarg_path(str(mark))}"]
+        start = max(0, end_cycle - 1)
+        run_rtl(elf, soc, waves=Path(tmp) / "end", waves_from=start, waves_to=start + 1, plusargs=extra, **run_kwargs)
+        return int(mark.read_text()) if mark.is_file() else None

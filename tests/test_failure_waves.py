@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 from harness import failure_waves
 from harness.c_programs import CProgram, run_program
+from harness.cli import main as cosim
 from harness.verify_suite import Case, run_case
 from sim.errors import SimError
 from sim.waves import check_window, dump_window
@@ -28,22 +30,27 @@ int main(void) {
 """
 
 
-def vcd_cycles(path) -> tuple[int, int]:
-    """First and last value of tb_top's ``cycle`` counter in a VCD file."""
+def vcd_range(path, name: str = "cycle") -> tuple[int, int]:
+    """First and last value of tb_top's own variable ``name`` (``cycle``, ``instret``) in a VCD file."""
+    scopes: list[str] = []
     code = None
     first = last = None
     with open(path, errors="replace") as f:
         for line in f:
-            if code is None:
-                parts = line.split()
-                if parts[:2] == ["$var", "wire"] and parts[4] == "cycle":
-                    code = parts[3]  # the first scope is tb_top's
+            parts = line.split()
+            if code is None or line.startswith("$"):
+                if parts[:1] == ["$scope"]:
+                    scopes.append(parts[2])
+                elif parts[:1] == ["$upscope"]:
+                    scopes.pop()
+                elif parts[:2] == ["$var", "wire"] and parts[4] == name and scopes[-1:] == ["tb_top"] and not code:
+                    code = parts[3]
                 continue
-            if line.startswith("b") and line.rstrip().endswith(" " + code):
-                value = int(line[1:].split()[0], 2)
+            if line.startswith("b") and len(parts) == 2 and parts[1] == code:
+                value = int(parts[0][1:], 2)
                 first = value if first is None else first
                 last = value
-    assert code is not None and first is not None, f"no cycle counter in {path}"
+    assert code is not None and first is not None, f"no tb_top.{name} in {path}"
     return first, last
 
 
@@ -86,7 +93,7 @@ def test_trapping_case_leaves_bounded_waves_ending_at_the_failure(tmp_path, monk
     size = os.path.getsize(waves["path"])
     assert size == waves["bytes"] <= cap
     if waves["format"] == "vcd":
-        first, last = vcd_cycles(waves["path"])
+        first, last = vcd_range(waves["path"])
         assert abs(first - (end - window)) <= 1 and abs(last - end) <= 1
 
     # A cap below this window's size: the window is shrunk from its start, still ending at the failure.
@@ -98,5 +105,49 @@ def test_trapping_case_leaves_bounded_waves_ending_at_the_failure(tmp_path, monk
     assert shrunk is not None and shrunk.bytes <= small and shrunk.attempts == 2
     assert shrunk.stop == end and end - window < shrunk.start < end
     if shrunk.format == "vcd":
-        first, last = vcd_cycles(shrunk.path)
+        first, last = vcd_range(shrunk.path)
         assert abs(first - shrunk.start) <= 1 and abs(last - end) <= 1
+
+
+@pytest.mark.slow
+@pytest.mark.rtl
+def test_difftest_divergence_leaves_waves_ending_at_the_diverging_instruction(tmp_path, capsys):
+    from harness.commands.difftest import run_difftest
+    from harness.toolchain import build_elf
+
+    src = tmp_path / "trapping.c"
+    src.write_text(TRAPPING_C.replace("csrr a0, 0x7c0", "nop"))  # runs clean; the fault is injected
+    elf = build_elf([src], "rv32", tmp_path / "clean.elf")
+    clean = run_difftest(elf, "rv32", keep_trace=tmp_path / "trace.txt")
+    assert clean.ok
+    # A register-writing instruction first retired after the loop (instruction > 10 000): its PC is corrupted.
+    seen: set[str] = set()
+    index = pc = None
+    for n, line in enumerate((tmp_path / "trace.txt").read_text().splitlines(), 1):
+        tokens = line.split()
+        if n > 10_000 and tokens[0] not in seen and len(tokens) > 2 and tokens[2].startswith("x"):
+            index, pc = n, tokens[0]
+            break
+        seen.add(tokens[0])
+    assert pc is not None
+    window = 3000
+    args = ["difftest", str(elf), "--soc", "rv32", "--corrupt-pc", pc, "--waves", "--waves-window", str(window)]
+    rc = cosim([*args, "--waves-file", str(tmp_path / "div.vcd")])
+    out = capsys.readouterr()
+    assert rc == 1 and f"first divergence at instruction {index} " in out.out, out.out
+    m = re.search(r"waves of cycles (\d+)\.\.(\d+) \(instruction (\d+) retired in cycle (\d+)\) in (\S+) ", out.err)
+    assert m, out.err
+    start, stop, at, cycle, path = int(m[1]), int(m[2]), int(m[3]), int(m[4]), m[5]
+    assert (at, start, stop) == (index, cycle - window, cycle + 1)
+    assert os.path.getsize(path) <= 64 * 2**20
+    if path.endswith(".vcd"):
+        first, last = vcd_range(path)
+        assert abs(first - start) <= 1 and abs(last - stop) <= 1
+        assert vcd_range(path, "instret")[1] in (index, index + 1)  # the dump ends as the instruction retires
+
+
+def test_cosim_run_window_options_need_waves(tmp_path, capsys):
+    elf = tmp_path / "x.elf"
+    elf.write_bytes(b"")
+    assert cosim(["run", str(elf), "--soc", "rv32", "--from", "10"]) == 2
+    assert "add --waves" in capsys.readouterr().err

@@ -35,6 +35,7 @@ from sim.difftest.gemmini import GemminiChecker, GemminiResult, GemminiTraceErro
 from sim.difftest.spike_stream import spike_commits
 from sim.errors import SimError
 from sim.outcome import RunOutcome
+from sim.waves import DEFAULT_CAP_BYTES, DEFAULT_WINDOW
 
 
 @dataclass
@@ -302,7 +303,44 @@ def _cmd(args) -> int:
     print(report.summary())
     if report.unfinished:
         print(f"the RTL run did not finish, so the comparison is incomplete: {report.unfinished}")
+    if args.waves:
+        _waves(args, report)
     return 0 if report.ok else 1
+
+
+def _waves(args, report: DifftestReport) -> None:
+    """--waves: a bounded dump of the cycles up to the first (scalar) divergence (harness/failure_waves.py)."""
+    from harness.failure_waves import divergence_waves
+
+    div = report.result.divergence
+    if div is None or report.rtl is None or not report.rtl.cycles_total:
+        why = "no divergence" if div is None else "no RTL run here (--rtl-trace)"
+        print(f"cosim difftest: no waves: {why}", file=sys.stderr)
+        return
+    elf = Path(args.elf)
+    plusargs = [f"+gemmini_corrupt_sp={args.gemmini_corrupt_sp}"] if args.gemmini_corrupt_sp is not None else []
+    cycle, waves = divergence_waves(
+        elf,
+        args.soc,
+        div.index,
+        report.rtl.cycles_total,
+        Path(args.waves_file or elf.with_suffix(".fst")),
+        window=args.waves_window,
+        cap_bytes=int(args.waves_cap * 2**20),
+        corrupt_pc=args.corrupt_pc,
+        max_cycles=args.max_cycles,
+        plusargs=plusargs,
+    )
+    if cycle is None:
+        print(f"cosim difftest: no waves: the rerun never retired instruction {div.index}", file=sys.stderr)
+    elif waves is None:
+        print(f"cosim difftest: no waves: the window was over the {args.waves_cap:g} MiB cap", file=sys.stderr)
+    else:
+        print(
+            f"cosim difftest: waves of cycles {waves.start}..{waves.stop} (instruction {div.index} retired in "
+            f"cycle {cycle}) in {waves.path} ({waves.format.upper()}, {waves.bytes / 2**20:.1f} MiB)",
+            file=sys.stderr,
+        )
 
 
 def _int(text: str) -> int:
@@ -335,5 +373,19 @@ def register(sub) -> None:
         help="run RTL and Spike together, the RTL trace through a FIFO (no trace file; for long runs)",
     )
     p.add_argument("--context", type=int, default=6, help="instructions of context before a divergence")
+    p.add_argument(
+        "--waves",
+        action="store_true",
+        help="at a divergence, rerun the RTL with waves of the cycles up to it (FST, or VCD without liblz4-dev)",
+    )
+    p.add_argument("--waves-window", type=int, default=DEFAULT_WINDOW, metavar="N", help="cycles of waves")
+    p.add_argument("--waves-file", default=None, help="waves path (default: the ELF's name with .fst/.vcd)")
+    p.add_argument(
+        "--waves-cap",
+        type=float,
+        default=DEFAULT_CAP_BYTES / 2**20,
+        metavar="MB",
+        help="largest waves file; a window over it is shrunk to its last cycles (default %(default)g MiB)",
+    )
     p.add_argument("--spike-timeout", type=float, default=600.0, help="wall-clock limit for Spike, seconds")
     p.set_defaults(func=_cmd)

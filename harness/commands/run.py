@@ -47,6 +47,8 @@ def describe(outcome: RunOutcome, xlen: int) -> str:
 
 
 def run_run(args) -> int:
+    if not args.waves and (args.waves_from or args.waves_to is not None):
+        raise CosimError("--from/--to choose the cycles of the waves: add --waves")
     soc = load_soc(args.soc)
     elf = Path(args.elf)
     if not elf.is_file():
@@ -75,8 +77,6 @@ def run_run(args) -> int:
                 f"cosim run: no waves: the window was over the {args.waves_cap:g} MiB cap (--waves-cap)",
                 file=sys.stderr,
             )
-    elif args.waves_from or args.waves_to is not None:
-        raise CosimError("--from/--to choose the waves window: add --waves")
     else:
         outcome = run_rtl(elf, soc, max_cycles=args.max_cycles, dumps=dumps, trace=args.trace)
     if outcome.trap is not None and outcome.trap.instruction is not None and not outcome.trap.disassembly:
