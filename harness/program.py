@@ -117,6 +117,8 @@ def generate_main(kernel: Kernel, soc: SocConfig) -> str:
             init += ", {" + ", ".join(map(str, t.shape)) + "}, {" + ", ".join(map(str, _strides(t.shape))) + "}"
         lines.append(f"  struct memref_r{r} d{i} = {{{init}}};")
     call_args = ", ".join(f"&d{i}" for i in range(len(args) + len(outs)))
+    at = lines.index("int main(void) {")
+    lines[at:at] = _profile_symbol(kernel, soc)
     lines += [
         f"  profile_start({FORWARD_REGION});",
         f"  _mlir_ciface_forward({call_args});",
@@ -126,6 +128,18 @@ def generate_main(kernel: Kernel, soc: SocConfig) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _profile_symbol(kernel: Kernel, soc: SocConfig) -> list[str]:
+    """The absolute symbol the per-layer PROFILE markers store to
+    (:mod:`compiler.frontend.profile_regions`), when the kernel object references it; programs
+    without markers link exactly as before."""
+    from compiler.frontend.profile_regions import PROFILE_SYMBOL
+
+    if PROFILE_SYMBOL.encode() + b"\0" not in Path(kernel.object).read_bytes():
+        return []
+    addr = soc.memory_map.profile_addr
+    return [f'__asm__(".globl {PROFILE_SYMBOL}\\n\\t.equ {PROFILE_SYMBOL}, 0x{addr:x}");', ""]
 
 
 def _symbols(elf: Path) -> dict[str, tuple[int, int]]:

@@ -89,6 +89,27 @@ def status_of(outcome: RunOutcome, outputs: dict[str, dict] | None = None) -> st
     return "pass"
 
 
+def profile_entries(outcome: RunOutcome, soc: SocConfig, regions: list[dict] | None = None) -> list[dict[str, Any]]:
+    """result.json's ``profile``: each PROFILE region the run closed. With the compiled program's region
+    table (:func:`compiler.frontend.profile_regions.regions_of`), an entry also has ``name`` (the layer's
+    module path, or the layers a stretch of core work came from), ``where`` (gemmini or core), ``ops``,
+    and on RTL ``counters`` (the RTL's counters over that region, Gemmini's included)."""
+    table = {r["region"]: r for r in regions or []}
+    out = []
+    for p in outcome.profile:
+        entry = p.to_dict()
+        if p.region == FORWARD_REGION and table:
+            entry["name"] = "forward"
+        elif p.region in table:
+            r = table[p.region]
+            entry.update(name=r["name"], where=r["where"], ops=r["ops"])
+        counters = outcome.region_counters.get(p.region)
+        if counters and p.region != FORWARD_REGION and p.cycles:
+            entry["counters"] = derived_counters({**counters, "cycles": p.cycles}, soc, p.cycles)
+        out.append(entry)
+    return out
+
+
 def make_result(
     outcome: RunOutcome,
     *,
@@ -97,8 +118,10 @@ def make_result(
     case: str | None = None,
     outputs: dict[str, dict] | None = None,
     extra: dict[str, Any] | None = None,
+    regions: list[dict] | None = None,
 ) -> dict[str, Any]:
-    """Build the result record. ``extra`` adds keys (never replaces the fixed ones)."""
+    """Build the result record. ``extra`` adds keys (never replaces the fixed ones); ``regions``
+    names the per-layer PROFILE regions (:func:`profile_entries`)."""
     forward = [p for p in outcome.profile if p.region == FORWARD_REGION and p.stop is not None]
     cycles_forward = forward[0].cycles if forward and outcome.target == "rtl" else None
     result: dict[str, Any] = {
@@ -111,7 +134,7 @@ def make_result(
         "cycles_total": outcome.cycles_total,
         "cycles_forward": cycles_forward,
         "instret": outcome.instret,
-        "profile": [p.to_dict() for p in outcome.profile],
+        "profile": profile_entries(outcome, soc, regions),
         "uart": outcome.uart,
         "outputs": outputs or {},
         "counters": result_counters(outcome, soc, cycles_forward),

@@ -19,15 +19,17 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from compiler import compile_kernel
 from compiler.frontend import import_mlir_file, import_torch
+from compiler.frontend.profile_regions import profile_markers, regions_of
 from configs import load_soc
 from harness.cases import Case, materialize, resolve
 from harness.check import compare_all
 from harness.errors import CosimError
-from harness.program import build_program, read_outputs
+from harness.program import Program, build_program, read_outputs
 from harness.results import FORWARD_REGION, make_result, write_json_atomic
 from sim.outcome import RunOutcome
 
@@ -55,10 +57,25 @@ def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: P
     raise CosimError(f"unknown target {target!r}; use one of {', '.join(TARGETS)}")
 
 
-def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | None = None, quant: dict | None = None):
-    """Frontend + compiler + program builder for one case. Returns (materialized, kernel, program, seconds).
+def compile_case(
+    c: Case,
+    soc,
+    out_dir: Path,
+    *,
+    dump_ir: str | os.PathLike | None = None,
+    quant: dict | None = None,
+    markers: bool = True,
+):
+    """Frontend + compiler + program builder for one case. Returns (materialized, kernel, program, seconds,
+    regions): ``regions`` is the per-layer PROFILE region table of a program with layer calls
+    (:mod:`compiler.frontend.profile_regions`; [] without, or with ``markers`` off).
 
     With ``quant`` (a dict), the case is quantized first and the dict receives result.json's ``quant`` record."""
+    with profile_markers(markers):
+        return _compile_case(c, soc, out_dir, dump_ir=dump_ir, quant=quant)
+
+
+def _compile_case(c: Case, soc, out_dir: Path, *, dump_ir, quant):
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     mat = materialize(c)
@@ -85,7 +102,9 @@ def compile_case(c: Case, soc, out_dir: Path, *, dump_ir: str | os.PathLike | No
     t2 = time.perf_counter()
     program = build_program(kernel, soc, out_dir, case=c.name)
     seconds["link"] = time.perf_counter() - t2
-    return mat, kernel, program, seconds
+    if kernel.target.gemmini is not None and kernel.target.gemmini.loop_conv and imported.with_loop_conv is not None:
+        imported = imported.with_loop_conv()  # what compile_kernel compiled on this config
+    return mat, kernel, program, seconds, regions_of(imported.mlir)
 
 
 def accelerator_use(soc, strategy: str) -> dict:
@@ -120,8 +139,17 @@ def verify(
     dump_ir: str | os.PathLike | None = None,
     workdir: str | os.PathLike | None = None,
     quant: str = "auto",
+    markers: bool = True,
+    localize: bool = True,
+    elf_patch: Callable[[Program], None] | None = None,
 ) -> dict:
-    """Compile ``case`` for ``soc``, run it on ``on`` and compare with PyTorch (``quant``: auto|int8|none)."""
+    """Compile ``case`` for ``soc``, run it on ``on`` and compare with PyTorch (``quant``: auto|int8|none).
+
+    ``markers``: PROFILE regions around each layer call and each stretch of core work between layers
+    (programs with int8 layers; result.json's ``profile`` names them). ``localize``: on a mismatch of a
+    PyTorch case, a debug compile names the first op that went wrong (:mod:`harness.localize`,
+    result.json's ``localization``). ``elf_patch``: called with each built program before it runs
+    (fault injection in tests: :func:`harness.localize.flip_bit`)."""
     if on not in TARGETS:
         raise CosimError(f"unknown target {on!r}; use one of {', '.join(TARGETS)}")
     soc = load_soc(soc)
@@ -135,7 +163,11 @@ def verify(
     with tempfile.TemporaryDirectory(prefix="cosim-verify-") as tmp_name:
         out_dir = Path(workdir) if workdir else Path(tmp_name)
         out_dir = out_dir / f"{_ident(c.name)}-{soc.name}"
-        mat, kernel, program, seconds = compile_case(c, soc, out_dir, dump_ir=dump_ir, quant=quant_record)
+        mat, kernel, program, seconds, regions = compile_case(
+            c, soc, out_dir, dump_ir=dump_ir, quant=quant_record, markers=markers
+        )
+        if elf_patch is not None:
+            elf_patch(program)
         tolerance = "exact" if quant_record is not None else c.tolerance  # int8: bit for bit
         dumps = [(int(o["address"], 16), o["size"]) for o in program.outputs]
         outcome = run_on(on, program.elf, soc, dumps, out_dir)
@@ -165,12 +197,39 @@ def verify(
             extra["quant"] = quant_record
         elif soc.accelerator.kind == "gemmini" and c.mlir_path is None:
             extra["quant"] = {"mode": "none", "note": "--quant none: the float32 model ran on the core"}
-        result = make_result(outcome, soc=soc, elf=program.elf, case=c.name, outputs=outputs, extra=extra)
+        result = make_result(
+            outcome, soc=soc, elf=program.elf, case=c.name, outputs=outputs, extra=extra, regions=regions
+        )
+        if localize and result["status"] == "mismatch" and c.mlir_path is None:
+            _localize(result, mat, c, soc, on, out_dir, quantized=quant_record is not None, elf_patch=elf_patch)
         if quant_record is not None:
             _apply_accuracy(result, quant_record)
     if json_path:
         write_json_atomic(json_path, result)
     return result
+
+
+def _localize(result: dict, mat, c: Case, soc, on: str, out_dir: Path, *, quantized: bool, elf_patch) -> None:
+    """result.json's ``localization``: the first op whose device output differs (harness.localize)."""
+    from harness.localize import describe, localize
+
+    try:
+        loc = localize(
+            mat.fn,
+            tuple(mat.inputs),
+            soc,
+            on,
+            out_dir,
+            name=_ident(c.name),
+            float_tolerance="transcendental" if quantized else c.tolerance,
+            quantized=quantized,
+            elf_patch=elf_patch,
+        )
+    except CosimError as e:
+        loc = {"done": False, "why": f"the debug compile failed: {e}"}
+    result["localization"] = loc
+    line = describe(loc)
+    result["message"] = f"{result['message']}; {line}" if result.get("message") else line
 
 
 def _apply_accuracy(result: dict, quant_record: dict) -> None:

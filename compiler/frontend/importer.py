@@ -40,7 +40,7 @@ LOWERABLE_DIALECTS = {"builtin", "func", "arith", "math", "linalg", "tensor", "b
 
 # torch-mlir's run-time checks (an embedding's index bounds): on a failure the
 # program prints the message and aborts (exit code 134), which the run reports.
-LOWERABLE_OPS = {"cf.assert"}
+LOWERABLE_OPS = {"cf.assert", "llvm.inline_asm"}  # the latter: per-layer PROFILE markers (profile_regions)
 
 
 # ---------------------------------------------------------------------------

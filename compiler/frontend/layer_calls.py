@@ -31,6 +31,8 @@ PREFIXES = {f"torch.{NAMESPACE}.": NAMESPACE, f"torch.{OWN_NAMESPACE}.": OWN_NAM
 # The attribute names on a layer function.
 OP_ATTR = f"{NAMESPACE}.op"
 OPERANDS_ATTR = f"{NAMESPACE}.operands"
+LAYER_ATTR = f"{NAMESPACE}.layer"  # the layer's name: its module path (layer1.0.conv1)
+LAYER_PREFIX = f"{NAMESPACE}_"  # every layer function's symbol starts so
 _CONTRACT_CHECK = "torch-verify-linalg-on-tensors-backend-contract"
 # The ops that stay layer calls (a backend maps them); the others are decomposed at import.
 LAYER_OPS = ("matmul", "linear", "bmm", "add")
@@ -127,9 +129,15 @@ def _constant_attr(value, what: str):
     raise CompileError(f"{what} is not a constant ({name}); the layer's parameters must be Python values")
 
 
-def operators_to_calls(module) -> int:
+def is_layer_node(n) -> bool:
+    """Whether an FX node is a layer op (it becomes a layer call)."""
+    return n.op == "call_function" and getattr(n.target, "namespace", None) in (NAMESPACE, OWN_NAMESPACE)
+
+
+def operators_to_calls(module, layer_names: list[str] | None = None) -> int:
     """Rewrite every ``torch.operator "torch.cosim_q.*"`` of ``module`` (raw torch dialect) into a
-    call of its own private layer function; returns how many."""
+    call of its own private layer function; returns how many. ``layer_names``: the layers' names in
+    import order (their module paths), set as each function's ``cosim_q.layer``."""
     with module.context, ir.Location.unknown(module.context):
         fwd = [o for o in module.body.operations if o.operation.name == "func.func"]
         ops = []
@@ -154,7 +162,9 @@ def operators_to_calls(module) -> int:
                 if attr is not None:
                     attrs[f"{NAMESPACE}.{arg_name}"] = attr
             attrs[OPERANDS_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in tensor_names])
-            sym = f"{NAMESPACE}_{kind}_{count}"
+            if layer_names is not None and count < len(layer_names):
+                attrs[LAYER_ATTR] = ir.StringAttr.get(layer_names[count])
+            sym = f"{LAYER_PREFIX}{kind}_{count}"
             results = [r.type for r in op.results]
             with ir.InsertionPoint(module.body):
                 decl = func_d.FuncOp(sym, ir.FunctionType.get([v.type for v in tensors], results), visibility="private")
@@ -251,14 +261,24 @@ def layer_decompositions(loop_conv: bool = False) -> dict:
 def import_with_layer_calls(ep, decomposition_table: dict, *, loop_conv: bool = False):
     """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each matmul, linear,
     bmm and add a call of a private layer function (:func:`layer_decompositions` for the others);
-    the rest imported as :func:`torch_mlir.fx.export_and_import` does."""
+    the rest imported as :func:`torch_mlir.fx.export_and_import` does. Each layer function is
+    named after its layer (``cosim_q.layer``), and with :func:`profile_markers` on (the default)
+    ``forward`` marks a PROFILE region around each layer and each stretch of core work
+    (:mod:`compiler.frontend.profile_regions`)."""
     from torch_mlir import fx
+
+    from compiler.frontend import profile_regions
 
     if loop_conv:
         own_ops()  # defined before the decompositions trace it
     table = {**decomposition_table, **layer_decompositions(loop_conv)}
-    raw = fx.export_and_import(ep, output_type="raw", func_name="forward", decomposition_table=table)
-    operators_to_calls(raw)
+    # Decomposed here, not by the importer, so the layer nodes can be read in the order it imports them.
+    ep = ep.run_decompositions(table)
+    segments = profile_regions.segments(ep, is_layer_node)
+    raw = fx.export_and_import(ep, output_type="raw", func_name="forward", decomposition_table={})
+    operators_to_calls(raw, [s.name for s in segments if s.where == "gemmini"])
+    if profile_regions.markers_enabled():
+        profile_regions.insert_markers(raw, segments, LAYER_PREFIX)
     torch_level = fx._module_lowering(False, False, fx.OutputType.TORCH, raw)
     pipeline = _linalg_pipeline_without_contract_check(torch_level.context)
     with torch_level.context:

@@ -53,18 +53,35 @@ def quantize_case(mat, soc):
     )
     evaluated = [tuple(mat.inputs), *(tuple(c) for c in mat.calibration or [])]
     accuracy = measure(qp, mat.fn, evaluated, thresholds)
-    fn = qp.module if keeps_cosim_q(soc) else aten_module(qp.module, q_inputs)
+    fn = MetaPreserving(qp.module) if keeps_cosim_q(soc) else aten_module(qp.module, q_inputs)
     record = {
         "mode": "int8",
         **qp.record(),
         "calibration_inputs": len(calibration),
         "observer": opts.get("observer", "minmax"),
-        "compiled": "cosim_q ops" if fn is qp.module else "cosim_q ops decomposed into aten integer ops (scalar path)",
+        "compiled": "cosim_q ops"
+        if isinstance(fn, MetaPreserving)
+        else "cosim_q ops decomposed into aten integer ops (scalar path)",
         "reference": "the int8 program run eagerly on the host (compared bit for bit)",
         "accuracy": accuracy,
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return replace(mat, fn=fn, inputs=q_inputs, reference=reference), record
+
+
+class MetaPreserving(torch.nn.Module):
+    """The int8 GraphModule run node by node (``fx.Interpreter``) under ``preserve_node_meta``, so
+    torch.export keeps each node's layer name and source line (:func:`harness.quant.quantize.tag_nodes`)
+    when the importer calls it inside its own wrapper (it does so by itself only for a root
+    GraphModule). The layer calls and profile regions are named from them."""
+
+    def __init__(self, gm: torch.fx.GraphModule) -> None:
+        super().__init__()
+        self.gm = gm
+
+    def forward(self, *args):
+        with torch.fx.traceback.preserve_node_meta():
+            return torch.fx.Interpreter(self.gm).run(*args)
 
 
 @contextlib.contextmanager

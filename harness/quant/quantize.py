@@ -150,6 +150,25 @@ def _module_path(n: fx.Node) -> str:
     return list(stack.values())[-1][0] if stack else ""
 
 
+# node.meta key (torch.export keeps ``custom`` when it re-exports the int8 program): the layer's name.
+LAYER_META = "cosim_layer"
+
+
+def tag_nodes(nodes: list[fx.Node], origin: fx.Node, label: str) -> None:
+    """The int8 nodes built for ``origin`` carry its source line, module stack and layer name, so the
+    compiler's layer calls and profile regions, and the localization, can name them."""
+    for m in nodes:
+        for key in ("stack_trace", "nn_module_stack"):
+            if origin.meta.get(key) is not None:
+                m.meta[key] = origin.meta[key]
+        m.meta["custom"] = {**(m.meta.get("custom") or {}), LAYER_META: label}
+
+
+def layer_of(n: fx.Node) -> str | None:
+    """The layer name :func:`tag_nodes` gave a node (None: untagged)."""
+    return (n.meta.get("custom") or {}).get(LAYER_META)
+
+
 class _Builder:
     """Rewrites the float graph into the int8 graph (one pass, in the float graph's order)."""
 
@@ -375,8 +394,11 @@ class _Builder:
             elif n.op == "output":
                 outputs = list(fx.node.map_arg(n.args[0], lambda x: x))
             elif n.op == "call_function":
+                before, layers = len(self.g.nodes), len(self.layers)
                 if not (self.weight_op(n) or self.matmul_op(n) or self.add_op(n) or self.int8_passthrough(n)):
                     self.float_op(n)
+                label = self.layers[-1]["name"] if len(self.layers) > layers else (_module_path(n) or n.name)
+                tag_nodes(list(self.g.nodes)[before:], n, label)
             else:
                 raise QuantError(f"unsupported node kind {n.op} ({n.target})")
         return input_scales, outputs
