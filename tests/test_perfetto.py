@@ -113,9 +113,13 @@ def test_trace_of_a_real_rtl_run(tmp_path, capsys):
     assert {"busy: imem", "busy: dmem"} <= set(tracks(json.loads(out.read_text()), 1))
 
 
-def test_cosim_verify_perfetto(tmp_path, capsys):
+def test_cosim_verify_perfetto_without_cycles(tmp_path, capsys, monkeypatch):
+    """The option's plumbing (the real RTL run is the slow test above): a Spike run has no cycles, no trace."""
+    import harness.commands.verify as verify_command
     from harness.cli import main as cosim
 
+    iss = {"case": "relu", "soc": "rv32", "target": "iss", "status": "pass", "cycles_total": None, "profile": []}
+    monkeypatch.setattr(verify_command, "verify", lambda *a, **k: dict(iss, instret=10))
     out = tmp_path / "t.json"
     assert cosim(["verify", "relu", "--soc", "rv32", "--on", "iss", "--perfetto", str(out)]) == 0
     assert "no trace (no cycle counts: run --on rtl)" in capsys.readouterr().out and not out.exists()
