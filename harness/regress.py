@@ -185,8 +185,9 @@ def counts(deltas: list[Delta]) -> dict[str, int]:
     return {k: sum(d.kind == k for d in deltas) for k in KINDS}
 
 
-def is_regression(deltas: list[Delta], fail_on_slower: bool = True) -> bool:
-    bad = set(CORRECTNESS_KINDS) | ({"slower"} if fail_on_slower else set())
+def is_regression(deltas: list[Delta], fail_on_slower: bool = True, fail_on_stale: bool = True) -> bool:
+    """A stale baseline fails too (by default): its cycles vouch for nothing, so a slowdown would go unseen."""
+    bad = set(CORRECTNESS_KINDS) | ({"slower"} if fail_on_slower else set()) | ({"stale"} if fail_on_stale else set())
     return any(d.kind in bad for d in deltas)
 
 

@@ -136,11 +136,15 @@ def test_stale_baseline_named_per_case(tmp_path, capsys):
     deltas = {d.case: d for d in compare(load_results(base), current, known_cases={"a", "b"})}
     assert deltas["a"].kind == "stale" and "config_hash old, now new" in deltas["a"].why
     assert deltas["gone"].kind == "stale" and "another case set" in deltas["gone"].why
-    assert not is_regression(list(deltas.values()))  # stale figures are not compared
-    code = main(["regress", "--baseline", str(base), "--results", str(cur), "--out", str(tmp_path / "o")])
+    assert is_regression(list(deltas.values()))  # a slowdown would go unseen: stale fails by default
+    assert not is_regression(list(deltas.values()), fail_on_stale=False)
+    args = ["regress", "--baseline", str(base), "--results", str(cur), "--out", str(tmp_path / "o")]
+    assert main(args) == 1  # `gone` is no case of this tree's registry either: stale, not missing
     out = capsys.readouterr().out
-    assert code == 0  # nothing regressed; `gone` is no case of this tree's registry either: stale, not missing
-    assert "stale" in out and "--update-baseline" in out
+    assert "are stale" in out and "--allow-stale" in out
+    md = (tmp_path / "o" / "regress.md").read_text()
+    assert "| a | stale (baseline config_hash old, now new) | pass |" in md
+    assert main([*args, "--allow-stale"]) == 0
 
 
 def test_deltas_signed_with_percent(tmp_path):

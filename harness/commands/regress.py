@@ -104,14 +104,16 @@ def run_regress(args) -> int:
     if stale:
         console.print(
             f"[magenta]regress: {len(stale)} baseline case(s) are stale[/] (recorded on another config or case set;"
-            " not compared): re-record with --update-baseline"
+            " their cycles not compared): re-record with --update-baseline"
+            + (", or pass --allow-stale to accept the rest" if not args.allow_stale else "")
         )
-    failed = is_regression(deltas, fail_on_slower=not args.allow_slower)
+    failed = is_regression(deltas, fail_on_slower=not args.allow_slower, fail_on_stale=not args.allow_stale)
     if args.update_baseline:
         from harness.regress_against import this_tree
 
         update_baseline(console, deltas, current, this_tree() / args.baseline_path)
-        failed = is_regression(deltas, fail_on_slower=False)  # slower figures were just accepted
+        # slower and stale figures were just re-recorded; correctness regressions still fail
+        failed = is_regression(deltas, fail_on_slower=False, fail_on_stale=False)
     return 1 if failed else 0
 
 
@@ -175,6 +177,11 @@ def register(sub) -> None:
         "--tolerance", type=float, default=0.02, help="relative cycle change counted as noise (default 0.02)"
     )
     p.add_argument("--allow-slower", action="store_true", help="report slower cases but do not fail on them")
+    p.add_argument(
+        "--allow-stale",
+        action="store_true",
+        help="report stale baseline cases (another config or case set), do not fail",
+    )
     p.add_argument(
         "--update-baseline",
         action="store_true",
