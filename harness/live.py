@@ -145,6 +145,8 @@ class LiveView:
         extra = self.speed_text(r)
         if r.get("status") != PASSING and r.get("message"):
             extra += f"  {r['message'][:160]}"
+        if r.get("waves"):
+            extra += f"  (waves: {r['waves']['path']})"
         return f"[{n}/{len(self.p.case_dirs)}] {r.get('status', '?'):8} {cid}{extra}"
 
     @staticmethod
@@ -152,7 +154,7 @@ class LiveView:
         speed = sim_speed(r)
         if speed is None:
             return ""
-        return f"  {speed[1]:.1f} s simulated, {rate_text(speed[0] / speed[1] if speed[1] else None, r['target'])}"
+        return f"  {speed[1]:.1f} s, {rate_text(speed[0] / speed[1] if speed[1] else None, r['target'])}"
 
     def render(self) -> Group:
         now = time.time()

@@ -167,6 +167,8 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
                 "note": r.get("note", ""),
             }
         )
+        # A failed RTL case's waves (harness/failure_waves.py), only where there are some.
+        rows[-1].update({k: r[k] for k in ("waves", "waves_note") if r.get(k)})
     table = Table(title=f"verify: {sum(r['status'] == 'pass' for r in rows)}/{len(rows)} pass")
     for col in ("case", "soc", "target", "status", "instret", "cycles"):
         table.add_column(col, justify="right" if col in ("instret", "cycles") else "left", no_wrap=True)
@@ -184,7 +186,12 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
     console.print(table)
     for r in rows:
         if r["status"] != "pass" and r["message"]:
-            console.print(f"[red]{r['case']}[/]: {r['message']}")
+            console.print(f"[red]{r['case']}[/]: {r['message']}", highlight=False)
+        if r.get("waves"):
+            w = r["waves"]
+            console.print(f"  waves of cycles {w['from_cycle']}..{w['to_cycle']}: {w['path']}", highlight=False)
+        elif r.get("waves_note"):
+            console.print(f"  {r['waves_note']}", highlight=False)
     for r in rows:
         if r["accelerator_used"] is False:
             console.print(f"[yellow]{r['case']}[/]: note: {r['note']}")

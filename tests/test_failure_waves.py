@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
 import pytest
 
-from harness import failure_waves
-from harness.c_programs import CProgram, run_program
+from harness import failure_waves, verify_suite
 from harness.cli import main as cosim
-from harness.verify_suite import Case, run_case
 from sim.errors import SimError
 from sim.waves import check_window, dump_window
 
@@ -72,29 +71,45 @@ def test_only_failed_rtl_cases_with_a_cycle_count_get_waves(tmp_path):
     assert not failure_waves.wants_waves("rtl", {**trap, "cycles_total": None})  # crashed before simulating
 
 
+TRAP_SOURCE = """
+from pathlib import Path
+from harness.c_programs import CProgram, run_program
+from harness.verify_suite import Case
+
+def verify_cases():
+    program = CProgram(Path(__file__).with_name("trapping.c"), ("rv32",))
+    return [Case("c:trapping@rv32/rtl", "rv32", "rtl", "c-program",
+                 lambda w: run_program(program, "rv32", w, target="rtl"))]
+"""
+
+
 @pytest.mark.slow
 @pytest.mark.rtl
-def test_trapping_case_leaves_bounded_waves_ending_at_the_failure(tmp_path, monkeypatch):
-    src = tmp_path / "trapping.c"
-    src.write_text(TRAPPING_C)
-    program = CProgram(src, ("rv32",))
-    case = Case(
-        "c:trapping@rv32/rtl", "rv32", "rtl", "c-program", lambda w: run_program(program, "rv32", w, target="rtl")
-    )
-    window, cap = 5000, 32 * 2**20
-    monkeypatch.setenv(failure_waves.WINDOW_ENV, str(window))
-    monkeypatch.setenv(failure_waves.CAP_ENV, str(cap / 2**20))
-    result = run_case(case, tmp_path / "results")
+def test_trapping_case_leaves_bounded_waves_ending_at_the_failure(tmp_path, monkeypatch, capsys):
+    """Through the suite (its --waves-window/--waves-cap options), then a cap below the window's size."""
+    (tmp_path / "trapping.c").write_text(TRAPPING_C)
+    (tmp_path / "trap_cases.py").write_text(TRAP_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv(verify_suite.SOURCES_ENV, "trap_cases:verify_cases")
+    window, cap_mb = 5000, 32
+    results = tmp_path / "results"
+    args = ["--workers", "1", "--results", str(results), "--source", "trap_cases:verify_cases"]
+    code = verify_suite.main([*args, "--waves-window", str(window), "--waves-cap", str(cap_mb)])
+    monkeypatch.delenv(verify_suite.ONLY_ENV, raising=False)
+    assert code == 1
+    result = json.loads((verify_suite.case_dir(results, "c:trapping@rv32/rtl") / "result.json").read_text())
     assert result["status"] == "trap", result.get("message")
     end = result["cycles_total"]
     assert end > 2 * window  # the window is a part of the run, not all of it
     waves = result["waves"]
     assert (waves["from_cycle"], waves["to_cycle"]) == (end - window, end)
-    size = os.path.getsize(waves["path"])
-    assert size == waves["bytes"] <= cap
+    assert os.path.getsize(waves["path"]) == waves["bytes"] <= cap_mb * 2**20
     if waves["format"] == "vcd":
         first, last = vcd_range(waves["path"])
         assert abs(first - (end - window)) <= 1 and abs(last - end) <= 1
+    (row,) = json.loads((results / "summary.json").read_text())
+    assert row["waves"] == waves and f"waves of cycles {end - window}..{end}" in capsys.readouterr().out
 
     # A cap below this window's size: the window is shrunk from its start, still ending at the failure.
     small = waves["bytes"] // 3
