@@ -3,7 +3,8 @@
 Run by ``nox -s bench`` (``python -m harness.bench --only gemmini-rtl``) or alone:
 ``python -m harness.bench_gemmini_rtl [--soc gemmini-dim4 --shape 32x64x64/WS ...]``.
 Each row builds one program that calls Gemmini's ``tiled_matmul_auto`` (C = A·B + D
-scaled to int8, the Spike bench's program and numpy reference) inside a PROFILE
+scaled to int8, the Spike bench's program and numpy reference; rows marked "bias D:
+no" pass D = NULL, a plain matmul, which moves no D) inside a PROFILE
 region that ends after the final ``gemmini_fence``, runs it on the SoC's RTL,
 reads C back and compares it with numpy in the same run (a fast wrong answer is
 no figure). Printed per row: the region's cycles, the ideal I·J·K / DIM² cycles,
@@ -38,12 +39,12 @@ PROGRAM = """\
 #define K {k}
 static const elem_t A[I][K] row_align(1) = {a};
 static const elem_t B[K][J] row_align(1) = {b};
-static const acc_t D[I][J] row_align_acc(1) = {d};
+{d_decl}
 elem_t C[I][J] row_align(1);
 int main(void) {{
   gemmini_flush(0);
   profile_start({region});
-  tiled_matmul_auto(I, J, K, (const elem_t *)A, (const elem_t *)B, (const void *)D, (void *)C, K, J, J, J,
+  tiled_matmul_auto(I, J, K, (const elem_t *)A, (const elem_t *)B, {d_arg}, (void *)C, K, J, J, J,
                     MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, NO_ACTIVATION, {scale}f, 0,
                     false, false, false, false, false, 0, {dataflow});
   gemmini_fence();
@@ -52,15 +53,17 @@ int main(void) {{
 }}
 """
 
-# (I, J, K, dataflow, memory latency or None for the config's own)
+# (I, J, K, dataflow, memory latency or None for the config's own, with the int32 bias D)
 DIM16_ROWS = (
-    (128, 256, 256, "WS", None),
-    (256, 256, 256, "WS", None),
-    (128, 256, 256, "OS", None),
-    (256, 256, 256, "OS", None),
-    (128, 256, 256, "WS", 32),
+    (128, 256, 256, "WS", None, True),
+    (256, 256, 256, "WS", None, True),
+    (128, 256, 256, "OS", None, True),
+    (256, 256, 256, "OS", None, True),
+    (128, 256, 256, "WS", 32, True),
+    (128, 256, 256, "WS", None, False),
+    (128, 256, 256, "OS", None, False),
 )
-DIM4_ROWS = ((32, 64, 64, "WS", None), (32, 64, 64, "OS", None), (32, 64, 64, "WS", 32))
+DIM4_ROWS = ((32, 64, 64, "WS", None, True), (32, 64, 64, "OS", None, True), (32, 64, 64, "WS", 32, True))
 
 
 @dataclass
@@ -68,6 +71,7 @@ class Row:
     soc: str
     shape: str
     dataflow: str
+    bias: bool
     status: str
     cycles: int | None
     ideal: int
@@ -108,7 +112,7 @@ def derived_soc(name: str, latency: int, workdir: Path):
     return soc
 
 
-def measure(soc, i: int, j: int, k: int, dataflow: str, workdir: Path) -> Row:
+def measure(soc, i: int, j: int, k: int, dataflow: str, bias: bool, workdir: Path) -> Row:
     from harness.elfcheck import check_elf
     from harness.toolchain import build_elf
     from sim.rtl_runner import run_rtl
@@ -118,11 +122,23 @@ def measure(soc, i: int, j: int, k: int, dataflow: str, workdir: Path) -> Row:
     a = rng.integers(-OPERAND_RANGE, OPERAND_RANGE, (i, k), dtype=np.int8)
     b = rng.integers(-OPERAND_RANGE, OPERAND_RANGE, (k, j), dtype=np.int8)
     d = rng.integers(-(1 << 12), 1 << 12, (i, j), dtype=np.int32)
-    tag = f"mm{i}x{j}x{k}-{dataflow}-{soc.name}"
+    if not bias:
+        d[:] = 0
+    tag = f"mm{i}x{j}x{k}-{dataflow}-{'bias' if bias else 'nobias'}-{soc.name}"
     src = workdir / f"{tag}.c"
+    d_decl = f"static const acc_t D[I][J] row_align_acc(1) = {c_array(d)};" if bias else ""
     src.write_text(
         PROGRAM.format(
-            i=i, j=j, k=k, a=c_array(a), b=c_array(b), d=c_array(d), scale=SCALE, dataflow=dataflow, region=REGION
+            i=i,
+            j=j,
+            k=k,
+            a=c_array(a),
+            b=c_array(b),
+            d_decl=d_decl,
+            d_arg="(const void *)D" if bias else "NULL",
+            scale=SCALE,
+            dataflow=dataflow,
+            region=REGION,
         )
     )
     elf = build_elf([src], soc, workdir / f"{tag}.elf", opt="-O2")
@@ -137,6 +153,7 @@ def measure(soc, i: int, j: int, k: int, dataflow: str, workdir: Path) -> Row:
         soc=soc.name,
         shape=f"{i}x{j}x{k}",
         dataflow=dataflow,
+        bias=bias,
         status=status,
         cycles=region.cycles if region else None,
         ideal=i * j * k // (dim * dim),
@@ -148,17 +165,19 @@ def measure(soc, i: int, j: int, k: int, dataflow: str, workdir: Path) -> Row:
     )
 
 
-def parse_shape(text: str) -> tuple[int, int, int, str, int | None]:
-    """``IxJxK/WS`` or ``IxJxK/OS@LAT`` (LAT: memory latency of a derived config)."""
-    m = re.fullmatch(r"(\d+)x(\d+)x(\d+)/(WS|OS)(?:@(\d+))?", text)
+def parse_shape(text: str) -> tuple[int, int, int, str, int | None, bool]:
+    """``IxJxK/WS`` or ``IxJxK/OS@LAT`` (LAT: memory latency of a derived config); ``+nobias``: D = NULL."""
+    m = re.fullmatch(r"(\d+)x(\d+)x(\d+)/(WS|OS)(?:@(\d+))?(\+nobias)?", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"shape {text!r} must look like 128x256x256/WS or 128x256x256/WS@32")
-    return int(m[1]), int(m[2]), int(m[3]), m[4], int(m[5]) if m[5] else None
+        raise argparse.ArgumentTypeError(
+            f"shape {text!r} must look like 128x256x256/WS, 128x256x256/WS@32 or 128x256x256/OS+nobias"
+        )
+    return int(m[1]), int(m[2]), int(m[3]), m[4], int(m[5]) if m[5] else None, not m[6]
 
 
 def table(rows: list[Row]) -> Table:
     t = Table(title="Gemmini RTL: tiled_matmul_auto int8, start to the final fence, C checked against numpy")
-    cols = ("soc", "I x J x K", "df", "status", "cycles", "ideal", "util %", "mesh busy", "MACs")
+    cols = ("soc", "I x J x K", "df", "bias D", "status", "cycles", "ideal", "util %", "mesh busy", "MACs")
     cols += ("stall hazard", "stall queue", "stall mem", "mem lat", "in flight", "width bits", "dma bytes")
     for col in cols:
         t.add_column(col, justify="right")
@@ -169,6 +188,7 @@ def table(rows: list[Row]) -> Table:
             r.soc,
             r.shape,
             r.dataflow,
+            "yes" if r.bias else "no",
             r.status,
             f"{r.cycles:,}" if r.cycles else "-",
             f"{r.ideal:,}",
@@ -192,7 +212,10 @@ def run(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="bench gemmini-rtl")
     p.add_argument("--soc", action="append", help="Gemmini config (default gemmini-dim16)")
     p.add_argument(
-        "--shape", action="append", type=parse_shape, help="IxJxK/WS or IxJxK/OS, @LAT for another memory latency"
+        "--shape",
+        action="append",
+        type=parse_shape,
+        help="IxJxK/WS or IxJxK/OS, @LAT for another memory latency, +nobias for D = NULL",
     )
     args, _ = p.parse_known_args(argv or [])
     rows = []
@@ -200,9 +223,9 @@ def run(argv: list[str] | None = None) -> None:
         work = Path(tmp)
         for name in args.soc or ["gemmini-dim16"]:
             shapes = args.shape or (DIM4_ROWS if load_soc(name).accelerator.dim < 16 else DIM16_ROWS)
-            for i, j, k, df, lat in shapes:
+            for i, j, k, df, lat, bias in shapes:
                 soc = derived_soc(name, lat, work) if lat is not None else load_soc(name)
-                rows.append(measure(soc, i, j, k, df, work))
+                rows.append(measure(soc, i, j, k, df, bias, work))
                 print(f"[gemmini-rtl] {rows[-1].soc} {rows[-1].shape} {df}: {rows[-1].cycles} cycles", flush=True)
     Console(width=200).print(table(rows))
     print("ideal = I*J*K / DIM^2 cycles; util = ideal / cycles of the PROFILE region (tiled_matmul_auto + fence).")

@@ -344,9 +344,12 @@ def test_random_programs_dim16(dim16, tmp_path: Path):
 # ---------------------------------------------------------------- throughput
 
 
-def ws_stream(p: GemminiParams, rng: np.random.Generator, n: int, accumulated: bool, b_acc: bool) -> Program:
+def ws_stream(
+    p: GemminiParams, rng: np.random.Generator, n: int, accumulated: bool, b_acc: bool, b_bank: int = 0
+) -> Program:
     """n WS tiles back to back: preload(B, C to the accumulator, accumulate) + compute_preloaded(A, D garbage), or
-    (``accumulated``) one preload then compute_accumulated tiles (A only); B from the accumulator with ``b_acc``."""
+    (``accumulated``) one preload then compute_accumulated tiles (A only); B from the accumulator with ``b_acc``,
+    else from scratchpad bank ``b_bank`` (A: bank 0)."""
     g = Gen(p, rng, ("WS",))
     d = p.dim
     g.emit(isa.CONFIG, 4 | f32_bits(1.0) << 32 | 1 << 16, 1 << 48)
@@ -355,7 +358,8 @@ def ws_stream(p: GemminiParams, rng: np.random.Generator, n: int, accumulated: b
         a = int(rng.integers(0, g.sp_n - d)) | full
         c = 1 << 31 | 1 << 30 | int(rng.integers(g.acc_n // 2, g.acc_n - d)) | full  # apart from B's rows
         if not accumulated or t == 0:
-            bsrc = (1 << 31 | int(rng.integers(0, g.acc_n // 2 - d))) if b_acc else int(rng.integers(0, g.sp_n - d))
+            sp_b = b_bank * p.sp_bank_rows + int(rng.integers(0, g.sp_n - d))
+            bsrc = (1 << 31 | int(rng.integers(0, g.acc_n // 2 - d))) if b_acc else sp_b
             g.emit(isa.PRELOAD, bsrc | full, c)
             g.emit(isa.COMPUTE_PRELOADED, a, GARBAGE_ADDR | full)
         else:
@@ -384,15 +388,19 @@ def ws_loop_stream(p: GemminiParams, rng: np.random.Generator, n: int, mi: int) 
     return g.prog
 
 
-def os_stream(p: GemminiParams, rng: np.random.Generator, n: int, chain: int) -> Program:
-    """OS chains of ``chain`` tiles (A from the scratchpad, B from the accumulator, D garbage), C on the last."""
+def os_stream(p: GemminiParams, rng: np.random.Generator, n: int, chain: int, b_bank: int | None = None) -> Program:
+    """OS chains of ``chain`` tiles (A from the scratchpad, B from the accumulator, or with ``b_bank`` from that
+    scratchpad bank, D garbage), C on the last."""
     g = Gen(p, rng, ("OS",))
     d = p.dim
     g.emit(isa.CONFIG, 0 | 1 << 8 | f32_bits(1.0) << 32 | 1 << 16, 3 | 1 << 48)  # A transposed: no transposer
     full = d << 32 | d << 48
     for t in range(n):
         a = int(rng.integers(0, g.sp_n - d)) | full
-        bsrc = 1 << 31 | int(rng.integers(0, g.acc_n // 2 - d)) | full
+        if b_bank is None:
+            bsrc = 1 << 31 | int(rng.integers(0, g.acc_n // 2 - d)) | full
+        else:
+            bsrc = b_bank * p.sp_bank_rows + int(rng.integers(0, g.sp_n - d)) | full
         last = t % chain == chain - 1
         c = (1 << 31 | int(rng.integers(g.acc_n // 2, g.acc_n - d)) | full) if last else GARBAGE_ADDR | full
         g.emit(isa.PRELOAD, GARBAGE_ADDR | full, c)
@@ -426,15 +434,18 @@ def report(name: str, d: int, n: int, per_tile: float, steady: float, util: floa
 
 @pytest.mark.parametrize(
     ("name", "limit"),
-    # preload + compute_preloaded reads DIM P and DIM A rows on the one scratchpad read port (UNIT.md), one read a
-    # cycle: 2*DIM a tile at best; compute_accumulated tiles read only A: DIM; loop_ws's inner loop reads one B
-    # tile per mi A tiles: (mi + 1) / mi x DIM
+    # the fetch reads two rows a cycle (lane 0 either memory, lane 1 the scratchpad) unless both are in one
+    # scratchpad bank: preload + compute_preloaded with P and A in one bank take 2*DIM a tile, one read a cycle;
+    # with P in the accumulator or another bank, and OS A + B likewise, DIM; compute_accumulated tiles read only A:
+    # DIM; loop_ws's inner loop with A and B in one bank reads one B tile per mi A tiles: (mi + 1) / mi x DIM
     [
         ("ws_preloaded_sp", 2.05),
-        ("ws_preloaded_acc_b", 2.05),
+        ("ws_preloaded_acc_b", 1.05),
         ("ws_accumulated", 1.05),
         ("ws_loop_mi4", 1.3),
-        ("os_chain4", 2.05),
+        ("os_chain4", 1.05),
+        ("ws_preloaded_sp_banks", 1.05),
+        ("os_chain4_sp_banks", 1.05),
     ],
 )
 def test_throughput(dim4, tmp_path: Path, name: str, limit: float, record_property):
@@ -447,6 +458,8 @@ def test_throughput(dim4, tmp_path: Path, name: str, limit: float, record_proper
         "ws_accumulated": lambda: ws_stream(p, rng, n, accumulated=True, b_acc=False),
         "ws_loop_mi4": lambda: ws_loop_stream(p, rng, n, 4),
         "os_chain4": lambda: os_stream(p, rng, n, 4),
+        "ws_preloaded_sp_banks": lambda: ws_stream(p, rng, n, accumulated=False, b_acc=False, b_bank=1),
+        "os_chain4_sp_banks": lambda: os_stream(p, rng, n, 4, b_bank=1),
     }[name]()
     per_tile, steady, util = measure(b, prog, tmp_path, n)
     record_property("cycles_per_tile", steady)
@@ -461,14 +474,15 @@ OPND = "PAB"
 
 
 def timing_diagram(trace: list[tuple[int, int]], c0: int, c1: int, width: int = 32) -> str:
-    """Rows: operand reads (P/A/B + job), beats into the array (tile kind + job . beat), in_d's P, rows out,
+    """Rows: operand reads of the fetch's lanes 0 and 1 (P/A/B + job), beats into the array (tile kind + job . beat), in_d's P, rows out,
     result rows written, dones; one column a cycle from c0 (cycle 0) to c1."""
-    rows: dict[str, list[str]] = {k: [] for k in ("cycle", "read", "beat", "d", "out", "write", "done")}
+    rows: dict[str, list[str]] = {k: [] for k in ("cycle", "read", "read1", "beat", "d", "out", "write", "done")}
     for cyc, v in trace:
         if not c0 <= cyc <= c1:
             continue
         rows["cycle"].append(str(cyc - c0))
         rows["read"].append(f"{OPND[v >> 19 & 3]}{v >> 21 & 7}" if v >> 18 & 1 else "")
+        rows["read1"].append(f"{OPND[v >> 26 & 3]}{v >> 28 & 7}" if v >> 25 & 1 else "")
         kind = KIND[v >> 1 & 3] if (v >> 1 & 3) < 3 else "?"
         rows["beat"].append(f"{kind}{v >> 8 & 7}.{v >> 4 & 15}" if v & 1 else "")
         rows["d"].append(f"P{v >> 12 & 7}" if v & 1 and v >> 11 & 1 else "")
@@ -483,15 +497,16 @@ def timing_diagram(trace: list[tuple[int, int]], c0: int, c1: int, width: int = 
     return "\n".join(out)
 
 
-def test_ws_double_buffered_timing(dim4, tmp_path: Path):
+@pytest.mark.parametrize("b_bank", [0, 1])
+def test_ws_double_buffered_timing(dim4, tmp_path: Path, b_bank: int):
     """WS preload + compute_preloaded tiles back to back: after the first tile's carrier every tile's weights ride
     on the tile before (no more carriers), each tile's DIM beats go in without bubbles, each result row is written
     2*DIM + 1 cycles after its beat (the array's latency and the write queue's
-    register), and tiles start at most 2*DIM cycles apart: the bound of the one scratchpad read port (P and A
-    rows, one read a cycle)."""
+    register), and tiles start at most 2*DIM cycles apart with P and A in one scratchpad bank (its one read port)
+    and DIM apart with B in another bank (the fetch's two lanes)."""
     p, b = dim4
     d, n = p.dim, 6
-    prog = ws_stream(p, np.random.default_rng(9), n, accumulated=False, b_acc=False)
+    prog = ws_stream(p, np.random.default_rng(9), n, accumulated=False, b_acc=False, b_bank=b_bank)
     stim = stim_of(prog, 9, 256)
     stim.trace = True
     run = run_exec(b, stim, tmp_path)
@@ -508,9 +523,11 @@ def test_ws_double_buffered_timing(dim4, tmp_path: Path):
     assert writes[0] - tiles[1][0][0] == 2 * d + 1, "first result row written 2*DIM + 1 cycles after its beat"
     starts = [t[0][0] for t in tiles[1:]]
     gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
-    assert max(gaps) <= 2 * d, f"compute tiles start {gaps} cycles apart"
+    # one scratchpad bank: P and A rows share its read port (2*DIM); two banks: the fetch's lanes read both (DIM)
+    assert max(gaps) <= (2 * d if b_bank == 0 else d), f"compute tiles start {gaps} cycles apart"
     c0 = run.segments[0].first
-    print(f"\nWS double-buffered, DIM {d}, {n} tiles (cycle 0 = the first accept):")
+    print(f"\nWS double-buffered, DIM {d}, {n} tiles, B in bank {b_bank} (cycle 0 = the first accept):")
+    print(f"compute tiles start {gaps} cycles apart")
     print(timing_diagram(run.trace, c0, run.segments[0].last))
 
 

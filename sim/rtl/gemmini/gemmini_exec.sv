@@ -9,8 +9,11 @@
 //            count), turns every preload/compute into a *job* (a ring of NS
 //            entries) and queues the job's operand reads (P: the preload's
 //            weights/D, A, B: the compute's A and B/D) as fetch tasks.
-//   fetch    one task at a time, one row request a cycle on the scratchpad or
-//            accumulator read port, into the job's operand buffers (NB sets of
+//   fetch    two lanes, one row request a cycle each: lane 0 takes the oldest
+//            task on the scratchpad or accumulator read port, lane 1 the next
+//            one on a second scratchpad read port (so a P and an A read from
+//            different banks proceed in the same cycle); tasks leave the queue
+//            in order. The rows land in the job's operand buffers (NB sets of
 //            three DIM x DIM int8 tiles). The transposer is in the buffer's
 //            write: a transposed operand's memory row i is written as buffer
 //            column i, so the stream always reads buffer rows. Accumulator rows
@@ -56,6 +59,11 @@ module gemmini_exec
   input  logic                 sp_rd_ready_i,
   output logic [SpRowW-1:0]    sp_rd_row_o,
   input  logic [Dim*8-1:0]     sp_rd_data_i,
+  // the second fetch lane's scratchpad read (same timing)
+  output logic                 sp_rd1_valid_o,
+  input  logic                 sp_rd1_ready_i,
+  output logic [SpRowW-1:0]    sp_rd1_row_o,
+  input  logic [Dim*8-1:0]     sp_rd1_data_i,
   // accumulator read (raw int32)
   output logic                 acc_rd_valid_o,
   input  logic                 acc_rd_ready_i,
@@ -127,7 +135,8 @@ module gemmini_exec
     logic [CntW-1:0] count;
     logic [CntW-1:0] mcols;
     rowc_t           lo, hi;   // rows read: [lo, hi)
-    logic            cmp_last; // the compute's last read: its done comes with these data
+    logic            cmp_last; // a read of the compute: its done comes with the last of them
+    logic            cmp_pair; // the compute reads A and B (done when both are in)
     logic [IdW-1:0]  cmp_id;
   } task_t;
 
@@ -205,6 +214,7 @@ module gemmini_exec
     k.lo       = rowc_t'(rs[25:0]);
     k.hi       = rowc_t'(rs[25:0]) + (rowc_t'(mrows) - 1) * rowc_t'(stride) + 1;
     k.cmp_last = 1'b0;
+    k.cmp_pair = 1'b0;
     k.cmp_id   = cid;
     return k;
   endfunction
@@ -246,7 +256,7 @@ module gemmini_exec
 
   // ---------------------------------------------------------------- completions queue
 
-  localparam int unsigned NPush = 6;
+  localparam int unsigned NPush = 7;
   logic [NPush-1:0]          dpush_v;
   logic [NPush-1:0][IdW-1:0] dpush_id;
   logic [IdW-1:0]            dq_q [DqN];
@@ -286,7 +296,8 @@ module gemmini_exec
   task_t           tq_q [TqN];
   logic [TqW-1:0]  tq_rd_q, tq_wr_q;
   logic [TqW:0]    tq_cnt_q;
-  logic            tpush0, tpush1, tpop;
+  logic            tpush0, tpush1;
+  logic [1:0]      tpop;  // tasks leaving the queue this cycle
   task_t           tpush0_t, tpush1_t;
 
   // ---------------------------------------------------------------- intake
@@ -352,7 +363,7 @@ module gemmini_exec
     logic jobs_ok;
     jobs_ok = jcount == '0 ||
               (jcount == PtrW'(1) && pend_v_q && pend_q == head_i && (!j_f_q[head_i] || j_fdone_q[head_i]));
-    idle_cfg = jobs_ok && tq_cnt_q == '0 && !rq_v_q && !st_act_q && !arr_busy && wres_q == '0;
+    idle_cfg = jobs_ok && tq_cnt_q == '0 && !rq_v_q && !rq1_v_q && !st_act_q && !arr_busy && wres_q == '0;
   end
 
   // Tasks and completions the command makes.
@@ -390,7 +401,10 @@ module gemmini_exec
     tb  = mk_task(cj, OpB, cmd_i.rs2, trb, trb, 16'd1, dr_cmp || (!cj_alloc && j_f_q[cj]), cmd_i.id);
     if (c_cmp) begin
       if (cmp_taskA && cmp_taskB) begin
+        ta.cmp_last = 1'b1;
+        ta.cmp_pair = 1'b1;
         tb.cmp_last = 1'b1;
+        tb.cmp_pair = 1'b1;
         tpush0 = in_fire;
         tpush0_t = ta;
         tpush1 = in_fire;
@@ -428,54 +442,89 @@ module gemmini_exec
   end
 
   // ---------------------------------------------------------------- fetch
+  // Lane 0 fetches the queue's head (either memory), lane 1 the task after it
+  // (scratchpad only). When the head leaves, lane 1's task becomes lane 0's with
+  // the rows it already requested; a task lane 1 has finished leaves with it.
 
-  task_t           ft;
+  task_t           ft, ft2;
   logic            ft_v, ft_buf_busy, ft_haz, ft_block, ft_fire, ft_last;
-  logic [CntW-1:0] fi_q;
+  logic            ft2_v, ft2_buf_busy, ft2_haz, ft2_block, ft2_fire, ft2_last;
+  logic [CntW-1:0] fi_q, fi2_q;
+  logic            l2done_q;  // lane 1 has requested every row of its task
+  logic [TqW-1:0]  tq_rd1;
   /* verilator lint_off UNUSEDSIGNAL */
-  rowc_t           ft_row;  // legal rows fit the port
+  rowc_t           ft_row, ft2_row;  // legal rows fit the port
   /* verilator lint_on UNUSEDSIGNAL */
-  assign ft   = tq_q[tq_rd_q];
-  assign ft_v = tq_cnt_q != '0;
+  assign tq_rd1 = tq_rd_q + 1'b1;
+  assign ft     = tq_q[tq_rd_q];
+  assign ft2    = tq_q[tq_rd1];
+  assign ft_v   = tq_cnt_q != '0;
+  assign ft2_v  = tq_cnt_q >= (TqW + 1)'(2) && !l2done_q && !ft2.acc;
 
   logic [NS-1:0] alive;
   always_comb begin
     for (int x = 0; x < NS; x++) alive[x] = PtrW'(rel(JobW'(x), head_i)) < jcount;
   end
 
-  always_comb begin
+  // a task waits for its buffer set (still streamed by the job NB earlier) and
+  // for older jobs' result rows (and its job's own drain rows) that it reads
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [1:0] task_wait(task_t t);
     logic [JobW-1:0] mrel;
-    ft_buf_busy = rel(ft.job, str_i) >= JobW'(NB);
-    mrel = rel(ft.job, head_i);
-    ft_haz = 1'b0;
+    logic busy, haz;
+    busy = rel(t.job, str_i) >= JobW'(NB);
+    mrel = rel(t.job, head_i);
+    haz = 1'b0;
     for (int x = 0; x < NS; x++) begin
       logic older, own;
       older = alive[x] && rel(JobW'(x), head_i) < mrel;
-      own   = JobW'(x) == ft.job && ft.chk_f;
-      if (older && j_m_q[x] && !j_mdone_q[x] && j_mdst_q[x].acc == ft.acc &&
-          ft.lo < j_mhi_q[x] && j_mlo_q[x] < ft.hi) ft_haz = 1'b1;
-      if ((older || own) && j_f_q[x] && !j_fdone_q[x] && j_fdst_q[x].acc == ft.acc &&
-          ft.lo < j_fhi_q[x] && j_flo_q[x] < ft.hi) ft_haz = 1'b1;
+      own   = JobW'(x) == t.job && t.chk_f;
+      if (older && j_m_q[x] && !j_mdone_q[x] && j_mdst_q[x].acc == t.acc &&
+          t.lo < j_mhi_q[x] && j_mlo_q[x] < t.hi) haz = 1'b1;
+      if ((older || own) && j_f_q[x] && !j_fdone_q[x] && j_fdst_q[x].acc == t.acc &&
+          t.lo < j_fhi_q[x] && j_flo_q[x] < t.hi) haz = 1'b1;
     end
-    ft_block = ft_buf_busy || ft_haz;
-    ft_row   = rowc_t'(ft.base) + rowc_t'(fi_q) * rowc_t'(ft.stride);
-    ft_fire  = ft_v && !ft_block && (ft.acc ? acc_rd_ready_i : sp_rd_ready_i);
-    ft_last  = fi_q == ft.count - 1'b1;
+    return {busy, haz};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  always_comb begin
+    {ft_buf_busy, ft_haz}   = task_wait(ft);
+    {ft2_buf_busy, ft2_haz} = task_wait(ft2);
+    ft_block  = ft_buf_busy || ft_haz;
+    ft2_block = ft2_buf_busy || ft2_haz;
+    ft_row    = rowc_t'(ft.base) + rowc_t'(fi_q) * rowc_t'(ft.stride);
+    ft2_row   = rowc_t'(ft2.base) + rowc_t'(fi2_q) * rowc_t'(ft2.stride);
+    ft_last   = fi_q == ft.count - 1'b1;
+    ft2_last  = fi2_q == ft2.count - 1'b1;
   end
+
+  // (apart from the requests: the valids must not depend on the readies)
+  assign ft_fire  = ft_v && !ft_block && (ft.acc ? acc_rd_ready_i : sp_rd_ready_i);
+  assign ft2_fire = ft2_v && !ft2_block && sp_rd1_ready_i;
+  assign tpop     = !(ft_fire && ft_last) ? 2'd0 : (l2done_q || (ft2_fire && ft2_last)) ? 2'd2 : 2'd1;
 
   assign sp_rd_valid_o  = ft_v && !ft_block && !ft.acc;
   assign acc_rd_valid_o = ft_v && !ft_block && ft.acc;
   assign sp_rd_row_o    = SpRowW'(ft_row);
   assign acc_rd_row_o   = AccRowW'(ft_row);
-  assign tpop           = ft_fire && ft_last;
+  assign sp_rd1_valid_o = ft2_v && !ft2_block;
+  assign sp_rd1_row_o   = SpRowW'(ft2_row);
 
   // the read in flight (its data arrive the next cycle)
-  logic            rq_acc_q, rq_tr_q, rq_last_q, rq_cmp_q;
+  logic            rq_acc_q, rq_tr_q, rq_last_q, rq_cmp_q, rq_pair_q;
   logic [JobW-1:0] rq_job_q;
   logic [1:0]      rq_opnd_q;
   logic [KW-1:0]   rq_i_q;
   logic [CntW-1:0] rq_mcols_q;
   logic [IdW-1:0]  rq_cid_q;
+  // lane 1's read in flight
+  logic            rq1_v_q, rq1_tr_q, rq1_last_q, rq1_cmp_q, rq1_pair_q;
+  logic [JobW-1:0] rq1_job_q;
+  logic [1:0]      rq1_opnd_q;
+  logic [KW-1:0]   rq1_i_q;
+  logic [CntW-1:0] rq1_mcols_q;
+  logic [IdW-1:0]  rq1_cid_q;
 
   // accumulator rows: scaled by acc_scale to int8, then ReLU (_acc_read_scaled)
   in_t [Dim-1:0] rd_row;
@@ -496,13 +545,21 @@ module gemmini_exec
       rd_row[e] = CntW'(e) < rq_mcols_q ? v : '0;
     end
   end
+  in_t [Dim-1:0] rd_row1;
+  always_comb begin
+    for (int e = 0; e < Dim; e++) rd_row1[e] = CntW'(e) < rq1_mcols_q ? in_t'(sp_rd1_data_i[e*8 +: 8]) : '0;
+  end
 
   // operand buffers: [set][P/A/B][row][element]
   in_t [Dim-1:0][Dim-1:0] buf_q [NB][3];
 
   always_ff @(posedge clk_i) begin
+    // a task's first row clears its buffer; lanes fill different buffers
     if (ft_fire && fi_q == '0) begin
       buf_q[ft.job[1:0]][ft.opnd] <= '0;
+    end
+    if (ft2_fire && fi2_q == '0) begin
+      buf_q[ft2.job[1:0]][ft2.opnd] <= '0;
     end
     if (rq_v_q) begin
       for (int r = 0; r < Dim; r++) begin
@@ -513,29 +570,79 @@ module gemmini_exec
         end
       end
     end
+    if (rq1_v_q) begin
+      for (int r = 0; r < Dim; r++) begin
+        for (int e = 0; e < Dim; e++) begin
+          if (rq1_tr_q ? KW'(e) == rq1_i_q : KW'(r) == rq1_i_q) begin
+            buf_q[rq1_job_q[1:0]][rq1_opnd_q][r][e] <= rq1_tr_q ? rd_row1[r] : rd_row1[e];
+          end
+        end
+      end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fi_q       <= '0;
+      fi2_q      <= '0;
+      l2done_q   <= 1'b0;
       rq_v_q     <= 1'b0;
       rq_acc_q   <= 1'b0;
       rq_tr_q    <= 1'b0;
       rq_last_q  <= 1'b0;
       rq_cmp_q   <= 1'b0;
+      rq_pair_q  <= 1'b0;
+      rq1_v_q     <= 1'b0;
+      rq1_tr_q    <= 1'b0;
+      rq1_last_q  <= 1'b0;
+      rq1_cmp_q   <= 1'b0;
+      rq1_pair_q  <= 1'b0;
+      rq1_job_q   <= '0;
+      rq1_opnd_q  <= '0;
+      rq1_i_q     <= '0;
+      rq1_mcols_q <= '0;
+      rq1_cid_q   <= '0;
       rq_job_q   <= '0;
       rq_opnd_q  <= '0;
       rq_i_q     <= '0;
       rq_mcols_q <= '0;
       rq_cid_q   <= '0;
     end else begin
-      rq_v_q <= ft_fire;
+      rq_v_q  <= ft_fire;
+      rq1_v_q <= ft2_fire;
+      // row counters: lane 1's task moves to lane 0 when the head leaves
+      if (tpop == 2'd2) begin
+        fi_q     <= '0;
+        fi2_q    <= '0;
+        l2done_q <= 1'b0;
+      end else if (tpop == 2'd1) begin
+        fi_q     <= ft2_fire ? fi2_q + 1'b1 : fi2_q;
+        fi2_q    <= '0;
+        l2done_q <= 1'b0;
+      end else begin
+        if (ft_fire) fi_q <= fi_q + 1'b1;
+        if (ft2_fire) begin
+          fi2_q    <= ft2_last ? '0 : fi2_q + 1'b1;
+          l2done_q <= ft2_last;
+        end
+      end
+      if (ft2_fire) begin
+        rq1_tr_q    <= ft2.tr;
+        rq1_last_q  <= ft2_last;
+        rq1_cmp_q   <= ft2_last && ft2.cmp_last;
+        rq1_pair_q  <= ft2.cmp_pair;
+        rq1_job_q   <= ft2.job;
+        rq1_opnd_q  <= ft2.opnd;
+        rq1_i_q     <= KW'(fi2_q);
+        rq1_mcols_q <= ft2.mcols;
+        rq1_cid_q   <= ft2.cmp_id;
+      end
       if (ft_fire) begin
-        fi_q       <= ft_last ? '0 : fi_q + 1'b1;
         rq_acc_q   <= ft.acc;
         rq_tr_q    <= ft.tr;
         rq_last_q  <= ft_last;
         rq_cmp_q   <= ft_last && ft.cmp_last;
+        rq_pair_q  <= ft.cmp_pair;
         rq_job_q   <= ft.job;
         rq_opnd_q  <= ft.opnd;
         rq_i_q     <= KW'(fi_q);
@@ -565,7 +672,7 @@ module gemmini_exec
       end
       tq_wr_q  <= w;
       tq_cnt_q <= tq_cnt_q + (TqW + 1)'(tpush0) + (TqW + 1)'(tpush1) - (TqW + 1)'(tpop);
-      if (tpop) tq_rd_q <= tq_rd_q + 1'b1;
+      tq_rd_q  <= tq_rd_q + TqW'(tpop);
     end
   end
 
@@ -949,6 +1056,13 @@ module gemmini_exec
           default: j_bv_q[rq_job_q] <= 1'b1;
         endcase
       end
+      if (rq1_v_q && rq1_last_q) begin
+        case (rq1_opnd_q)
+          OpP:     j_pv_q[rq1_job_q] <= 1'b1;
+          OpA:     j_av_q[rq1_job_q] <= 1'b1;
+          default: j_bv_q[rq1_job_q] <= 1'b1;
+        endcase
+      end
 
       // ---- stream
       if (tile_start && cv) j_carried_q[cjob] <= 1'b1;
@@ -971,6 +1085,11 @@ module gemmini_exec
 
   // ---------------------------------------------------------------- completions
 
+  // the other operand of a compute reading A and B is in (registered)
+  function automatic logic partner_in(logic [JobW-1:0] j, logic [1:0] opnd);
+    return opnd == OpA ? j_bv_q[j] : j_av_q[j];
+  endfunction
+
   always_comb begin
     dpush_v  = '0;
     dpush_id = '0;
@@ -981,9 +1100,13 @@ module gemmini_exec
     // intake: a pending OS result replaced without being written
     dpush_v[1]  = in_fire && c_cmp && os_replaced;
     dpush_id[1] = os_dst_q.id;
-    // fetch: a compute's reads are in
-    dpush_v[2]  = rq_v_q && rq_cmp_q;
+    // fetch: a compute's reads are in (with A and B, at the later of the two;
+    // lane 0 reports when both come in the same cycle)
+    dpush_v[2]  = rq_v_q && rq_cmp_q && (!rq_pair_q || partner_in(rq_job_q, rq_opnd_q) ||
+                                         (rq1_v_q && rq1_cmp_q && rq1_job_q == rq_job_q));
     dpush_id[2] = rq_cid_q;
+    dpush_v[6]  = rq1_v_q && rq1_cmp_q && (!rq1_pair_q || partner_in(rq1_job_q, rq1_opnd_q));
+    dpush_id[6] = rq1_cid_q;
     // stream: a preload without C (or a dead one) whose compute has streamed
     dpush_v[3]  = (tile_end && kind == TkCompute && j_pre_dstr_q[str_i]) || adv_skip;
     dpush_id[3] = j_pdst_q[str_i].id;
@@ -1000,6 +1123,7 @@ module gemmini_exec
   assign perf_busy_o          = jcount != '0 || held_q != '0 || arr_busy;
   assign perf_mesh_busy_o     = arr_busy;
   assign perf_stall_mem_o     = (sp_rd_valid_o && !sp_rd_ready_i) || (acc_rd_valid_o && !acc_rd_ready_i) ||
+                                (sp_rd1_valid_o && !sp_rd1_ready_i) ||
                                 (sp_wr_valid_o && !sp_wr_ready_i) || (acc_wr_valid_o && !acc_wr_ready_i);
   assign perf_stall_operand_o = wait_operand;
 

@@ -428,12 +428,15 @@ module gemmini_unit
   // Controllers
   // ---------------------------------------------------------------------------
   // scratchpad / accumulator requests (arbiter index: writers 0 load, 1 exec;
-  // readers 0 exec, 1 store)
-  logic [1:0]              sp_wv, sp_wr, sp_rv, sp_rr, acc_wv, acc_wr, acc_rv, acc_rr;
-  logic [1:0][SpRowW-1:0]  sp_wrow, sp_rrow;
+  // readers 0 exec, 1 store, and on the scratchpad 2 exec's second fetch lane)
+  logic [1:0]              sp_wv, sp_wr, acc_wv, acc_wr, acc_rv, acc_rr;
+  logic [2:0]              sp_rv, sp_rr;
+  logic [1:0][SpRowW-1:0]  sp_wrow;
+  logic [2:0][SpRowW-1:0]  sp_rrow;
   logic [1:0][AccRowW-1:0] acc_wrow, acc_rrow;
   logic [1:0][Dim-1:0]     sp_wmask, acc_wmask;
-  logic [1:0][Dim*8-1:0]   sp_wdata, sp_rdata;
+  logic [1:0][Dim*8-1:0]   sp_wdata;
+  logic [2:0][Dim*8-1:0]   sp_rdata;
   logic [1:0][Dim*32-1:0]  acc_wdata, acc_rdata;
   logic [1:0]              acc_wacc;
   logic [1:0][IdW-1:0]     sp_wid, acc_wid;
@@ -508,6 +511,10 @@ module gemmini_unit
     .sp_rd_ready_i        (sp_rr[0]),
     .sp_rd_row_o          (sp_rrow[0]),
     .sp_rd_data_i         (sp_rdata[0]),
+    .sp_rd1_valid_o       (sp_rv[2]),
+    .sp_rd1_ready_i       (sp_rr[2]),
+    .sp_rd1_row_o         (sp_rrow[2]),
+    .sp_rd1_data_i        (sp_rdata[2]),
     .acc_rd_valid_o       (acc_rv[0]),
     .acc_rd_ready_i       (acc_rr[0]),
     .acc_rd_row_o         (acc_rrow[0]),
@@ -615,7 +622,7 @@ module gemmini_unit
   logic [SpBanks-1:0][Dim*8-1:0]   spm_wdata, spm_rdata;
   logic [SpBanks-1:0][IdW-1:0]     spm_wid;
 
-  gemmini_unit_arb #(.Dim(Dim), .Banks(SpBanks), .BankRows(SpBankRows), .RowW(Dim * 8)) u_sp_arb (
+  gemmini_unit_arb #(.Dim(Dim), .Banks(SpBanks), .BankRows(SpBankRows), .RowW(Dim * 8), .Rd(3)) u_sp_arb (
     .clk_i, .rst_ni,
     .wr_valid_i  (sp_wv),
     .wr_ready_o  (sp_wr),

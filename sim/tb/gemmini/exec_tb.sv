@@ -4,8 +4,9 @@
 // gemmini_acc; global rows split into banks as the unit's top does). The driver
 // preloads the memories and reads them back through a port of its own (pre_*,
 // dump_*), used only while the controller is idle. The ready of the controller's
-// four memory ports (the top's arbitration) is random: an LFSR per port, ready
-// when its low byte is below ready_pct_i (256: always). Counters of the perf
+// five memory ports (the top's arbitration) is random: an LFSR per port, ready
+// when its low byte is below ready_pct_i (256: always); the second scratchpad
+// read port (the fetch's lane 1) also loses a bank the first one takes. Counters of the perf
 // outputs for the driver. Flat ports, public for cocotb.
 module exec_tb
   import gemmini_pkg::*;
@@ -64,7 +65,9 @@ module exec_tb
   gm_cmd_t cmd;
   assign cmd = '{funct: cmd_funct_i, rs1: cmd_rs1_i, rs2: cmd_rs2_i, id: cmd_id_i};
 
-  logic                sp_rd_valid, sp_rd_ready, acc_rd_valid, acc_rd_ready;
+  logic                sp_rd_valid, sp_rd_ready, acc_rd_valid, acc_rd_ready, sp_rd1_valid, sp_rd1_ready;
+  logic [SpRowW-1:0]   sp_rd1_row;
+  logic [Dim*8-1:0]    sp_rd1_data;
   logic                sp_wr_valid, sp_wr_ready, acc_wr_valid, acc_wr_ready, acc_wr_accumulate;
   logic [SpRowW-1:0]   sp_rd_row, sp_wr_row;
   logic [AccRowW-1:0]  acc_rd_row, acc_wr_row;
@@ -87,6 +90,10 @@ module exec_tb
     .sp_rd_ready_i       (sp_rd_ready),
     .sp_rd_row_o         (sp_rd_row),
     .sp_rd_data_i        (sp_rd_data),
+    .sp_rd1_valid_o      (sp_rd1_valid),
+    .sp_rd1_ready_i      (sp_rd1_ready),
+    .sp_rd1_row_o        (sp_rd1_row),
+    .sp_rd1_data_i       (sp_rd1_data),
     .acc_rd_valid_o      (acc_rd_valid),
     .acc_rd_ready_i      (acc_rd_ready),
     .acc_rd_row_o        (acc_rd_row),
@@ -113,13 +120,13 @@ module exec_tb
 
   // ---------------------------------------------------------------- random ready
 
-  logic [3:0][15:0] lfsr_q;
-  logic [3:0]       rdy;
+  logic [4:0][15:0] lfsr_q;
+  logic [4:0]       rdy;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < 4; i++) lfsr_q[i] <= seed_i ^ 16'(16'h1D2B * (i + 1)) | 16'h1;
+      for (int i = 0; i < 5; i++) lfsr_q[i] <= seed_i ^ 16'(16'h1D2B * (i + 1)) | 16'h1;
     end else begin
-      for (int i = 0; i < 4; i++) begin
+      for (int i = 0; i < 5; i++) begin
         // xorshift16
         logic [15:0] x;
         x = lfsr_q[i];
@@ -130,13 +137,15 @@ module exec_tb
       end
     end
   end
-  for (genvar i = 0; i < 4; i++) begin : g_rdy
+  for (genvar i = 0; i < 5; i++) begin : g_rdy
     assign rdy[i] = {1'b0, lfsr_q[i][7:0]} < ready_pct_i;
   end
   assign sp_rd_ready  = rdy[0];
   assign acc_rd_ready = rdy[1];
   assign sp_wr_ready  = rdy[2];
   assign acc_wr_ready = rdy[3];
+  // lane 1 gets a bank only when the first port (or the dump) does not read it
+  assign sp_rd1_ready = rdy[4] && !(sp_rd_go && 32'(sp_r_row) / SpBankRows == 32'(sp_rd1_row) / SpBankRows);
 
   // ---------------------------------------------------------------- memories
 
@@ -148,8 +157,8 @@ module exec_tb
   logic [AccBanks-1:0][AccAddrW-1:0] acc_wr_addr, acc_rd_addr;
   logic [AccBanks-1:0][Dim-1:0]      acc_wr_mask_b;
   logic [AccBanks-1:0][Dim*32-1:0]   acc_wr_data_b, acc_rd_data_b;
-  logic                              sp_wr_go, acc_wr_go, sp_rd_go, acc_rd_go;
-  logic [SpRowW-1:0]                 sp_w_row, sp_r_row, sp_r_row_q;
+  logic                              sp_wr_go, acc_wr_go, sp_rd_go, acc_rd_go, sp_rd1_go;
+  logic [SpRowW-1:0]                 sp_w_row, sp_r_row, sp_r_row_q, sp_r1_row_q;
   logic [AccRowW-1:0]                acc_w_row, acc_r_row, acc_r_row_q;
 
   always_comb begin
@@ -157,6 +166,7 @@ module exec_tb
     acc_wr_go = pre_acc_en_i || (acc_wr_valid && acc_wr_ready);
     sp_rd_go  = dump_en_i || (sp_rd_valid && sp_rd_ready);
     acc_rd_go = dump_en_i || (acc_rd_valid && acc_rd_ready);
+    sp_rd1_go = !dump_en_i && sp_rd1_valid && sp_rd1_ready;
     sp_w_row  = pre_sp_en_i ? pre_sp_row_i : sp_wr_row;
     acc_w_row = pre_acc_en_i ? pre_acc_row_i : acc_wr_row;
     sp_r_row  = dump_en_i ? dump_sp_row_i : sp_rd_row;
@@ -168,6 +178,10 @@ module exec_tb
       sp_wr_data_b[b] = pre_sp_en_i ? pre_sp_data_i : sp_wr_data;
       sp_rd_en[b]     = sp_rd_go && (32'(sp_r_row) / SpBankRows) == b;
       sp_rd_addr[b]   = SpAddrW'(sp_r_row % SpBankRows);
+      if (sp_rd1_go && (32'(sp_rd1_row) / SpBankRows) == b) begin
+        sp_rd_en[b]   = 1'b1;
+        sp_rd_addr[b] = SpAddrW'(sp_rd1_row % SpBankRows);
+      end
     end
     for (int unsigned b = 0; b < AccBanks; b++) begin
       acc_wr_en[b]     = acc_wr_go && (32'(acc_w_row) / AccBankRows) == b;
@@ -208,6 +222,7 @@ module exec_tb
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sp_r_row_q      <= '0;
+      sp_r1_row_q     <= '0;
       acc_r_row_q     <= '0;
       cycle_o         <= '0;
       macs_o          <= '0;
@@ -218,6 +233,7 @@ module exec_tb
       cmd_fire_q_o    <= 1'b0;
     end else begin
       if (sp_rd_go) sp_r_row_q <= sp_r_row;
+      if (sp_rd1_go) sp_r1_row_q <= sp_rd1_row;
       if (acc_rd_go) acc_r_row_q <= acc_r_row;
       cycle_o         <= cycle_o + 1;
       macs_o          <= macs_o + 64'(macs);
@@ -230,6 +246,7 @@ module exec_tb
   end
 
   assign sp_rd_data      = sp_rd_data_b[32'(sp_r_row_q) / SpBankRows];
+  assign sp_rd1_data     = sp_rd_data_b[32'(sp_r1_row_q) / SpBankRows];
   assign acc_rd_data     = acc_rd_data_b[32'(acc_r_row_q) / AccBankRows];
   assign dump_sp_data_o  = sp_rd_data;
   assign dump_acc_data_o = acc_rd_data;
@@ -237,8 +254,9 @@ module exec_tb
 
   // [0] a beat enters the array, [2:1] its tile kind (0 carrier, 1 drain, 2 compute), [3] flip, [7:4] beat,
   // [10:8] job, [11] in_d carries a P, [14:12] whose, [15] a row leaves the array, [16] a result row is written,
-  // [17] a done, [18] an operand row read, [20:19] which operand (0 P, 1 A, 2 B), [23:21] its job, [24] from acc
-  assign trace_o = {7'b0, u_exec.ft.acc, u_exec.ft.job, u_exec.ft.opnd, u_exec.ft_fire, done_valid_o,
+  // [17] a done, [18] an operand row read, [20:19] which operand (0 P, 1 A, 2 B), [23:21] its job, [24] from acc,
+  // [25] an operand row read on lane 1 (the second scratchpad port), [27:26] which operand, [30:28] its job
+  assign trace_o = {1'b0, u_exec.ft2.job, u_exec.ft2.opnd, u_exec.ft2_fire, u_exec.ft.acc, u_exec.ft.job, u_exec.ft.opnd, u_exec.ft_fire, done_valid_o,
                     (sp_wr_valid && sp_wr_ready) || (acc_wr_valid && acc_wr_ready), u_exec.out_valid,
                     u_exec.cjob, u_exec.cv, u_exec.str_i, 4'(u_exec.k), u_exec.beat_flip, u_exec.kind,
                     u_exec.beat_fire};
