@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,8 @@ def test_killed_run_resumes_to_the_same_summary(fake):
     )
     assert resumed.returncode == 1, resumed.stdout + resumed.stderr
     assert _summary(results) == _summary(tmp / "whole")
+    suite = ET.parse(results / "junit.xml").getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("failures")) == ("7", "1")  # reused cases reported too
     after = _runs(runs)
     dir_of = {name: verify_suite.case_dir(results, f"fake:{name}@rv32/iss").name for name in after}
     for name, count in after.items():
