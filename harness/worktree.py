@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -72,8 +73,6 @@ def registered(repo: Path) -> list[Path]:
 def remove(repo: Path, path: Path) -> None:
     git(repo, "worktree", "remove", "--force", str(path), check=False)
     if path.exists():  # not registered (any more): a plain directory left behind
-        import shutil
-
         shutil.rmtree(path, ignore_errors=True)
     git(repo, "worktree", "prune", check=False)
 
