@@ -258,7 +258,7 @@ def run_rtl(
         if not rep.complete:
             raise SimError(f"the simulation's result file is incomplete; its log:\n{_log_tail(tmp)}")
         if waves is not None:
-            waves_mod.collect(b.directory, tmp, Path(waves))
+            waves_mod.collect(tmp, Path(waves))
         outcome = _outcome(rep, elf, soc, uart, wall, b, watchdog)
         outcome.dumps = {addr: path.read_bytes() for addr, path in rep.dumps.items()}
         return outcome

@@ -12,7 +12,7 @@ the dump is closed, so the normal build never has it.
 
 Format: FST when Verilator's FST writer can be compiled (it includes ``lz4.h`` and
 links ``-llz4 -lz``: Debian's ``liblz4-dev``), VCD otherwise; :func:`trace_format`
-reads which one a build has. A dump over ``cap_bytes`` is redone with a window
+reads which one a dump is. A dump over ``cap_bytes`` is redone with a window
 shrunk to fit (its start moved towards the end, which is where a failure is), and
 one still over the cap is deleted, saying so: the file left behind is never
 larger than the cap.
@@ -74,14 +74,15 @@ def window_plusargs(run_dir: Path, start: int, stop: int, max_cycles: int) -> tu
     return min(max_cycles, stop + 1), [f"+waves_file={path}", f"+waves_from={start}"]
 
 
-def trace_format(build_dir: Path) -> str:
-    """``fst`` or ``vcd``: what the waves build's trace writer is (Verilator's generated make variables)."""
-    mk = Path(build_dir) / "Vtop_classes.mk"
-    text = mk.read_text(errors="replace") if mk.is_file() else ""
-    return "fst" if "VM_TRACE_FST = 1" in text else "vcd"
+def trace_format(path: Path) -> str:
+    """``vcd`` or ``fst``, from the file itself: a VCD is text starting with a ``$`` keyword, an FST is a
+    binary block file (the cached build keeps no make files that would say which writer it has)."""
+    with open(path, "rb") as f:
+        head = f.read(64).lstrip()
+    return "vcd" if head.startswith(b"$") else "fst"
 
 
-def collect(build_dir: Path, run_dir: Path, dest: Path) -> Path:
+def collect(run_dir: Path, dest: Path) -> Path:
     """Move the run's dump to ``dest`` with the suffix of its real format; the path written."""
     produced = Path(run_dir) / WAVES_NAME
     if not produced.is_file():
@@ -89,7 +90,7 @@ def collect(build_dir: Path, run_dir: Path, dest: Path) -> Path:
             "the waves run wrote no dump: the run ended before the window's start cycle "
             "(pass an earlier --from, at most the run's cycle count)"
         )
-    dest = Path(dest).with_suffix("." + trace_format(build_dir))
+    dest = Path(dest).with_suffix("." + trace_format(produced))
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.move(produced, dest)
     return dest
