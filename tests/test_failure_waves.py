@@ -160,6 +160,18 @@ def test_difftest_divergence_leaves_waves_ending_at_the_diverging_instruction(tm
         assert abs(first - start) <= 1 and abs(last - stop) <= 1
         assert vcd_range(path, "instret")[1] in (index, index + 1)  # the dump ends as the instruction retires
 
+    # Any window: cosim run --waves --from C1 --to C2 dumps C1..C2 and stops the run there.
+    rc = cosim(
+        ["run", str(elf), "--soc", "rv32", "--json", str(tmp_path / "r.json"), "--waves"]
+        + ["--from", "1000", "--to", "3000", "--waves-file", str(tmp_path / "any.vcd")]
+    )
+    err = capsys.readouterr().err
+    assert rc == 1 and "waves of cycles 1000..3000 (the run was stopped there)" in err, err
+    written = next(tmp_path.glob("any.*"))
+    if written.suffix == ".vcd":
+        first, last = vcd_range(written)
+        assert abs(first - 1000) <= 1 and abs(last - 3000) <= 1
+
 
 def test_cosim_run_window_options_need_waves(tmp_path, capsys):
     elf = tmp_path / "x.elf"
