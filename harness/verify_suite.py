@@ -13,10 +13,13 @@ builds and runs the case and returns a result record (``harness.results.make_res
 and add one line to :data:`CASE_SOURCES`.
 
 Each case is one pytest test in ``harness/verify_pytest.py``, run with
-pytest-xdist; every case writes ``results/cases/<id>/result.json``. After the
-run the summary table (case, soc, target, status, instret, cycles) is printed
-and written to ``results/summary.txt`` and ``results/summary.json``; pytest
-writes ``results/junit.xml``.
+pytest-xdist (its output goes to ``results/pytest.log``); every case writes
+``results/cases/<id>/result.json``. While it runs, ``harness/live.py`` shows the
+cases done, running and failing. After the run the summary table (case, soc,
+target, status, instret, cycles) is printed and written to ``results/summary.txt``
+and ``results/summary.json``; pytest writes ``results/junit.xml``. ``--resume``
+reuses the finished results of a killed run (``harness/resume.py``); a failed RTL
+case is rerun for waves of its last cycles (``harness/failure_waves.py``).
 """
 
 from __future__ import annotations
