@@ -73,7 +73,9 @@ def region_spans(result: dict, pid: int) -> list[dict]:
             continue
         args = {"region": p["region"], "cycles": p["cycles"]}
         args.update({k: p[k] for k in ("where", "ops") if k in p})
-        spans.append(span(p.get("name") or f"region {p['region']}", pid, REGIONS_TID, p["start"], p["cycles"], args))
+        name = p.get("name") or f"region {p['region']}"
+        name += f" ({p['where']})" if p.get("where") else ""  # layer names can be bare indices ("0")
+        spans.append(span(name, pid, REGIONS_TID, p["start"], p["cycles"], args))
     return spans
 
 
