@@ -47,7 +47,6 @@ VIEW_OPS = {
     "contiguous",
     "clone",
     "detach",
-    "getitem",
 }
 
 
@@ -60,6 +59,13 @@ def _label(n) -> str:
     from compiler.frontend.profile_regions import node_label
 
     return node_label(n)
+
+
+def _produced_by(n) -> str:
+    """The op a node's value comes from (an item of a tuple-valued op: that op)."""
+    if getattr(n.target, "__name__", "") == "getitem" and hasattr(n.args[0], "target"):
+        return f"{n.args[0].target}[{n.args[1]}]"
+    return str(n.target)
 
 
 def _source_line(n) -> str | None:
@@ -165,7 +171,7 @@ def first_difference(gm, inputs: tuple, probed: list, device: dict, float_tolera
             entry = {
                 "layer": _label(n),
                 "node": n.name,
-                "op": str(n.target),
+                "op": _produced_by(n),
                 "shape": list(ref_np.shape),
                 "dtype": str(ref_np.dtype),
                 "tolerance": tol,

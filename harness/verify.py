@@ -225,8 +225,8 @@ def _localize(result: dict, mat, c: Case, soc, on: str, out_dir: Path, *, quanti
             quantized=quantized,
             elf_patch=elf_patch,
         )
-    except CosimError as e:
-        loc = {"done": False, "why": f"the debug compile failed: {e}"}
+    except Exception as e:  # the mismatch stands; say why it could not be localized
+        loc = {"done": False, "why": f"localization failed: {type(e).__name__}: {e}"}
     result["localization"] = loc
     line = describe(loc)
     result["message"] = f"{result['message']}; {line}" if result.get("message") else line
