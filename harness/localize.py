@@ -242,7 +242,7 @@ def localize(
         for i, f in enumerate(finals)
     )
     checks, first = first_difference(gm, inputs, probed, device, float_tolerance)
-    record = {"done": True, "reproduced": reproduced, "ops_checked": len(checks), "first_bad": first}
+    record = {"done": True, "reproduced": reproduced, "ops_checked": len(checks), "first_bad": first, "checks": checks}
     if first is None:
         record["why"] = "every op matched its reference on the device's own inputs" + (
             "" if reproduced else "; the debug compile did not reproduce the mismatch"

@@ -140,7 +140,7 @@ def verify(
     workdir: str | os.PathLike | None = None,
     quant: str = "auto",
     markers: bool = True,
-    localize: bool = True,
+    localize: bool | str = True,
     elf_patch: Callable[[Program], None] | None = None,
 ) -> dict:
     """Compile ``case`` for ``soc``, run it on ``on`` and compare with PyTorch (``quant``: auto|int8|none).
@@ -148,7 +148,7 @@ def verify(
     ``markers``: PROFILE regions around each layer call and each stretch of core work between layers
     (programs with int8 layers; result.json's ``profile`` names them). ``localize``: on a mismatch of a
     PyTorch case, a debug compile names the first op that went wrong (:mod:`harness.localize`,
-    result.json's ``localization``). ``elf_patch``: called with each built program before it runs
+    result.json's ``localization``); ``"always"``: checks every op on a pass too. ``elf_patch``: called with each built program before it runs
     (fault injection in tests: :func:`harness.localize.flip_bit`)."""
     if on not in TARGETS:
         raise CosimError(f"unknown target {on!r}; use one of {', '.join(TARGETS)}")
@@ -200,7 +200,8 @@ def verify(
         result = make_result(
             outcome, soc=soc, elf=program.elf, case=c.name, outputs=outputs, extra=extra, regions=regions
         )
-        if localize and result["status"] == "mismatch" and c.mlir_path is None:
+        wanted = localize == "always" or (localize and result["status"] == "mismatch")
+        if wanted and c.mlir_path is None and outcome.exited_ok:
             _localize(result, mat, c, soc, on, out_dir, quantized=quant_record is not None, elf_patch=elf_patch)
         if quant_record is not None:
             _apply_accuracy(result, quant_record)
@@ -228,8 +229,9 @@ def _localize(result: dict, mat, c: Case, soc, on: str, out_dir: Path, *, quanti
     except Exception as e:  # the mismatch stands; say why it could not be localized
         loc = {"done": False, "why": f"localization failed: {type(e).__name__}: {e}"}
     result["localization"] = loc
-    line = describe(loc)
-    result["message"] = f"{result['message']}; {line}" if result.get("message") else line
+    if result["status"] != "pass" or loc.get("first_bad"):
+        line = describe(loc)
+        result["message"] = f"{result['message']}; {line}" if result.get("message") else line
 
 
 def _apply_accuracy(result: dict, quant_record: dict) -> None:

@@ -86,8 +86,13 @@ def test_first_difference_names_the_first_wrong_op_on_the_devices_inputs():
 
 
 def test_profile_has_one_region_per_layer_within_forward(case_file):
-    r = verify(case_file, "gemmini-dim4", on="iss")
+    r = verify(case_file, "gemmini-dim4", on="iss", localize="always")
     assert r["status"] == "pass", r.get("message")
+    # checked layer by layer: each op bit-exact (int8) or within tolerance (the float softmax) on its device inputs
+    loc = r["localization"]
+    assert loc["reproduced"] is False and loc["first_bad"] is None
+    checked = {(c["layer"], c["tolerance"]) for c in loc["checks"] if c["op"].startswith("cosim_q.linear")}
+    assert checked == {("fc1", "exact"), ("fc2", "exact")} and all(c["mismatches"] == 0 for c in loc["checks"])
     forward = next(p for p in r["profile"] if p["region"] == 1)
     regions = [p for p in r["profile"] if p["region"] != 1]
     assert [(p["name"], p["where"]) for p in regions if p["where"] == "gemmini"] == [
