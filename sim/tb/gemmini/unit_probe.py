@@ -162,6 +162,11 @@ def _reason(e: Exception) -> str:
 
 def run(p: GemminiParams, probe: Probe, probed: Insn) -> tuple:
     """A fingerprint of the model after prefix, ``probed`` (in place of the probe's instruction) and suffix."""
+    with np.errstate(invalid="ignore", over="ignore"):  # probed scales include NaN and infinities
+        return _run(p, probe, probed)
+
+
+def _run(p: GemminiParams, probe: Probe, probed: Insn) -> tuple:
     soc = SOC_OF_DIM[p.dim]
     sp, acc, window = _start(p)
     mem = ProbeMemory(regions(soc), window_base(soc), window)

@@ -14,6 +14,8 @@ import copy
 import random
 import struct
 
+import numpy as np
+
 from sim.gemmini import isa
 from sim.gemmini.model import GemminiIllegal, GemminiModel
 from sim.gemmini.params import GemminiParams
@@ -65,6 +67,7 @@ class Gen:
         self.p, self.regions, self.r = p, regions, rng
         self.pair = pair  # every preload is followed by a compute
         self.after_preload = False
+        self.queue: list[tuple[int, int, int]] = []  # instructions that must come next
 
     def pick(self, *weighted):
         vals, weights = zip(*weighted, strict=True)
@@ -140,8 +143,8 @@ class Gen:
         return self.pick((1, 10), (0, 2), (2, 2), (r.randrange(0, 8), 2), (r.randrange(0, 1 << 16), 1))
 
     def insn(self) -> tuple[int, int, int]:
-        i = self._insn()
-        self.after_preload = self.pair and i[0] == isa.PRELOAD
+        i = self.queue.pop(0) if self.queue else self._insn()
+        self.after_preload = self.pair and i[0] == isa.PRELOAD and not self.queue
         return i
 
     def _insn(self) -> tuple[int, int, int]:
@@ -163,8 +166,16 @@ class Gen:
                 ("misc", 3),
                 ("conv", 1),
                 ("unknown", 1),
+                ("unstick", 2),
             )
         )
+        if kind == "unstick":
+            # An OS result whose write is refused (IllOsStride, a C stride above 1) refuses every later command but
+            # preload / compute. A preload with no C, then an unflipped compute reading nothing, replaces it with
+            # the preload's empty result: legal in either dataflow, and it ends such a stretch.
+            g = rs(GARBAGE, d, d)
+            self.queue.append((isa.COMPUTE_ACCUMULATED, g, g))
+            return isa.PRELOAD, g, g
         if kind == "cfg_ex":
             rs1 = (
                 (r.getrandbits(1) << 2)
@@ -175,7 +186,14 @@ class Gen:
                 | (self.stride16() << 16)
                 | (self.scale() << 32)
             )
-            rs2 = r.randrange(0, 32) | (self.stride16() << 48)
+            # An OS result with a C stride above 1 can never be written (IllOsStride) and refuses every command but
+            # preload / compute until a compute replaces it: wide C strides go with WS (a full config_ex), and are
+            # rare in OS, or streams stall on it.
+            if rs1 >> 2 & 1 and not rs1 >> 7 & 1:
+                c_stride = self.pick((1, 10), (0, 2), (2, 2), (r.randrange(0, 8), 2), (r.randrange(0, 1 << 16), 1))
+            else:
+                c_stride = self.pick((1, 40), (0, 4), (2, 1))
+            rs2 = r.randrange(0, 32) | (c_stride << 48)
             return isa.CONFIG, rs1 | isa.CONFIG_EX, rs2
         if kind == "cfg_ld":
             idx = self.pick((0, 5), (1, 5), (2, 5), (3, 1))
@@ -216,8 +234,12 @@ class Gen:
             return isa.CONFIG, 3 | (r.getrandbits(8) << 2), r.getrandbits(64)
         if kind == "mvin":
             funct = r.choice((isa.MVIN, isa.MVIN2, isa.MVIN3))
-            rows, cols = self.dims(d * p.max_block_len)
-            return funct, self.dram(), rs(self.local(0.5 if funct != isa.MVIN3 else 0.8), cols, rows)
+            local = self.local(0.5 if funct != isa.MVIN3 else 0.8)
+            # int32 rows into the accumulator move MAX_BLOCK_LEN_ACC blocks at most (one at DIM 16): mostly stay
+            # inside it, or most accumulator mvins would be refused
+            to_acc = local != GARBAGE and local >> 31 and r.random() < 0.8
+            rows, cols = self.dims(d * (p.max_block_len_acc if to_acc else p.max_block_len))
+            return funct, self.dram(), rs(local, cols, rows)
         if kind == "mvout":
             rows, cols = self.dims(d * p.max_block_len)
             return isa.MVOUT, self.dram(), rs(self.local(0.6), cols, rows)
@@ -293,7 +315,9 @@ def model_verdicts(
         saved_loop = (copy.deepcopy(lw.cfg), lw.loops_started, lw.acc_half)
         sp, acc, counters = model.sp.copy(), model.acc.copy(), dict(model.counters)
         try:
-            model.execute(funct, rs1 & M64, rs2 & M64)
+            # random scales include NaN and infinities: numpy's warnings about their products are expected
+            with np.errstate(invalid="ignore", over="ignore"):
+                model.execute(funct, rs1 & M64, rs2 & M64)
             out.append((1, 0, ""))
         except GemminiIllegal as e:
             out.append((0, model_reason(str(e)), str(e)))
