@@ -13,7 +13,7 @@ import time
 
 from harness.cli import quiet_dependencies
 
-BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl")
+BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl", "markers")
 
 
 def main(argv: list[str] | None = None) -> int:
