@@ -65,16 +65,19 @@ def plot(rows: list[dict], out: Path) -> Path | None:
 
 
 def layer_rows(results: list[dict]) -> list[tuple[str, list[tuple[str, int]]]]:
-    """(case, [(region name, cycles)]) for results whose profile closed regions besides forward."""
+    """(panel title, [(region name, cycles)]) for results whose profile closed regions besides forward."""
     out = []
     for r in results:
         regions = [
-            (p.get("name") or f"region {p['region']}", p["cycles"])
+            ((p.get("name") or f"region {p['region']}") + (f" ({p['where']})" if p.get("where") else ""), p["cycles"])
             for p in r.get("profile") or []
             if p.get("region") != FORWARD_REGION and p.get("cycles")
         ]
         if regions:
-            out.append((r.get("case") or "?", regions))
+            title = f"{r.get('case') or '?'}: {sum(c for _, c in regions)} cycles in {len(regions)} regions"
+            if r.get("cycles_forward"):
+                title += f" (forward {r['cycles_forward']})"
+            out.append((title, regions))
     return out
 
 
@@ -90,12 +93,11 @@ def plot_layers(results: list[dict], out: Path) -> Path | None:
 
     height = 1 + sum(0.3 * len(regions) + 0.8 for _, regions in cases)
     fig, axes = plt.subplots(len(cases), 1, figsize=(9, height), squeeze=False)
-    for ax, (case, regions) in zip(axes[:, 0], cases, strict=True):
-        total = sum(c for _, c in regions)
+    for ax, (title, regions) in zip(axes[:, 0], cases, strict=True):
         regions = sorted(regions, key=lambda x: -x[1])
         ax.barh([n for n, _ in regions], [c for _, c in regions], color="tab:blue")
         ax.invert_yaxis()
-        ax.set_title(f"{case}: {total} cycles in {len(regions)} regions")
+        ax.set_title(title)
         ax.set_xlabel("cycles")
     fig.tight_layout()
     fig.savefig(out, dpi=100)
