@@ -128,3 +128,27 @@ def test_a_flipped_weight_byte_names_its_layer_on_a_scalar_core(case_file):
     assert bad["layer"] == "fc1" and bad["dtype"] == "float32" and bad["tolerance"] == "reduction"
     got, expected = bad["first_mismatch"]["got"], bad["first_mismatch"]["expected"]
     assert not np.isclose(float(got), float(expected), rtol=1e-3)
+
+
+def _mismatching(first_bad, max_abs_err: float) -> dict:
+    return {
+        "status": "mismatch",
+        "outputs": {"out0": {"mismatches": 3, "max_abs_err": max_abs_err}},
+        "localization": {"done": True, "first_bad": first_bad},
+    }
+
+
+def test_float_op_steps_pass_only_when_every_op_matched():
+    from harness.verify import FLOAT_OPS_INT8_STEPS, accept_float_op_steps
+
+    quant = {"float_ops": ["aten._softmax.default"]}
+    ok = _mismatching(None, FLOAT_OPS_INT8_STEPS)
+    accept_float_op_steps(ok, quant)
+    assert ok["status"] == "pass" and "float ops" in ok["message"]
+    for r, q in (
+        (_mismatching(None, FLOAT_OPS_INT8_STEPS + 1), quant),  # too far
+        (_mismatching({"layer": "fc2"}, 1), quant),  # an op went wrong
+        (_mismatching(None, 1), {"float_ops": []}),  # integer ops only: bit for bit
+    ):
+        accept_float_op_steps(r, q)
+        assert r["status"] == "mismatch"
