@@ -80,22 +80,8 @@ def test_decode_legality_matches_model(tmp_path, soc, seed):
     # the stream reaches the checks (or the comparison proves little)
     seen = Counter(names[r] for ok, r, _ in expect if not ok)
     assert sum(ok for ok, _, _ in expect) > len(expect) // 3
-    want = {
-        "IllFunct",
-        "IllLoopConv",
-        "IllLdId",
-        "IllCfgNorm",
-        "IllStAct",
-        "IllExAct",
-        "IllExTranspose",
-        "IllAccRange",
-        "IllSpRange",
-        "IllRows",
-        "IllCols",
-        "IllBlocks",
-        "IllDmaRange",
-        "IllLoopBounds",
-    }
+    # every reason but the reserved one, and the dataflow one where the config has both dataflows
+    want = set(illegal_reasons()) - {"IllNone", "IllLoopCmd"} - ({"IllExDataflow"} if p.has_ws and p.has_os else set())
     assert want <= set(seen), f"never refused: {sorted(want - set(seen))}; seen {dict(seen)}"
 
 

@@ -265,6 +265,11 @@ class Gen:
                     self.pick((r.randrange(1, 4), 12), (0, 1), (r.randrange(4, 7), 3), (r.randrange(7, 40), 1))
                     for _ in range(3)
                 ]
+                x = r.random()
+                if x < 0.06:  # A and B tiles just past half the scratchpad minus DIM (IllLoopSp)
+                    b = [2, 2, p.sp_rows // (8 * d) + 1]
+                elif x < 0.12:  # C tiles just past half the accumulator (IllLoopAcc)
+                    b = [p.acc_rows // (2 * d) + 1, 1, 1]
                 pads = [self.pick((0, 6), (r.randrange(0, d), 4), (d, 1)) for _ in range(3)]
                 return funct, pads[0] | (pads[1] << 16) | (pads[2] << 32), b[0] | (b[1] << 16) | (b[2] << 32)
             if funct in (isa.LOOP_WS_CONFIG_ADDRS_AB, isa.LOOP_WS_CONFIG_ADDRS_DC):
