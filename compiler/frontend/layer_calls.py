@@ -8,7 +8,10 @@ other arguments (scale, relu, stride, ...) as attributes of that function::
 
     func.func private @cosim_q_linear_0(tensor<7x13xi8>, tensor<5x13xi8>, tensor<5xi32>) -> tensor<7x5xi8>
         attributes {cosim_q.op = "linear", cosim_q.operands = ["x", "w", "bias"],
-                    cosim_q.scale = 2.5e-01 : f64, cosim_q.relu = true}
+                    cosim_q.scale = 2.5e-01 : f64, cosim_q.relu = true, cosim_q.layer = "fc1"}
+
+``cosim_q.layer`` is the layer's name: its module path, which the quantizer puts in each node's
+``meta["custom"]`` (:mod:`compiler.frontend.profile_regions` reads it, in import order).
 
 The call crosses bufferization like any call (memref arguments, the result an
 out-parameter); a backend that maps the op (``compiler.gemmini``) gives the function
