@@ -56,12 +56,12 @@ def run_suite(tree: Path, results: Path, *, keyword: str | None, workers: int, l
     if not (tree / "harness" / "verify_suite.py").is_file():
         raise CosimError(f"{label} has no harness/verify_suite.py: it predates the verify suite, compare a later one")
     env = tree_env(tree)
-    check_imports(tree, env)
+    files = check_imports(tree, env)
     cmd = [sys.executable, "-m", "harness.verify_suite", "--workers", str(workers), "--results", str(results)]
     if keyword:
         cmd += ["-k", keyword]
     (results / "summary.json").unlink(missing_ok=True)  # never compare an earlier run's summary
-    print(f"regress: running the suite of {label} ({tree})", flush=True)
+    print(f"regress: running the suite of {label} (harness imported from {files['harness']})", flush=True)
     proc = subprocess.Popen(cmd, cwd=tree, env=env)
     try:
         code = proc.wait()
