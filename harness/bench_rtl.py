@@ -1,10 +1,18 @@
 """``nox -s bench`` (bench rtl): simulated cycles per second of ``cosim run``
 beside a plain C++ Verilator main loop on the same RTL and flags, plus build times.
 
-The program is a compute loop (integer hash + multiply/divide, no printing in
-the loop) built with the runtime for each config. Both simulators run the same
-ELF from reset to EXIT; the ratio comes from one run of each. Nothing is
-asserted here: the figures are printed for the closing notes.
+Run alone: ``python -m harness.bench_rtl [--soc t1-blastoise ...] [--scale 0.5]``.
+Each row runs one program of a million cycles or more from reset to EXIT, once
+under ``cosim run`` (cocotb + Verilator, ``sim/tb/cocotb_main.cpp``) and once
+under the plain loop (``sim/tb/bench_main.cpp``); the two must agree on cycles
+and instret. Scalar and t1 configs run a compute loop (integer hash and
+multiply/divide, no printing in the loop); Gemmini configs run
+``tiled_matmul_auto`` a few times over the same operands and check C against
+numpy. Rates are per CPU second of the simulator process (robust on a shared
+machine; wall-clock rates beside them), start-up included; ``start-up`` is the
+CPU time of a ``cosim run`` of an empty program (Python, cocotb and ELF
+loading), which long runs amortise. Nothing is asserted here: the goals
+(issues 18 and 24) are printed beside the figures.
 """
 
 from __future__ import annotations
@@ -17,12 +25,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from configs import load_soc
 from harness.toolchain import build_elf
-from sim.rtl_runner import _plusargs, parse_report, run_rtl
+from sim.rtl_runner import parse_report, run_rtl, tb_plusargs
 from sim.verilator_build import build
 
 LOOP_C = r"""
@@ -42,27 +51,60 @@ int main(void) {
 }
 """
 
+MATMUL_C = """\
+#include "include/gemmini.h"
+#define N {n}
+static const elem_t A[N][N] row_align(1) = {a};
+static const elem_t B[N][N] row_align(1) = {b};
+static const acc_t D[N][N] row_align_acc(1) = {d};
+elem_t C[N][N] row_align(1);
+int main(void) {{
+  gemmini_flush(0);
+  for (int r = 0; r < {repeats}; ++r) {{
+    tiled_matmul_auto(N, N, N, (const elem_t *)A, (const elem_t *)B, (const void *)D, (void *)C, N, N, N, N,
+                      MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, NO_ACTIVATION, {scale}f, 0,
+                      false, false, false, false, false, 0, WS);
+    gemmini_fence();
+  }}
+  return 0;
+}}
+"""
+
+# Program size per config: loop iterations (about 14 cycles each) or Gemmini matmul repeats
+# (256^3 WS on gemmini-dim16: about 0.2 M cycles each). Every row runs >= 1 M cycles.
+WORKLOADS = {
+    "rv32": ("loop", 1_000_000),
+    "rv64": ("loop", 1_000_000),
+    "t1-small": ("loop", 200_000),
+    "t1-blastoise": ("loop", 100_000),
+    "gemmini-dim16": ("matmul", 6),
+}
+MATMUL_N = 256
+
+# Goals (issue 24 item 3; issue 18 for Gemmini): cosim run / plain loop, and rates in M cycles/s.
+RATIO_GOAL = {"gemmini": 0.5}
+RATIO_GOAL_DEFAULT = 0.7
+PLAIN_GOAL = {"t1-blastoise": 0.5}
+COSIM_GOAL = {"gemmini-dim16": 0.1}
+
 
 @dataclass
 class Figures:
     soc: str
+    workload: str
     cycles: int
     cocotb_s: float
     plain_s: float
     cocotb_cpu_s: float  # CPU time of the simulator process (robust when the machine is shared)
     plain_cpu_s: float
+    startup_cpu_s: float  # CPU time of a cosim run of an empty program
     cocotb_build_s: float
     plain_build_s: float
     cocotb_cached: bool
     plain_cached: bool
 
-    @property
-    def cocotb_rate(self) -> float:
-        return self.cycles / self.cocotb_s
-
-    @property
-    def plain_rate(self) -> float:
-        return self.cycles / self.plain_s
+    def rate(self, seconds: float) -> float:
+        return self.cycles / seconds / 1e6
 
 
 def _children_cpu() -> float:
@@ -70,36 +112,78 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def measure(soc_name: str, iters: int, workdir: Path) -> Figures:
-    soc = load_soc(soc_name)
+def _timed_cosim_run(elf: Path, soc, **kw):
+    cpu0 = _children_cpu()
+    outcome = run_rtl(elf, soc, **kw)
+    cpu = _children_cpu() - cpu0
+    if not outcome.exited_ok:
+        raise RuntimeError(f"bench program failed on {soc.name}: {outcome.message}")
+    return outcome, cpu
+
+
+def _loop_elf(soc, iters: int, workdir: Path) -> Path:
     src = workdir / "loop.c"
     src.write_text(LOOP_C)
-    elf = build_elf([src], soc, workdir / f"loop-{soc_name}.elf", defines=[f"ITERS={iters}u"])
+    return build_elf([src], soc, workdir / f"loop{iters}-{soc.name}.elf", defines=[f"ITERS={iters}u"])
+
+
+def _matmul_elf(soc, repeats: int, workdir: Path) -> tuple[Path, int, np.ndarray]:
+    """The repeated matmul's ELF, C's address and the numpy C it must hold."""
+    from harness.bench_gemmini import OPERAND_RANGE, SCALE, reference
+    from harness.bench_gemmini_rtl import c_array
+    from harness.elfcheck import check_elf
+
+    n = MATMUL_N
+    rng = np.random.default_rng(n)
+    a = rng.integers(-OPERAND_RANGE, OPERAND_RANGE, (n, n), dtype=np.int8)
+    b = rng.integers(-OPERAND_RANGE, OPERAND_RANGE, (n, n), dtype=np.int8)
+    d = rng.integers(-(1 << 12), 1 << 12, (n, n), dtype=np.int32)
+    src = workdir / f"matmul{n}x{repeats}.c"
+    src.write_text(MATMUL_C.format(n=n, a=c_array(a), b=c_array(b), d=c_array(d), scale=SCALE, repeats=repeats))
+    elf = build_elf([src], soc, workdir / f"matmul{n}x{repeats}-{soc.name}.elf", opt="-O2")
+    return elf, check_elf(elf, soc).symbol("C").addr, reference(a, b, d)
+
+
+def measure(soc_name: str, size: int, workdir: Path) -> Figures:
+    soc = load_soc(soc_name)
+    kind = WORKLOADS.get(soc_name, ("matmul" if soc.accelerator.kind == "gemmini" else "loop", size))[0]
     cocotb_build = build(soc, quiet=False)
     plain_build = build(soc, flavour="plain", quiet=False)
 
-    cpu0 = _children_cpu()
-    outcome = run_rtl(elf, soc)
-    cocotb_cpu = _children_cpu() - cpu0
-    if not outcome.exited_ok:
-        raise RuntimeError(f"bench program failed on {soc_name}: {outcome.message}")
+    _, startup_cpu = _timed_cosim_run(_loop_elf(soc, 1, workdir), soc)
+    if kind == "matmul":
+        elf, c_addr, want = _matmul_elf(soc, size, workdir)
+        outcome, cocotb_cpu = _timed_cosim_run(elf, soc, dumps=[(c_addr, want.size)])
+        got = np.frombuffer(outcome.dumps.get(c_addr, b""), dtype=np.int8)
+        if got.size != want.size or np.count_nonzero(got.reshape(want.shape) != want):
+            raise RuntimeError(f"bench matmul on {soc_name}: C differs from numpy")
+        workload = f"{MATMUL_N}^3 WS matmul x{size}"
+    else:
+        elf = _loop_elf(soc, size, workdir)
+        outcome, cocotb_cpu = _timed_cosim_run(elf, soc)
+        workload = f"loop x{size:,}"
 
     out = workdir / f"plain-{soc_name}"
     out.mkdir(exist_ok=True)
-    args = _plusargs(soc, elf, out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
+    args = tb_plusargs(soc, elf, out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
     t0, cpu0 = time.perf_counter(), _children_cpu()
     subprocess.run([str(plain_build.executable), *args, "+finish_on_done"], check=True, capture_output=True)
     plain_s, plain_cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     rep = parse_report(out / "result.txt")
-    if rep.cycle != outcome.cycles_total:
-        raise RuntimeError(f"plain loop ran {rep.cycle} cycles but cosim run {outcome.cycles_total}: not the same run")
+    if (rep.cycle, rep.instret) != (outcome.cycles_total, outcome.instret):
+        raise RuntimeError(
+            f"plain loop ran {rep.cycle} cycles / {rep.instret} instructions but cosim run "
+            f"{outcome.cycles_total} / {outcome.instret}: not the same run"
+        )
     return Figures(
         soc_name,
+        workload,
         outcome.cycles_total,
         outcome.wall_s,
         plain_s,
         cocotb_cpu,
         plain_cpu,
+        startup_cpu,
         cocotb_build.build_seconds,
         plain_build.build_seconds,
         cocotb_build.cached,
@@ -107,30 +191,51 @@ def measure(soc_name: str, iters: int, workdir: Path) -> Figures:
     )
 
 
+def goal_text(soc_name: str) -> str:
+    kind = load_soc(soc_name).accelerator.kind
+    parts = [f"ratio >= {RATIO_GOAL.get(kind, RATIO_GOAL_DEFAULT)}"]
+    if soc_name in PLAIN_GOAL:
+        parts.append(f"plain >= {PLAIN_GOAL[soc_name]}")
+    if soc_name in COSIM_GOAL:
+        parts.append(f"run >= {COSIM_GOAL[soc_name]}")
+    return ", ".join(parts)
+
+
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench rtl")
-    parser.add_argument("--soc", action="append", help="configs to measure (default rv32 rv64)")
-    parser.add_argument("--iters", type=int, default=300_000, help="loop iterations of the compute kernel")
+    parser.add_argument("--soc", action="append", help=f"configs to measure (default {' '.join(WORKLOADS)})")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply each program's size (loop iterations, matmul repeats)"
+    )
     args, _ = parser.parse_known_args(argv)
-    table = Table(title="RTL simulation speed (compute loop, one run each)")
-    cols = ("soc", "cycles", "cosim run M cyc/s", "plain C++ M cyc/s", "ratio", "per CPU-s: run / plain / ratio")
-    for col in (*cols, "build cocotb s", "build plain s"):
+    table = Table(title="RTL simulation speed (one run each; M cycles per CPU second of the simulator)")
+    cols = ("soc", "program", "cycles", "cosim run", "plain loop", "ratio", "goal", "wall: run / plain")
+    for col in (*cols, "start-up CPU s", "build cocotb s", "build plain s"):
         table.add_column(col, justify="right")
     with tempfile.TemporaryDirectory(prefix="bench-rtl-") as tmp:
-        for name in args.soc or ["rv32", "rv64"]:
-            f = measure(name, args.iters, Path(tmp))
+        for name in args.soc or list(WORKLOADS):
+            size = WORKLOADS.get(name, ("loop", 100_000))[1]
+            f = measure(name, max(1, round(size * args.scale)), Path(tmp))
             table.add_row(
                 f.soc,
+                f.workload,
                 f"{f.cycles:,}",
-                f"{f.cocotb_rate / 1e6:.2f}",
-                f"{f.plain_rate / 1e6:.2f}",
-                f"{f.cocotb_rate / f.plain_rate:.2f}",
-                f"{f.cycles / f.cocotb_cpu_s / 1e6:.2f} / {f.cycles / f.plain_cpu_s / 1e6:.2f} / "
+                f"{f.rate(f.cocotb_cpu_s):.3f}",
+                f"{f.rate(f.plain_cpu_s):.3f}",
                 f"{f.plain_cpu_s / f.cocotb_cpu_s:.2f}",
+                goal_text(name),
+                f"{f.rate(f.cocotb_s):.3f} / {f.rate(f.plain_s):.3f}",
+                f"{f.startup_cpu_s:.2f}",
                 f"{f.cocotb_build_s:.1f}" + (" (cache)" if f.cocotb_cached else ""),
                 f"{f.plain_build_s:.1f}" + (" (cache)" if f.plain_cached else ""),
             )
     Console().print(table)
-    print("M cyc/s from wall time (whole simulator process, cocotb start-up included);")
-    print("per CPU-s: cycles per CPU second of the simulator process, start-up included (robust under load).")
+    print("cosim run / plain loop: M cycles per CPU second of the simulator process, start-up included;")
+    print("ratio = cosim run / plain loop; wall: the same from wall-clock time (noisy on a shared machine);")
     print("build times marked (cache) were recorded when that cache entry was built")
+
+
+if __name__ == "__main__":
+    import sys
+
+    run(sys.argv[1:])

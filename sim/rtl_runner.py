@@ -166,7 +166,7 @@ def _dump_arg(dumps: Iterable) -> list[tuple[int, int]]:
     return out
 
 
-def _plusargs(
+def tb_plusargs(
     soc: SocConfig,
     elf: Path,
     out: Path,
@@ -177,6 +177,7 @@ def _plusargs(
     dumps: list[tuple[int, int]],
     extra: Iterable[str] = (),
 ) -> list[str]:
+    """The test bench's plusargs for one run (sim/tb/README.md); the plain loop takes the same."""
     mm = soc.memory_map
     regions = ",".join(f"0x{b:x}:0x{s:x}" for b, s in mm.regions().values())
     offsets = ",".join(f"0x{o:x}" for o in mm.mmio_offsets)
@@ -200,6 +201,9 @@ def _plusargs(
             raise SimError(f"plusarg {a!r} must start with '+', e.g. +perf_max_fma=1")
         args.append(a)
     return args
+
+
+_plusargs = tb_plusargs  # the name harness/bench_vector.py imports
 
 
 def run_rtl(
@@ -244,7 +248,7 @@ def run_rtl(
             max_cycles, window = waves_mod.window_plusargs(
                 tmp, *waves_mod.check_window(waves_from, waves_to), max_cycles
             )
-        args = _plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list, [*plusargs, *window])
+        args = tb_plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list, [*plusargs, *window])
         t0 = time.perf_counter()
         _simulate(b, args, tmp, waves=False)
         wall = time.perf_counter() - t0

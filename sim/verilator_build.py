@@ -39,7 +39,7 @@ WAVES_SV = TB_DIR / "tb_waves.sv"  # the waves flavour's dump window (sim/waves.
 TOPLEVEL = "tb_top"
 TIMESCALE = ("1ns", "1ps")
 # Bump when the build recipe below changes in a way the inputs do not show.
-RECIPE_VERSION = 3
+RECIPE_VERSION = 4
 MANIFEST = "cosim-build.json"
 
 Flavour = Literal["cocotb", "plain"]
@@ -274,9 +274,8 @@ def verilator_flags(soc: SocConfig) -> list[str]:
     """Flags shared by the cocotb build and the plain C++ loop (so the bench compares like with like)."""
     return [
         *soc.sim.verilator_flags,
-        "--timing",  # the clock lives in the HDL (`always #1`)
-        "-CFLAGS",
-        "-fcoroutines",
+        # No --timing: the C++ main loops drive tb_top's clock (an HDL `always #1`
+        # clock ran ~2.5x slower); a delay in the test bench is then a build error.
         "--x-assign",
         "0",
         "--x-initial",
@@ -312,8 +311,12 @@ def rtl_hash(soc: SocConfig) -> str:
     return h.hexdigest()[:16]
 
 
+PLAIN_MAIN = TB_DIR / "bench_main.cpp"
+COCOTB_MAIN = TB_DIR / "cocotb_main.cpp"  # replaces cocotb's verilator.cpp: drives the clock in C++
+
+
 def build_key(soc: SocConfig, flavour: Flavour, waves: bool) -> tuple[str, dict]:
-    extra = [TB_DIR / "bench_main.cpp"] if flavour == "plain" else []
+    extra = [PLAIN_MAIN if flavour == "plain" else COCOTB_MAIN]
     extra += [WAVES_SV] if waves else []
     inputs = {
         "recipe": RECIPE_VERSION,
@@ -363,6 +366,21 @@ def _runner_class():
     return LeanVerilator
 
 
+def _soc_runner_class():
+    """The runner for SoC builds: LeanVerilator with cocotb_main.cpp as the main loop
+    (the unit test benches under sim/tb/gemmini/ keep cocotb's, their clocks are cocotb's)."""
+
+    class SocVerilator(_runner_class()):
+        def _build_command(self):
+            cmds = super()._build_command()
+            cmds[0] = [str(COCOTB_MAIN) if a.endswith("/verilator/verilator.cpp") else a for a in cmds[0]]
+            if str(COCOTB_MAIN) not in cmds[0]:
+                raise SimError("cocotb's Verilator build command changed: could not swap in sim/tb/cocotb_main.cpp")
+            return cmds
+
+    return SocVerilator
+
+
 def _verilator_errors(log: str) -> str:
     """The lines of a build log that say what went wrong (Verilator's own words)."""
     lines = [ln for ln in log.splitlines() if ln.startswith("%Error") or "error:" in ln]
@@ -377,7 +395,7 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
     cpp = [p for p in sources if p.endswith(".cpp")]
     log = directory / "build.log"
     if flavour == "cocotb":
-        runner = _runner_class()()
+        runner = _soc_runner_class()()
         trace_flags = ["--trace-fst"] if waves and _have_lz4() else []
         try:
             runner.build(
@@ -416,7 +434,7 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
             *flags,
             "-MAKEFLAGS",
             " ".join(MAKE_VARS),
-            str(TB_DIR / "bench_main.cpp"),
+            str(PLAIN_MAIN),
             *sources,
         ]
         with open(log, "w") as f:

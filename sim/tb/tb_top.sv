@@ -1,6 +1,8 @@
-// Test-bench top: HDL clock and reset, the SoC, its memory ports served by the
+// Test-bench top: reset, the SoC, its memory ports served by the
 // DPI backing store (tb_dpi.cpp, which also models the MMIO page), the commit
 // trace monitor, and the run endings (EXIT, trap loop, cycle limit, watchdog).
+// The clock is the one input: the C++ main loop (bench_main.cpp, or
+// cocotb_main.cpp under cocotb) toggles it, so builds need no --timing.
 // Python (cocotb) only waits for `done`.
 //
 // Plusargs: +elf=F +out=DIR [+trace=F] [+max_cycles=N] [+watchdog=N]
@@ -41,7 +43,9 @@ module tb_top #(
   parameter logic [32:0] Mem1Size       = 33'h0_8000_0000,
   parameter logic [31:0] Mem2Base       = 32'hC000_0000,
   parameter logic [32:0] Mem2Size       = 33'h0_0100_0000
-) ();
+) (
+  input logic clk  // driven by the C++ main loop: one eval per edge
+);
   import core_pkg::*;
 
   import "DPI-C" function int tb_init(input string elf, input string outdir, input string trace,
@@ -71,12 +75,18 @@ module tb_top #(
                                          input longint trap_tval);
 
   // ---------------------------------------------------------------------------
-  // Clock (HDL) and reset
+  // Reset: released by the 4th rising clock edge (an HDL-timed clock would cost
+  // ~2.5x in run time, sim/tb/README.md)
   // ---------------------------------------------------------------------------
-  logic clk = 1'b0;
-  always #1 clk = ~clk;
-
   logic            rst_n = 1'b0;
+  logic [1:0]      rst_cnt = '0;
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+      rst_cnt <= rst_cnt + 1'b1;
+      if (rst_cnt == 2'd3) rst_n <= 1'b1;
+    end
+  end
+
   logic            done /*verilator public_flat_rd*/ = 1'b0;
   longint unsigned cycle = 0;
 
@@ -113,8 +123,6 @@ module tb_top #(
       done = 1'b1;
       if (finish_on_done) $finish;
     end
-    repeat (4) @(posedge clk);
-    rst_n = 1'b1;
   end
 
   // ---------------------------------------------------------------------------
