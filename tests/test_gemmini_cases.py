@@ -116,9 +116,12 @@ def test_resnet18_on_dim16_rtl(tmp_path):
 
 @pytest.mark.iss
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["resnet18", "resnet18_224"])
-def test_resnet18_on_spike(name, tmp_path):
-    result = _verify_on_gemmini(name, "gemmini-dim16", "iss", tmp_path)
+@pytest.mark.parametrize(
+    ("name", "soc"),
+    [("resnet18", "gemmini-dim4"), ("resnet18", "gemmini-dim16"), ("resnet18_224", "gemmini-dim16")],
+)
+def test_resnet18_on_spike(name, soc, tmp_path):
+    result = _verify_on_gemmini(name, soc, "iss", tmp_path)
     assert _share_on_gemmini(name, result) >= 0.9
 
 
