@@ -16,6 +16,7 @@ gemmini-dim4 in the default tier; gemmini-dim16 (its memory sizes) in the slow t
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -53,8 +54,11 @@ SOC16 = "gemmini-dim16"
 
 
 @cache
-def decode_bench(soc: str) -> tuple[GemminiParams, ArrayBuild]:
+def decode_bench(soc: str, dataflows: tuple[str, ...] | None = None) -> tuple[GemminiParams, ArrayBuild]:
+    """The decoder of ``soc``'s unit, or of a variant with only ``dataflows`` (HasWs / HasOs from them)."""
     p = gemmini_params(soc)
+    if dataflows is not None:
+        p = replace(p, dataflows=dataflows)
     return p, build_decode_tb(p, soc)
 
 
@@ -64,10 +68,17 @@ def _describe(i: int, insn: tuple[int, int, int]) -> str:
 
 
 @pytest.mark.parametrize(
-    "soc, seed", [(SOC, 1), (SOC, 2), pytest.param(SOC16, 1, marks=pytest.mark.slow, id="gemmini-dim16-1")]
+    "soc, seed, dataflows",
+    [
+        pytest.param(SOC, 1, None, id="gemmini-dim4-1"),
+        pytest.param(SOC, 2, None, id="gemmini-dim4-2"),
+        pytest.param(SOC, 3, ("WS",), id="gemmini-dim4-ws-only-3"),
+        pytest.param(SOC16, 1, None, marks=pytest.mark.slow, id="gemmini-dim16-1"),
+    ],
 )
-def test_decode_legality_matches_model(tmp_path, soc, seed):
-    p, build = decode_bench(soc)
+def test_decode_legality_matches_model(tmp_path, soc, seed, dataflows):
+    """Also a WS-only variant of gemmini-dim4 (HasOs = 0), where config_ex with OS is refused (IllExDataflow)."""
+    p, build = decode_bench(soc, dataflows)
     regs = regions(soc)
     insns, expect = model_verdicts(GemminiModel(p, MapMemory(regs)), random_program(p, regs, 2500, seed))
     got, _ = run_decode(build, insns, tmp_path)
@@ -80,8 +91,10 @@ def test_decode_legality_matches_model(tmp_path, soc, seed):
     # the stream reaches the checks (or the comparison proves little)
     seen = Counter(names[r] for ok, r, _ in expect if not ok)
     assert sum(ok for ok, _, _ in expect) > len(expect) // 3
-    # every reason but the reserved one, and the dataflow one where the config has both dataflows
-    want = set(illegal_reasons()) - {"IllNone", "IllLoopCmd"} - ({"IllExDataflow"} if p.has_ws and p.has_os else set())
+    # every reason but the reserved one and the dataflow one (both dataflows); the WS-only variant is for that one
+    want = (
+        set(illegal_reasons()) - {"IllNone", "IllLoopCmd", "IllExDataflow"} if dataflows is None else {"IllExDataflow"}
+    )
     assert want <= set(seen), f"never refused: {sorted(want - set(seen))}; seen {dict(seen)}"
 
 
