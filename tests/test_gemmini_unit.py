@@ -177,6 +177,14 @@ def test_unit_loop_ws_matches_model(tmp_path, soc, name):
     run_against_model(soc, unit_programs(soc)[name], tmp_path, int(name.rsplit("-", 1)[1]))
 
 
+@pytest.mark.parametrize("soc, name", unit_cases("features"))
+def test_unit_features_match_model(tmp_path, soc, name):
+    """Legal uses of what random streams rarely reach legally: pixel repeats, shrunk / scaled accumulator mvins,
+    max-pooled mvouts (accumulator and scratchpad; window, stride, padding, ReLU, scale), 1-D mvouts, OS with
+    C stride 0, WS with C and A strides of 2."""
+    run_against_model(soc, unit_programs(soc)[name], tmp_path, int(name.rsplit("-", 1)[1]))
+
+
 # ---------------------------------------------------------------- the ROB alone
 
 

@@ -435,12 +435,79 @@ def loop_program(p: GemminiParams, seed: int, ddr: int, ddr_size: int) -> list[t
     return prog
 
 
+def feature_program(p: GemminiParams, seed: int, ddr: int, ddr_size: int) -> list[tuple[int, int, int]]:
+    """Legal uses of the fields random streams rarely reach legally: mvin with pixel repeats, shrunk and scaled
+    accumulator mvins, max-pooled mvouts (from the accumulator, scaled, ReLU, and from the scratchpad) with random
+    window, stride, padding and geometry, 1-D mvouts, OS with C stride 0, WS with C and A strides of 2, all inside
+    [ddr, ddr + ddr_size)."""
+    r, d = random.Random(seed), p.dim
+    one = _f32(1.0) << 32
+    sc = _f32(r.choice((1.0, 0.5, 2.0, -0.75))) << 32
+    prog: list[tuple[int, int, int]] = []
+    # pixel repeats: copies of each row go up to reps-1 rows above, shifted right by cols each
+    reps, cols = r.randrange(2, 5), r.randrange(1, d + 1)
+    prog.append((isa.CONFIG, isa.CONFIG_LD | (0 << 3) | (reps << 8) | (d << 16) | sc, d))
+    prog.append((isa.MVIN, ddr + r.randrange(0, 64), rs(8 * d + r.randrange(0, d), cols, r.randrange(1, d + 1))))
+    # an image of orows x ocols pixels, one a row, in the accumulator (int32, then shrunk int8 on top) and the
+    # scratchpad
+    orows, ocols = r.randrange(2, 5), r.randrange(2, 5)
+    pixels = orows * ocols
+    prog.append((isa.CONFIG, isa.CONFIG_LD | (2 << 3) | (1 << 8) | (d << 16) | one, 4 * d))
+    prog.append((isa.CONFIG, isa.CONFIG_LD | (1 << 2) | (1 << 3) | (1 << 8) | (d << 16) | sc, d))
+    for row in range(0, pixels, d):
+        n = min(d, pixels - row)
+        prog.append((isa.MVIN3, ddr + 0x400 + row * 4 * d, rs(0x8000_0000 | row, d, n)))
+        if r.random() < 0.5:  # mvin2 with shrink: int8 rows scaled into the accumulator, accumulated
+            prog.append((isa.MVIN2, ddr + 0x800 + row * d, rs(0xC000_0000 | row, d, n)))
+        prog.append((isa.MVIN2, ddr + 0xC00 + row * d, rs(16 * d + row, d, n)))
+    for src in (0x8000_0000, 16 * d):
+        size, stride = r.randrange(1, 4), r.randrange(1, 3)
+        upad, lpad = r.randrange(0, size), r.randrange(0, size)
+        porows = (orows + 2 * upad - size) // stride + 1
+        pocols = (ocols + 2 * lpad - size) // stride + 1
+        if porows < 1 or pocols < 1:
+            size, upad, lpad, porows, pocols = 1, 0, 0, orows, ocols
+        out_dim = pocols + r.randrange(0, 3)
+        act = r.getrandbits(1)
+        st = (
+            isa.CONFIG_ST
+            | (act << 2)
+            | (stride << 4)
+            | (size << 6)
+            | (upad << 8)
+            | (lpad << 10)
+            | (out_dim << 24)
+            | (porows << 32)
+            | (pocols << 40)
+            | (orows << 48)
+            | (ocols << 56)
+        )
+        prog.append((isa.CONFIG, st, 2 * d | sc))
+        prog.append((isa.MVOUT, ddr + 0x1000 + (0x800 if src == 16 * d else 0), rs(src, r.randrange(1, d + 1), 0)))
+    # 1-D mvout: pool size without stride, orows x ocols rows, pool_out_dim pixels a DRAM row
+    st1 = isa.CONFIG_ST | (1 << 6) | ((ocols + 1) << 24) | (orows << 48) | (ocols << 56)
+    prog.append((isa.CONFIG, st1, d | sc))
+    prog.append((isa.MVOUT, ddr + 0x2000, rs(0x8000_0000, r.randrange(1, d + 1), 1)))
+    # OS with C stride 0 (every row to C + DIM - 1), then WS with C and A strides of 2
+    prog.append((isa.CONFIG, isa.CONFIG_ST, d | one))
+    prog.append((isa.CONFIG, isa.CONFIG_EX | (isa.OS << 2) | (1 << 16) | one, r.randrange(0, 4)))
+    prog.append((isa.PRELOAD, rs(GARBAGE, d, d), rs(0xC000_0000 | 4 * d, d, d)))
+    prog.append((isa.COMPUTE_PRELOADED, rs(8 * d, d, d), rs(16 * d, d, d)))
+    prog.append((isa.MVOUT, ddr + 0x3000, rs(0x8000_0000 | 4 * d, d, d)))
+    prog.append((isa.CONFIG, isa.CONFIG_EX | (isa.WS << 2) | (2 << 16) | one, 2 << 48))
+    prog.append((isa.PRELOAD, rs(16 * d, d, d), rs(0x8000_0000 | 6 * d, d, d)))
+    prog.append((isa.COMPUTE_PRELOADED, rs(8 * d, d, d), rs(GARBAGE, d, d)))
+    prog.append((isa.MVOUT, ddr + 0x3800, rs(0x8000_0000 | 6 * d, d, d)))
+    prog.append((isa.MVOUT, ddr + 0x3C00, rs(0x8000_0000 | 6 * d + d, d, d)))
+    return prog
+
+
 # The whole-unit tests' memory: a window of random bytes at this offset into the DDR region.
 WINDOW_OFF, WINDOW_SIZE = 0x1_0000, 0x8000
 # Seeds of the whole-unit program tests per SoC (DIM 4 in the default tier, DIM 16 in the slow one).
 UNIT_SEEDS: dict[str, dict[str, tuple[int, ...]]] = {
-    "gemmini-dim4": {"tiles": (1, 2), "loop": (1, 2, 3, 4, 5), "random": (1, 2)},
-    "gemmini-dim16": {"tiles": (1, 2, 3), "loop": (1, 2, 3, 4, 5, 6), "random": (1, 2, 3, 4)},
+    "gemmini-dim4": {"tiles": (1, 2), "loop": (1, 2, 3, 4, 5), "features": (1, 2, 3, 4), "random": (1, 2)},
+    "gemmini-dim16": {"tiles": (1, 2, 3), "loop": (1, 2, 3, 4, 5, 6), "features": (1, 2, 3), "random": (1, 2, 3, 4)},
 }
 
 
@@ -470,6 +537,8 @@ def unit_programs(soc: str) -> dict[str, list[tuple[int, int, int]]]:
             out[f"tiles-{name}-{seed}"] = tile_program(p, seed * 7 + df, base, WINDOW_SIZE, df, tiles=6)
     for seed in seeds["loop"]:
         out[f"loop-{seed}"] = loop_program(p, seed, base, WINDOW_SIZE)
+    for seed in seeds["features"]:
+        out[f"features-{seed}"] = feature_program(p, seed, base, WINDOW_SIZE)
     for seed in seeds["random"]:
         out[f"random-{seed}"] = random_program(p, regions(soc), 300, seed, pair=True)
     return out
