@@ -100,3 +100,11 @@ def test_difference_links_reach_a_section():
     assert not missing, f"DIFFERENCES.md has no section for {missing}"
     linked = set(re.findall(r"\]\(#([\w\-]+)\)", text))
     assert linked <= anchors, f"the summary table links to missing sections {sorted(linked - anchors)}"
+
+
+def test_dim4_programs_use_every_feature():
+    from sim.tb.gemmini.unit_uses import FEATURES
+
+    used = _gen().uses("gemmini-dim4")
+    never = [f for f in FEATURES if not used[f][0]]
+    assert not never, f"features no DIM 4 whole-unit program uses: {never}"

@@ -42,6 +42,7 @@ from sim.tb.gemmini.unit_build import illegal_reasons  # noqa: E402
 from sim.tb.gemmini.unit_fields import FIELDS, KINDS, Field, field_values, insn_kind  # noqa: E402
 from sim.tb.gemmini.unit_probe import probe_field, probe_funct, probe_unknown  # noqa: E402
 from sim.tb.gemmini.unit_stim import MapMemory, model_verdicts, random_program, regions, unit_programs  # noqa: E402
+from sim.tb.gemmini.unit_uses import FEATURES, feature_uses  # noqa: E402
 
 OUT = HERE / "COVERAGE.md"
 DECODER = HERE / "gemmini_unit_decode.sv"
@@ -196,6 +197,19 @@ def stream_fields(socs: tuple[str, ...] = SOCS) -> dict[str, dict[str, dict]]:
     return out
 
 
+def uses(soc: str) -> dict[str, tuple[int, set[str]]]:
+    """Per feature (unit_uses.FEATURES): legal instructions of the whole-unit programs that used it, and the
+    program families they are in."""
+    p = gemmini_params(soc)
+    total: dict[str, int] = defaultdict(int)
+    fams: dict[str, set[str]] = defaultdict(set)
+    for name, prog in unit_programs(soc).items():
+        for feat, n in feature_uses(p, regions(soc), prog).items():
+            total[feat] += n
+            fams[feat].add(_family(name))
+    return {f: (total[f], fams[f]) for f in FEATURES}
+
+
 def difftest_programs() -> dict[str, list[str]]:
     """Instruction kind -> the difftest's C programs that issue it directly."""
     out: dict[str, list[str]] = defaultdict(list)
@@ -295,7 +309,26 @@ def render() -> str:
         )
         if reads and not (u4.split()[0].isdigit() or d4.split()[0].isdigit()):
             gaps.append(f"`{f.kind}` {f.name}")
-    lines += ["", "## Fields the model reads that no DIM 4 test varies", ""]
+    lines += [
+        "",
+        "## Configured features in use",
+        "",
+        "The whole-unit programs' legal instructions that ran with each feature in force (the configs before",
+        "the instruction, `sim/tb/gemmini/unit_uses.py`), and their program families.",
+        "",
+        "| feature | unit DIM 4 | unit DIM 16 |",
+        "|---|---|---|",
+    ]
+    used = {soc: uses(soc) for soc in SOCS}
+    for feat in FEATURES:
+        cells = []
+        for soc in SOCS:
+            n, fams = used[soc][feat]
+            cells.append(f"{n} ({', '.join(sorted(fams))})" if n else "never")
+        lines.append(f"| {feat} | {cells[0]} | {cells[1]} |")
+        if not used[SOCS[0]][feat][0]:
+            gaps.append(f"feature: {feat}")
+    lines += ["", "## Fields the model reads and features no DIM 4 test exercises", ""]
     lines += [f"- {g}" for g in gaps] or ["None."]
     return "\n".join(lines) + "\n"
 
