@@ -6,7 +6,7 @@ when the decoder calls them legal; the model runs the same stream with rollback 
 instruction leaves no trace, as the core's precise trap), and legality and reason (gm_illegal_e, mapped from the
 model's message) must agree instruction by instruction.
 
-The whole unit (unit_tb): the programs of unit_stim.unit_programs (random WS / OS tile programs, loop_ws with
+The whole unit (unit_tb): the programs of unit_programs.unit_programs (random WS / OS tile programs, loop_ws with
 every field, the random streams) on the RTL and on the model from the same memory; refusals and their reasons,
 completions, memory bytes, scratchpad, accumulator and MACs must agree. The counter instruction on RTL events.
 
@@ -36,16 +36,8 @@ from sim.tb.gemmini.unit_build import (
     run_rob,
     run_unit,
 )
-from sim.tb.gemmini.unit_stim import (
-    WINDOW_SIZE,
-    MapMemory,
-    model_verdicts,
-    random_program,
-    regions,
-    tile_program,
-    unit_programs,
-    window_base,
-)
+from sim.tb.gemmini.unit_programs import tile_program, unit_programs
+from sim.tb.gemmini.unit_stim import WINDOW_SIZE, MapMemory, model_verdicts, random_program, regions, window_base
 
 pytestmark = pytest.mark.rtl
 
@@ -154,7 +146,7 @@ def run_against_model(soc: str, prog, tmp_path, seed: int, macs: bool = True) ->
 
 
 def unit_cases(kind: str) -> list:
-    """(soc, program id) of every whole-unit program of ``kind`` (tiles, loop, random: unit_stim.unit_programs);
+    """(soc, program id) of every whole-unit program of ``kind`` (tiles, loop, features, random: unit_programs.unit_programs);
     DIM 16 is slow."""
     out = []
     for soc in (SOC, SOC16):

@@ -11,7 +11,7 @@ Every column is measured, not typed:
 - **RTL**: the decoder's source (gemmini_unit_decode.sv) is parsed. For each funct it gives the case that
   decodes it and the gm_illegal_e codes its checks can return, with their numbers from gemmini_unit_pkg.sv. The
   decode and whole-unit tests check that the RTL's verdict and reason equal the model's on every instruction.
-- **tests**: the programs of sim/tb/gemmini/unit_stim.unit_programs (the whole-unit tests), run through the
+- **tests**: the programs of sim/tb/gemmini/unit_programs.unit_programs (the whole-unit tests), run through the
   model and decoded with sim/tb/gemmini/unit_fields. A cell counts the distinct values the field took in the
   instructions the model accepted, and names the programs that vary it. The decode test's random streams are
   counted too, refused instructions included.
@@ -41,7 +41,8 @@ from sim.gemmini.params import gemmini_params  # noqa: E402
 from sim.tb.gemmini.unit_build import illegal_reasons  # noqa: E402
 from sim.tb.gemmini.unit_fields import FIELDS, KINDS, Field, field_values, insn_kind  # noqa: E402
 from sim.tb.gemmini.unit_probe import probe_field, probe_funct, probe_unknown  # noqa: E402
-from sim.tb.gemmini.unit_stim import MapMemory, model_verdicts, random_program, regions, unit_programs  # noqa: E402
+from sim.tb.gemmini.unit_programs import unit_programs  # noqa: E402
+from sim.tb.gemmini.unit_stim import MapMemory, model_verdicts, random_program, regions  # noqa: E402
 from sim.tb.gemmini.unit_uses import FEATURES, feature_uses  # noqa: E402
 
 OUT = HERE / "COVERAGE.md"
@@ -260,8 +261,8 @@ def render() -> str:
         "  command other than preload and compute first writes a pending OS result, so it can also be",
         f"  refused with that write's reasons: {named(drain)}. The decode and whole-unit tests check that",
         "  the RTL's verdict and reason equal the model's on every instruction.",
-        "- **unit DIM 4 / DIM 16**: the whole-unit tests' programs (`unit_stim.unit_programs`:",
-        "  tiles-ws, tiles-os, loop, random), the instructions the model accepts, compared with the model",
+        "- **unit DIM 4 / DIM 16**: the whole-unit tests' programs (`unit_programs.unit_programs`:",
+        "  tiles-ws, tiles-os, loop, features, random), the instructions the model accepts, compared with the model",
         "  on the RTL (`tests/test_gemmini_unit.py`; DIM 16 in the slow tier). A cell is the number of",
         "  distinct values the field took, then the program families (seeds pooled) that vary it.",
         "  *fixed* = one value only.",
