@@ -66,6 +66,7 @@ def _describe(i: int, insn: tuple[int, int, int]) -> str:
         pytest.param(SOC, 2, None, id="gemmini-dim4-2"),
         pytest.param(SOC, 3, ("WS",), id="gemmini-dim4-ws-only-3"),
         pytest.param(SOC16, 1, None, marks=pytest.mark.slow, id="gemmini-dim16-1"),
+        pytest.param(SOC16, 2, None, marks=pytest.mark.slow, id="gemmini-dim16-2"),
     ],
 )
 def test_decode_legality_matches_model(tmp_path, soc, seed, dataflows):

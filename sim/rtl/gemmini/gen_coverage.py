@@ -50,7 +50,7 @@ DECODER = HERE / "gemmini_unit_decode.sv"
 PROGRAMS = ROOT / "tests" / "gemmini_programs"
 SOCS = ("gemmini-dim4", "gemmini-dim16")
 # the decode test's streams (tests/test_gemmini_unit.py, test_decode_legality_matches_model)
-DECODE_STREAMS = {"gemmini-dim4": (1, 2), "gemmini-dim16": (1,)}
+DECODE_STREAMS = {"gemmini-dim4": (1, 2), "gemmini-dim16": (1, 2)}
 DECODE_LEN = 2500
 UNKNOWN = "any other funct"
 # where DIFFERENCES.md describes a kind's differences from Gemmini v0.7 (anchors)
