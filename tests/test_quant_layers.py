@@ -152,3 +152,14 @@ def test_float_op_steps_pass_only_when_every_op_matched():
     ):
         accept_float_op_steps(r, q)
         assert r["status"] == "mismatch"
+
+
+@pytest.mark.slow
+def test_rtl_regions_split_the_gemmini_counters_by_layer():
+    r = verify("conv2d", "gemmini-dim4", on="rtl")
+    assert r["status"] == "pass", r.get("message")
+    regions = [p for p in r["profile"] if p["region"] != 1]
+    assert [p["where"] for p in regions] == ["core", "gemmini", "core"]  # im2col, the layer, NHWC -> NCHW
+    macs = [p["counters"]["gemmini_macs"] for p in regions]
+    assert macs[1] == r["counters"]["forward"]["gemmini_macs"] > 0 and macs[0] == macs[2] == 0
+    assert sum(p["cycles"] for p in regions) <= r["cycles_forward"]
