@@ -53,7 +53,9 @@ def scale_to_int(x: np.ndarray, scale: np.float32, lo: int, hi: int) -> np.ndarr
     hardfloat's RecFNToIN saturates out-of-range values and sends NaN to the
     largest positive integer; float64 holds every fp32 exactly, so rint there
     is the same RNE conversion."""
-    f = x.astype(np.float32) * np.float32(scale)
+    # inf x 0 and NaN scales are legal operands (results defined above): no numpy warnings for them
+    with np.errstate(invalid="ignore", over="ignore"):
+        f = x.astype(np.float32) * np.float32(scale)
     d = f.astype(np.float64)
     d = np.where(np.isnan(d), float(hi), d)
     return np.clip(np.rint(d), lo, hi).astype(np.int64)
