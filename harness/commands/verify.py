@@ -17,6 +17,8 @@ def run_verify(args) -> int:
         dump_ir=args.dump_ir,
         workdir=args.workdir,
         quant=getattr(args, "quant", "auto"),  # callers that build args by hand may leave it out
+        markers=not getattr(args, "no_markers", False),
+        localize={"mismatch": True, "always": "always", "never": False}[getattr(args, "localize", "mismatch")],
     )
     status = result["status"]
     fwd = result.get("instret_forward")
@@ -29,6 +31,11 @@ def run_verify(args) -> int:
         print(f"  cycles: total {result['cycles_total']}, forward {cyc}")
     if fwd is not None:
         print(f"  retired instructions: total {result['instret']}, forward {fwd}")
+    for p in result.get("profile") or []:  # per-layer regions (harness.results.profile_entries)
+        if p.get("where"):
+            print(
+                f"  region {p['region']}: {p['name']} on {p['where']}: {p['cycles']} {'cycles' if cyc else 'instructions'}"
+            )
     for name, o in (result.get("outputs") or {}).items():
         print(
             f"  {name}: max_abs_err {o['max_abs_err']}, max_ulp_err {o['max_ulp_err']}, mismatches {o['mismatches']}"
@@ -93,6 +100,15 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--perfetto", metavar="F", help="write a Perfetto trace (Chrome trace-event JSON) of the RTL run here"
+    )
+    p.add_argument(
+        "--no-markers", action="store_true", help="no PROFILE region per layer (int8 programs on Gemmini configs)"
+    )
+    p.add_argument(
+        "--localize",
+        choices=("mismatch", "always", "never"),
+        default="mismatch",
+        help="name the first op that went wrong with a debug compile: on a mismatch (default), always, never",
     )
     p.add_argument("--print-json", action="store_true", help="print the whole result record")
     p.set_defaults(func=run_verify)
