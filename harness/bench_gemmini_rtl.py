@@ -3,7 +3,7 @@
 Run by ``nox -s bench`` (``python -m harness.bench --only gemmini-rtl``) or alone:
 ``python -m harness.bench_gemmini_rtl [--soc gemmini-dim4 --shape 32x64x64/WS ...]``.
 Each row builds one program that calls Gemmini's ``tiled_matmul_auto`` (C = A·B + D
-scaled to int8, the Spike bench's program and numpy reference; rows marked "bias D:
+scaled to int8, the Spike bench's program and numpy reference; rows marked "D:
 no" pass D = NULL, a plain matmul, which moves no D) inside a PROFILE
 region that ends after the final ``gemmini_fence``, runs it on the SoC's RTL,
 reads C back and compares it with numpy in the same run (a fast wrong answer is
@@ -177,8 +177,8 @@ def parse_shape(text: str) -> tuple[int, int, int, str, int | None, bool]:
 
 def table(rows: list[Row]) -> Table:
     t = Table(title="Gemmini RTL: tiled_matmul_auto int8, start to the final fence, C checked against numpy")
-    cols = ("soc", "I x J x K", "df", "bias D", "status", "cycles", "ideal", "util %", "mesh busy", "MACs")
-    cols += ("stall hazard", "stall queue", "stall mem", "mem lat", "in flight", "width bits", "dma bytes")
+    cols = ("soc", "I x J x K", "df", "D", "status", "cycles", "ideal", "util %", "mesh busy", "MACs")
+    cols += ("st. hazard", "st. queue", "st. mem", "mem lat", "in flight", "width", "dma B")
     for col in cols:
         t.add_column(col, justify="right")
     for r in rows:
@@ -227,9 +227,11 @@ def run(argv: list[str] | None = None) -> None:
                 soc = derived_soc(name, lat, work) if lat is not None else load_soc(name)
                 rows.append(measure(soc, i, j, k, df, bias, work))
                 print(f"[gemmini-rtl] {rows[-1].soc} {rows[-1].shape} {df}: {rows[-1].cycles} cycles", flush=True)
-    Console(width=200).print(table(rows))
-    print("ideal = I*J*K / DIM^2 cycles; util = ideal / cycles of the PROFILE region (tiled_matmul_auto + fence).")
-    print("mesh busy, stalls: the unit's counters over the region; mem lat / in flight / width: the memory model.")
+    Console(width=240).print(table(rows))
+    print("ideal = I*J*K / DIM^2 cycles; util = ideal / cycles of the PROFILE region (tiled_matmul_auto + fence);")
+    print("D: with the int32 bias (no: D = NULL). mesh busy, st. (stall) cycles: the unit's counters over the region")
+    print("(st. mem includes the exec fetch's second lane waiting for a scratchpad bank another reader holds);")
+    print("mem lat / in flight / width (bits): the memory model; dma B: bytes a DMA beat.")
 
 
 if __name__ == "__main__":
