@@ -157,6 +157,25 @@ class SimLimits:
     verilator_flags: tuple[str, ...] = ()
 
 
+# Hooks a core behind an [rtl] section may drive (sim/tb/CONTRACT.md): "retire" one
+# pulse per retired instruction (instret, the watchdog, the run ends when the EXIT
+# store retires), "halt" the core stopped for good (a trap it cannot take).
+RTL_HOOKS = ("retire", "halt")
+
+
+@dataclass(frozen=True)
+class ExternalRtl:
+    """A config's own RTL ([rtl] section): the files named by ``filelist`` (one path
+    a line, relative to the filelist; ``{python:MODULE}`` names an installed data
+    package's files), ``top`` the module that meets the test bench's contract
+    (sim/tb/CONTRACT.md), ``parameters`` given to it, ``hooks`` it drives."""
+
+    filelist: Path
+    top: str
+    parameters: tuple[tuple[str, int | str], ...] = ()
+    hooks: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class SocConfig:
     name: str
@@ -169,6 +188,10 @@ class SocConfig:
     memory: MemoryModel
     sim: SimLimits
     path: Path = field(compare=False, hash=False)
+    # "machine": mtvec/mstatus/mcause/mcycle/minstret (our core, Spike); "counters": only the
+    # user-level cycle/instret counters (rdcycle/rdinstret): the runtime installs no trap vector.
+    csrs: Literal["machine", "counters"] = "machine"
+    rtl: ExternalRtl | None = None
 
     @property
     def has_vector(self) -> bool:
@@ -179,6 +202,11 @@ class SocConfig:
         return isinstance(self.accelerator, GemminiUnit)
 
     @property
+    def has_float(self) -> bool:
+        """Hard float: F in march (a config without it builds everything soft-float)."""
+        return "f" in self.march.split("_")[0][4:]
+
+    @property
     def isa_extensions(self) -> list[str]:
         """The -march string split into extensions: ['i','m','f','zicsr',...]."""
         base, *multi = self.march.split("_")
@@ -187,6 +215,8 @@ class SocConfig:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["path"] = str(self.path)
+        if self.rtl is not None:
+            d["rtl"]["filelist"] = str(self.rtl.filelist)
         return d
 
     @property
@@ -287,10 +317,65 @@ def _parse(raw: dict, path: Path) -> SocConfig:
         memory=_take(raw["memory"], MemoryModel, path, "memory"),
         sim=_take(raw["sim"], SimLimits, path, "sim"),
         path=path,
+        csrs=_csrs(raw, path),
+        rtl=_rtl(raw["rtl"], path) if "rtl" in raw else None,
     )
+    unknown = set(raw) - _TOP_KEYS
+    if unknown:
+        raise ConfigError(f"{path}: unknown top-level key(s) {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}")
     if cfg.name != path.stem:
         raise ConfigError(f"{path}: name = {cfg.name!r} must match the file name {path.stem!r}")
     return cfg
+
+
+_TOP_KEYS = {
+    "name",
+    "description",
+    "xlen",
+    "march",
+    "mabi",
+    "csrs",
+    "accelerator",
+    "memory_map",
+    "memory",
+    "sim",
+    "rtl",
+}
+
+
+def _csrs(raw: dict, path: Path) -> str:
+    csrs = raw.get("csrs", "machine")
+    if csrs not in ("machine", "counters"):
+        raise ConfigError(f"{path}: csrs must be 'machine' or 'counters', not {csrs!r}")
+    return csrs
+
+
+def _rtl(table: dict, path: Path) -> ExternalRtl:
+    """The [rtl] section: the filelist is resolved against the config's directory."""
+    allowed = {"filelist", "top", "parameters", "hooks"}
+    unknown = set(table) - allowed
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) {sorted(unknown)} in [rtl]; allowed: {sorted(allowed)}")
+    for key in ("filelist", "top"):
+        if not isinstance(table.get(key), str) or not table[key]:
+            raise ConfigError(f'{path}: [rtl] needs {key} = "..." (a filelist path and the top module\'s name)')
+    filelist = (path.parent / table["filelist"]).resolve()
+    if not filelist.is_file():
+        raise ConfigError(f"{path}: [rtl] filelist {table['filelist']!r} does not exist (looked at {filelist})")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", table["top"]):
+        raise ConfigError(f"{path}: [rtl] top {table['top']!r} is not a Verilog module name")
+    params = table.get("parameters", {})
+    if not isinstance(params, dict) or any(
+        not isinstance(v, (int, str)) or isinstance(v, bool) for v in params.values()
+    ):
+        raise ConfigError(f"{path}: [rtl] parameters must be a table of integers or strings (Verilog literals)")
+    hooks = table.get("hooks", [])
+    bad = [h for h in hooks if h not in RTL_HOOKS] if isinstance(hooks, list) else [hooks]
+    if bad:
+        raise ConfigError(f"{path}: [rtl] hooks {bad} unknown; a core may drive {list(RTL_HOOKS)}")
+    return ExternalRtl(
+        filelist=filelist, top=table["top"], parameters=tuple(sorted(params.items())), hooks=tuple(hooks)
+    )
 
 
 def _check_vector(v: VectorUnit, march: str, path: Path) -> None:

@@ -115,6 +115,7 @@ def _substitutions(soc: SocConfig) -> dict[str, str]:
         "XLEN": str(soc.xlen),
         "HAS_VECTOR": "1" if soc.has_vector else "0",
         "HAS_GEMMINI": "1" if soc.has_gemmini else "0",
+        "MACHINE_CSRS": "1" if soc.csrs == "machine" else "0",
         "VLEN": str(vlen),
         "MMIO_BASE": hex(mm.mmio_base),
         "MMIO_SIZE": hex(mm.mmio_size),

@@ -30,6 +30,7 @@ from typing import Literal
 
 from configs import GemminiUnit, SocConfig, VectorUnit, load_soc
 from configs.paths import cache_root
+from sim import ext_rtl
 from sim.errors import SimError
 
 SIM_DIR = Path(__file__).resolve().parent
@@ -131,6 +132,8 @@ ACCEL_DIRS = {"vector": ("vector",), "gemmini": ("gemmini",), "none": ()}
 
 def rtl_sources(soc: SocConfig | None = None) -> list[Path]:
     """Synthesizable sources for ``soc`` (every unit when None), packages first."""
+    if soc is not None and soc.rtl is not None:  # the config's own RTL (sim/ext_rtl.py)
+        return ext_rtl.rtl_sources(soc)
     dirs = CORE_DIRS + (ACCEL_DIRS[soc.accelerator.kind] if soc else tuple(d for v in ACCEL_DIRS.values() for d in v))
     files = sorted(RTL_DIR.glob("*.sv")) + sorted(f for d in dirs for f in (RTL_DIR / d).rglob("*.sv"))
     # Every unit's package (types only) is compiled for every SoC: cosim_soc's ports
@@ -144,6 +147,8 @@ def rtl_sources(soc: SocConfig | None = None) -> list[Path]:
 
 
 def tb_sources(soc: SocConfig | None = None) -> list[Path]:
+    if soc is not None and soc.rtl is not None:
+        return [TB_DIR / "tb_mem_port.sv", ext_rtl.TB_EXT_TOP, TB_DIR / "tb_dpi.cpp"]
     # tb_vtrace.sv reads the vector unit's registers through the hierarchy, so it is
     # compiled only where vec_unit is (tb_top instantiates it for Accel == 1 only).
     vtrace = [TB_DIR / "tb_vtrace.sv"] if soc is None or soc.accelerator.kind == "vector" else []
@@ -182,6 +187,7 @@ def soc_parameters(soc: SocConfig) -> dict[str, int | str]:
         "MemOutstanding": soc.memory.outstanding,
         **gemmini,
         **memory_map_parameters(soc),
+        **(ext_rtl.tb_parameters(soc) if soc.rtl is not None else {}),
     }
 
 
@@ -306,7 +312,7 @@ def rtl_hash(soc: SocConfig) -> str:
     """Hash of the RTL and test-bench sources of ``soc`` alone (result.json's rtl_hash)."""
     h = hashlib.sha256()
     for f in rtl_sources(soc) + tb_sources(soc):
-        h.update(str(f.relative_to(SIM_DIR)).encode())
+        h.update(ext_rtl.source_name(f, SIM_DIR).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
@@ -327,7 +333,7 @@ def build_key(soc: SocConfig, flavour: Flavour, waves: bool) -> tuple[str, dict]
         "verilator": verilator_version(),
         "cocotb": metadata.version("cocotb"),
         "sources": {
-            str(f.relative_to(SIM_DIR)): hashlib.sha256(f.read_bytes()).hexdigest()
+            ext_rtl.source_name(f, SIM_DIR): hashlib.sha256(f.read_bytes()).hexdigest()
             for f in rtl_sources(soc) + tb_sources(soc) + extra
         },
     }
@@ -391,7 +397,7 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
     params = soc_parameters(soc)
     flags = verilator_flags(soc)
     sources = [str(p) for p in rtl_sources(soc) + tb_sources(soc)]
-    hdl = [p for p in sources if p.endswith(".sv")] + ([str(WAVES_SV)] if waves else [])
+    hdl = [p for p in sources if p.endswith((".sv", ".v"))] + ([str(WAVES_SV)] if waves else [])
     cpp = [p for p in sources if p.endswith(".cpp")]
     log = directory / "build.log"
     if flavour == "cocotb":

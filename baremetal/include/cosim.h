@@ -22,9 +22,22 @@ void exit(int code) __attribute__((noreturn));
 /* Spike counts retired instructions in batches and only brings minstret up to
  * date when a CSR instruction runs; reading minstret right before an MMIO store
  * makes the stamp Spike's plugin takes exact. Costs one instruction on RTL too. */
+/* The counter CSRs: machine ones, or the user-level ones on a core with only those. */
+#if COSIM_MACHINE_CSRS
+#define COSIM_CSR_CYCLE "mcycle"
+#define COSIM_CSR_CYCLEH "mcycleh"
+#define COSIM_CSR_INSTRET "minstret"
+#define COSIM_CSR_INSTRETH "minstreth"
+#else
+#define COSIM_CSR_CYCLE "cycle"
+#define COSIM_CSR_CYCLEH "cycleh"
+#define COSIM_CSR_INSTRET "instret"
+#define COSIM_CSR_INSTRETH "instreth"
+#endif
+
 static inline void cosim_sync_instret(void) {
   unsigned long sink;
-  __asm__ volatile("csrr %0, minstret" : "=r"(sink));
+  __asm__ volatile("csrr %0, " COSIM_CSR_INSTRET : "=r"(sink));
   (void)sink;
 }
 

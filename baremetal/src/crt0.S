@@ -2,6 +2,8 @@
  *
  * _start: gp, sp (top of SCALAR), mtvec, mstatus.FS (and .VS with a vector unit),
  * every f register written (so Spike and RTL agree on NaN-boxed zeros), fcsr,
+ * (mtvec and mstatus only with COSIM_MACHINE_CSRS, the f registers and fcsr only
+ * with hard float: a core with neither runs the same start-up without them),
  * .bss and .vbss cleared, main(0, 0), exit(main's return value).
  *
  * __cosim_trap_entry: stores mcause/mepc/mtval to the MMIO TRAP registers, then
@@ -42,6 +44,7 @@ _start:
   la gp, __global_pointer$
   .option pop
   la sp, __stack_top
+#if COSIM_MACHINE_CSRS
   la t0, __cosim_trap_entry
   csrw mtvec, t0
 
@@ -51,6 +54,9 @@ _start:
   li t0, (1 << 13)              /* mstatus.FS = Initial */
 #endif
   csrs mstatus, t0
+#endif
+
+#ifdef __riscv_flen
   fmv.w.x f0, zero
   fmv.w.x f1, zero
   fmv.w.x f2, zero
@@ -84,6 +90,7 @@ _start:
   fmv.w.x f30, zero
   fmv.w.x f31, zero
   csrw fcsr, zero
+#endif
 
   /* Zero .bss and .vbss: both are 16-byte aligned and padded, so word stores suffice. */
   la t0, __bss_start
@@ -122,9 +129,16 @@ _start:
   .globl __cosim_trap_entry
   .type __cosim_trap_entry, @function
 __cosim_trap_entry:
+#if COSIM_MACHINE_CSRS
   csrr a0, mcause
   csrr a1, mepc
   csrr a2, mtval
+#else
+  /* Never installed without machine CSRs (no mtvec); kept so the symbol exists. */
+  li a0, 0
+  li a1, 0
+  li a2, 0
+#endif
   li t0, COSIM_MMIO_TRAP_CAUSE
   sw a0, 0(t0)
   li t0, COSIM_MMIO_TRAP_EPC

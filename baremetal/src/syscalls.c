@@ -57,17 +57,17 @@ void *sbrk(intptr_t increment) {
     } while (hi != hi2);                                              \
     return ((uint64_t)hi << 32) | lo;                                 \
   } while (0)
-uint64_t read_cycle(void) { READ_CSR64("mcycle", "mcycleh"); }
-uint64_t read_instret(void) { READ_CSR64("minstret", "minstreth"); }
+uint64_t read_cycle(void) { READ_CSR64(COSIM_CSR_CYCLE, COSIM_CSR_CYCLEH); }
+uint64_t read_instret(void) { READ_CSR64(COSIM_CSR_INSTRET, COSIM_CSR_INSTRETH); }
 #else
 uint64_t read_cycle(void) {
   uint64_t v;
-  __asm__ volatile("csrr %0, mcycle" : "=r"(v));
+  __asm__ volatile("csrr %0, " COSIM_CSR_CYCLE : "=r"(v));
   return v;
 }
 uint64_t read_instret(void) {
   uint64_t v;
-  __asm__ volatile("csrr %0, minstret" : "=r"(v));
+  __asm__ volatile("csrr %0, " COSIM_CSR_INSTRET : "=r"(v));
   return v;
 }
 #endif
