@@ -559,7 +559,12 @@ def test_throughput_dim16(dim16, tmp_path: Path):
             ("ws_preloaded_sp", 2.05, lambda rng: ws_stream(p, rng, n, accumulated=False, b_acc=False)),
             ("ws_accumulated", 1.05, lambda rng: ws_stream(p, rng, n, accumulated=True, b_acc=False)),
             ("ws_loop_mi8", 1.15, lambda rng: ws_loop_stream(p, rng, n, 8)),
-            ("os_chain4", 2.05, lambda rng: os_stream(p, rng, n, 4)),
+            ("os_chain4", 1.05, lambda rng: os_stream(p, rng, n, 4)),
+            (
+                "ws_preloaded_sp_banks",
+                1.05,
+                lambda rng: ws_stream(p, rng, n, accumulated=False, b_acc=False, b_bank=1),
+            ),
         )
     ):
         per_tile, steady, util = measure(b, make(np.random.default_rng(50 + k)), tmp_path / name, n)
