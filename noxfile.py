@@ -80,6 +80,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def sweep(session: nox.Session) -> None:
+    """Config sweep: `-- --base t1-small --param vlen=256,512 --param dlen=64,128 mlp c:crc32` derives each config into
+    results/sweep/configs/, runs the cases on its RTL and writes results/sweep/sweep.md, sweep.json and PARAM.png."""
+    session.run("python", "-m", "harness.sweep", *session.posargs)
+
+
+@nox.session
 def coverage(session: nox.Session) -> None:
     """Operator coverage per case and config, with the vector share and dynamic instruction counts inside forward (Spike): results/coverage/coverage.md and .json."""
     session.run("python", "-m", "harness.coverage", "--mix", *session.posargs)

@@ -1,0 +1,183 @@
+"""Config sweeps: one base config, parameters over lists of values, cases on the RTL.
+
+``python -m harness.sweep --base t1-small --param vlen=256,512 --param dlen=64,128 CASE...``
+derives one config per combination (:func:`configs.derive.derive_soc`: the name and
+dependent fields such as ``march``'s ``zvlNb`` rewritten, the strict checks applied)
+into ``OUT/configs/`` (never ``configs/``), builds each (the shared, content-keyed
+Verilator cache), runs every case on its RTL and writes ``OUT/sweep.md``,
+``OUT/sweep.json`` and one plot per parameter (``OUT/<param>.png``: cycles and
+utilization against it, one line per case and combination of the other parameters).
+
+A case is a built-in PyTorch case (``mlp``), a C program of tests/programs
+(``c:crc32``: compared with the host's output) or a Gemmini program of
+tests/gemmini_programs (``gemmini:matmul_ws``: self-checking). Every run is
+checked; a row that does not pass says why and gets no figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+
+from configs import ConfigError, SocConfig
+from configs.derive import PARAMETERS, derive_soc
+from harness.errors import CosimError
+
+UTILIZATION_KEYS = ("vec_fma_utilization", "mesh_utilization", "vec_lane_utilization")
+
+
+def parse_param(text: str) -> tuple[str, list[int]]:
+    name, sep, values = text.partition("=")
+    if not sep or name not in PARAMETERS:
+        raise CosimError(f"--param {text!r}: use NAME=V1,V2,... with NAME one of {', '.join(PARAMETERS)}")
+    try:
+        return name, [int(v, 0) for v in values.split(",") if v]
+    except ValueError:
+        raise CosimError(f"--param {text!r}: values must be integers") from None
+
+
+def run_case(case: str, soc: SocConfig, workdir: Path) -> dict:
+    """One case on ``soc``'s RTL, checked against its reference; the result record."""
+    from harness.c_programs import GEMMINI_PROGRAM_DIR, PROGRAM_DIR, CProgram, run_program, run_self_checking
+
+    soc_ref = str(soc.path)
+    if case.startswith("c:"):
+        program = CProgram(PROGRAM_DIR / f"{case[2:]}.c", (soc.name,))
+        if not program.path.is_file():
+            raise CosimError(f"case {case!r}: no {program.path}")
+        return run_program(program, soc_ref, workdir, target="rtl")
+    if case.startswith("gemmini:"):
+        program = CProgram(GEMMINI_PROGRAM_DIR / f"{case[8:]}.c", (soc.name,))
+        if not program.path.is_file():
+            raise CosimError(f"case {case!r}: no {program.path}")
+        return run_self_checking(program, soc_ref, workdir, target="rtl")
+    from harness.verify import verify
+
+    return verify(case, soc_ref, on="rtl", workdir=workdir)
+
+
+def utilization(result: dict) -> float | None:
+    counters = result.get("counters") or {}
+    for key in UTILIZATION_KEYS:
+        if counters.get(key) is not None:
+            return float(counters[key])
+    return None
+
+
+def sweep(base: str, params: dict[str, list[int]], cases: list[str], out: Path, run=run_case) -> list[dict]:
+    """Every combination of ``params`` on ``base`` x every case: one row each."""
+    rows = []
+    names = list(params)
+    for values in itertools.product(*(params[n] for n in names)):
+        changes = dict(zip(names, values, strict=True))
+        soc = derive_soc(base, changes, out / "configs")
+        for case in cases:
+            workdir = out / "runs" / soc.name / case.replace(":", "_")
+            try:
+                result = run(case, soc, workdir)
+                status, message = result.get("status"), result.get("message", "")
+            except (CosimError, ConfigError) as e:
+                result, status, message = {}, "error", str(e)
+            ok = status == "pass"
+            cycles = result.get("cycles_total") if ok else None
+            rows.append(
+                {
+                    "config": soc.name,
+                    **changes,
+                    "case": case,
+                    "status": status,
+                    "cycles": cycles,
+                    "cycles_forward": result.get("cycles_forward") if ok else None,
+                    "utilization": utilization(result) if ok else None,
+                    "message": "" if ok else message,
+                    "config_path": str(soc.path),
+                }
+            )
+            print(f"sweep: {soc.name} {case}: {status} {cycles or ''}", flush=True)
+    return rows
+
+
+def write_table(rows: list[dict], names: list[str], out: Path) -> Path:
+    head = ["config", *names, "case", "status", "cycles", "cycles_forward", "utilization"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for r in rows:
+        cells = [r["config"], *(str(r[n]) for n in names), r["case"], r["status"]]
+        cells += [f"{r['cycles']:,}" if r["cycles"] else "", f"{r['cycles_forward']:,}" if r["cycles_forward"] else ""]
+        cells.append(f"{100 * r['utilization']:.1f}%" if r["utilization"] is not None else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    failed = [r for r in rows if r["status"] != "pass"]
+    lines += ["", *(f"- {r['config']} {r['case']}: {r['status']}: {r['message']}" for r in failed)]
+    path = out / "sweep.md"
+    path.write_text("\n".join(lines) + "\n")
+    (out / "sweep.json").write_text(json.dumps({"parameters": names, "rows": rows}, indent=1))
+    return path
+
+
+def plot(rows: list[dict], names: list[str], out: Path) -> list[Path]:
+    """Per parameter: cycles (left) and utilization (right) against it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for name in names:
+        others = [n for n in names if n != name]
+        fig, (ax_c, ax_u) = plt.subplots(1, 2, figsize=(11, 4))
+        groups: dict[tuple, list[dict]] = {}
+        for r in rows:
+            groups.setdefault((r["case"], *(r[n] for n in others)), []).append(r)
+        for key, group in groups.items():
+            group = sorted((r for r in group if r["cycles"]), key=lambda r: r[name])
+            if not group:
+                continue
+            label = " ".join([key[0], *(f"{n}={v}" for n, v in zip(others, key[1:], strict=True))])
+            xs = [r[name] for r in group]
+            ax_c.plot(xs, [r["cycles"] for r in group], marker="o", label=label)
+            util = [(r[name], 100 * r["utilization"]) for r in group if r["utilization"] is not None]
+            if util:
+                ax_u.plot(*zip(*util, strict=True), marker="o", label=label)
+        for ax, what in ((ax_c, "cycles"), (ax_u, "utilization (%)")):
+            ax.set_xlabel(name)
+            ax.set_ylabel(what)
+            ax.set_xscale("log", base=2)
+            ax.grid(alpha=0.3)
+        ax_c.legend(fontsize=7)
+        fig.suptitle(f"sweep over {name}")
+        fig.tight_layout()
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="sweep", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", required=True, help="base config: a name or a .toml path")
+    ap.add_argument("--param", action="append", default=[], help="NAME=V1,V2,... (repeatable)")
+    ap.add_argument("--out", default="results/sweep", help="results folder (derived configs go in OUT/configs)")
+    ap.add_argument("cases", nargs="+", help="mlp | c:PROGRAM | gemmini:PROGRAM")
+    args = ap.parse_args(argv)
+    try:
+        params = dict(parse_param(p) for p in args.param)
+        if not params:
+            raise CosimError("give at least one --param NAME=V1,V2,...")
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        rows = sweep(args.base, params, args.cases, out)
+    except (CosimError, ConfigError) as e:
+        print(f"sweep: error: {e}", file=sys.stderr)
+        return 2
+    table = write_table(rows, list(params), out)
+    pngs = plot(rows, list(params), out)
+    print(table.read_text())
+    print(f"sweep: wrote {table}, {out / 'sweep.json'}, " + ", ".join(map(str, pngs)))
+    return 0 if all(r["status"] == "pass" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
