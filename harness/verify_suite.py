@@ -42,6 +42,7 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.errors import CosimError
+from harness.executor import executor_env
 from harness.failure_waves import CAP_ENV, WINDOW_ENV, add_failure_waves
 from harness.live import LiveView, Progress
 from harness.results import write_json_atomic
@@ -278,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MB",
         help=f"largest waves file (default {default_cap / 2**20:.0f} MiB): a bigger window is shrunk to fit",
     )
+    parser.add_argument(
+        "--executor", choices=("local", "dask"), default="local", help="local (pytest-xdist) or dask tasks"
+    )
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: a running Dask scheduler")
+    parser.add_argument("--cluster", metavar="FILE", help="with --executor dask: a dask-jobqueue cluster file")
     args = parser.parse_args(argv)
     if args.source:
         os.environ[ONLY_ENV] = ",".join(args.source)
@@ -296,12 +302,13 @@ def main(argv: list[str] | None = None) -> int:
     results.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "pytest", str(PYTEST_MODULE), "-q", "-p", "no:cacheprovider"]
     cmd += ["--junitxml", str(results / "junit.xml"), "-o", "junit_suite_name=verify"]
-    if args.workers > 1:
-        cmd += ["-n", str(args.workers)]
+    if args.workers > 1 and args.executor == "local":
+        cmd += ["-n", str(args.workers)]  # with dask the one pytest process waits for the tasks
     if args.keyword:
         cmd += ["-k", args.keyword]
     env = dict(os.environ, **{RESULTS_ENV: str(results), RESUME_ENV: "1" if args.resume else ""})
     env.update({WINDOW_ENV: str(args.waves_window), CAP_ENV: str(args.waves_cap)})
+    env.update(executor_env(args.executor, args.workers, args.scheduler, args.cluster))
 
     # Wide enough for the case ids even when stdout is not a terminal (nox, CI logs).
     console = Console(width=max(shutil.get_terminal_size().columns, 120))

@@ -1,0 +1,57 @@
+"""The verify suite on Dask: same summary, JUnit cases and result files as the local
+run; bad executor options are named."""
+
+import json
+import os
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from harness import executor
+from harness.errors import CosimError
+from harness.verify_suite import main as verify_main
+
+SUBSET = "c: and iss and (crc32 or printf_fmt)"
+
+
+def _rows(results):
+    return json.loads((results / "summary.json").read_text())
+
+
+def _junit_names(results):
+    return sorted(tc.get("name") for tc in ET.parse(results / "junit.xml").iter("testcase"))
+
+
+@pytest.mark.slow
+@pytest.mark.iss
+def test_dask_two_workers_same_summary_as_local(tmp_path, monkeypatch):
+    for name in (executor.EXECUTOR_ENV, executor.SCHEDULER_ENV, executor.CLUSTER_ENV):
+        monkeypatch.delenv(name, raising=False)
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    assert verify_main(["--workers", "2", "-k", SUBSET, "--results", str(local)]) == 0
+    assert verify_main(["--workers", "2", "--executor", "dask", "-k", SUBSET, "--results", str(dask)]) == 0
+    assert _rows(local) == _rows(dask) and len(_rows(dask)) == 4
+    assert _junit_names(local) == _junit_names(dask)
+    assert sorted(os.listdir(local / "cases")) == sorted(os.listdir(dask / "cases"))
+
+
+def test_executor_options_are_checked(tmp_path):
+    assert executor.executor_env("local", 2, None, None) == {executor.EXECUTOR_ENV: "local"}
+    env = executor.executor_env("dask", 3, "tcp://h:8786", None)
+    assert env[executor.SCHEDULER_ENV] == "tcp://h:8786" and env[executor.WORKERS_ENV] == "3"
+    with pytest.raises(CosimError, match="need --executor dask"):
+        executor.executor_env("local", 2, "tcp://h:8786", None)
+    with pytest.raises(CosimError, match="not both"):
+        executor.executor_env("dask", 2, "tcp://h:8786", str(tmp_path))
+    with pytest.raises(CosimError, match="no such file"):
+        executor.executor_env("dask", 2, None, str(tmp_path / "none.toml"))
+
+
+def test_jobqueue_file_kind_is_checked(tmp_path):
+    bad = tmp_path / "grid.toml"
+    bad.write_text('kind = "condor"\njobs = 2\n')
+    with pytest.raises(CosimError, match="slurm, pbs, lsf"):
+        executor.jobqueue_cluster(bad)
+    bad.write_text("kind = [\n")
+    with pytest.raises(CosimError, match="TOML"):
+        executor.jobqueue_cluster(bad)
