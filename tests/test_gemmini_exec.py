@@ -2,19 +2,22 @@
 model (sim/gemmini/model.py).
 
 Under cocotb (sim/tb/gemmini/exec_tb.sv) the controller reads and writes the real scratchpad and accumulator,
-preloaded with random rows (the model gets the same), with random ready on its four memory ports. Random programs of
+preloaded with random rows (the model gets the same), with random ready on its five memory ports (two scratchpad
+reads: the fetch's lanes). Random programs of
 config_ex (both dataflows, transposes, a/c strides including 0, acc_scale, shift, ReLU, set_only_strides), WS tiles
 (compute_preloaded / compute_accumulated), OS accumulation chains, operands from the scratchpad, the accumulator
 (scaled) or the garbage address, results to the scratchpad or the accumulator (overwrite / accumulate), and
 FunctDrain wherever a non-mesh command would come (the top's rule), run on both; after each segment (which ends in
 a FunctDrain) both memories' rows are read back and compared with the model's, every command must have completed
 exactly once, and the MAC count must equal the model's ``gemmini_macs``. Throughput tests measure cycles per tile
-of back-to-back WS and OS streams. DIM 4 (gemmini-dim4) runs in the default tier, DIM 16 in the slow one.
+of back-to-back WS and OS streams. DIM 4 (gemmini-dim4, and with 32-row banks so that the programs' rows span
+banks) runs in the default tier, DIM 16 in the slow one.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -329,6 +332,23 @@ def test_random_programs(dim4, tmp_path: Path, seed: int, dataflows: tuple[str, 
     prog = g.program(n_segments=4, blocks=6)
     if "OS" in dataflows:
         assert g.m.drains > 0, "the program drains OS results"
+    run = run_exec(b, stim_of(prog, seed, ready_pct, p_cmd), tmp_path)
+    check(prog, run)
+
+
+@pytest.fixture(scope="module")
+def dim4_small_banks() -> tuple[GemminiParams, ArrayBuild]:
+    """gemmini-dim4 with banks of 32 rows: the programs' rows span three scratchpad banks and both accumulator
+    banks, so the fetch's two lanes read in the same cycle and contend for banks (the random readies too)."""
+    p = dataclasses.replace(gemmini_params("gemmini-dim4"), sp_bank_rows=32, acc_bank_rows=32)
+    return p, build_exec_tb(p)
+
+
+@pytest.mark.parametrize(("seed", "ready_pct", "p_cmd"), [(5, 256, 1.0), (6, 120, 0.8)])
+def test_random_programs_small_banks(dim4_small_banks, tmp_path: Path, seed: int, ready_pct: int, p_cmd: float):
+    p, b = dim4_small_banks
+    assert p.sp_rows >= SP_ROWS * p.dim and p.acc_rows >= ACC_ROWS * p.dim
+    prog = Gen(p, np.random.default_rng(seed), ("WS", "OS")).program(n_segments=4, blocks=6)
     run = run_exec(b, stim_of(prog, seed, ready_pct, p_cmd), tmp_path)
     check(prog, run)
 
