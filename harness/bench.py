@@ -13,7 +13,7 @@ import time
 
 from harness.cli import quiet_dependencies
 
-BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl", "markers")
+BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl", "markers", "executor")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,8 @@ utilization against it, one line per case and combination of the other parameter
 A case is a built-in PyTorch case (``mlp``), a C program of tests/programs
 (``c:crc32``: compared with the host's output) or a Gemmini program of
 tests/gemmini_programs (``gemmini:matmul_ws``: self-checking). Every run is
-checked; a row that does not pass says why and gets no figures.
+checked; a row that does not pass says why and gets no figures. ``--executor dask``
+runs them as Dask tasks, like ``nox -s verify -- --executor dask``.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 from pathlib import Path
 
 from configs import ConfigError, SocConfig
 from configs.derive import PARAMETERS, derive_soc
 from harness.errors import CosimError
+from harness.executor import executor_env
 
 UTILIZATION_KEYS = ("vec_fma_utilization", "mesh_utilization", "vec_lane_utilization")
 
@@ -67,36 +70,51 @@ def utilization(result: dict) -> float | None:
     return None
 
 
-def sweep(base: str, params: dict[str, list[int]], cases: list[str], out: Path, run=run_case) -> list[dict]:
-    """Every combination of ``params`` on ``base`` x every case: one row each."""
-    rows = []
+def _checked_run(run, case: str, soc: SocConfig, workdir: Path) -> tuple[dict, str, str]:
+    try:
+        result = run(case, soc, workdir)
+        return result, result.get("status"), result.get("message", "")
+    except (CosimError, ConfigError) as e:
+        return {}, "error", str(e)
+
+
+def sweep(
+    base: str, params: dict[str, list[int]], cases: list[str], out: Path, run=run_case, executor: str = "local"
+) -> list[dict]:
+    """Every combination of ``params`` on ``base`` x every case: one row each. With
+    ``executor="dask"`` the runs are Dask tasks on the verify suite's cluster (harness/executor.py)."""
     names = list(params)
+    jobs = []
     for values in itertools.product(*(params[n] for n in names)):
         changes = dict(zip(names, values, strict=True))
         soc = derive_soc(base, changes, out / "configs")
-        for case in cases:
-            workdir = out / "runs" / soc.name / case.replace(":", "_")
-            try:
-                result = run(case, soc, workdir)
-                status, message = result.get("status"), result.get("message", "")
-            except (CosimError, ConfigError) as e:
-                result, status, message = {}, "error", str(e)
-            ok = status == "pass"
-            cycles = result.get("cycles_total") if ok else None
-            rows.append(
-                {
-                    "config": soc.name,
-                    **changes,
-                    "case": case,
-                    "status": status,
-                    "cycles": cycles,
-                    "cycles_forward": result.get("cycles_forward") if ok else None,
-                    "utilization": utilization(result) if ok else None,
-                    "message": "" if ok else message,
-                    "config_path": str(soc.path),
-                }
-            )
-            print(f"sweep: {soc.name} {case}: {status} {cycles or ''}", flush=True)
+        jobs += [(changes, soc, case, out / "runs" / soc.name / case.replace(":", "_")) for case in cases]
+    if executor == "dask":
+        from harness import executor as dask_executor
+
+        with dask_executor.client() as client:
+            futures = [client.submit(_checked_run, run, case, soc, wd, pure=False) for _, soc, case, wd in jobs]
+            outcomes = client.gather(futures)
+    else:
+        outcomes = [_checked_run(run, case, soc, wd) for _, soc, case, wd in jobs]
+    rows = []
+    for (changes, soc, case, _), (result, status, message) in zip(jobs, outcomes, strict=True):
+        ok = status == "pass"
+        cycles = result.get("cycles_total") if ok else None
+        rows.append(
+            {
+                "config": soc.name,
+                **changes,
+                "case": case,
+                "status": status,
+                "cycles": cycles,
+                "cycles_forward": result.get("cycles_forward") if ok else None,
+                "utilization": utilization(result) if ok else None,
+                "message": "" if ok else message,
+                "config_path": str(soc.path),
+            }
+        )
+        print(f"sweep: {soc.name} {case}: {status} {cycles or ''}", flush=True)
     return rows
 
 
@@ -140,6 +158,8 @@ def plot(rows: list[dict], names: list[str], out: Path) -> list[Path]:
             util = [(r[name], 100 * r["utilization"]) for r in group if r["utilization"] is not None]
             if util:
                 ax_u.plot(*zip(*util, strict=True), marker="o", label=label)
+        if not ax_u.lines:
+            ax_u.text(0.5, 0.5, "no utilization counter on this config", ha="center", transform=ax_u.transAxes)
         for ax, what in ((ax_c, "cycles"), (ax_u, "utilization (%)")):
             ax.set_xlabel(name)
             ax.set_ylabel(what)
@@ -160,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", required=True, help="base config: a name or a .toml path")
     ap.add_argument("--param", action="append", default=[], help="NAME=V1,V2,... (repeatable)")
     ap.add_argument("--out", default="results/sweep", help="results folder (derived configs go in OUT/configs)")
+    ap.add_argument("--executor", choices=("local", "dask"), default="local", help="run serially or as Dask tasks")
+    ap.add_argument("--workers", type=int, default=2, help="with --executor dask: LocalCluster workers (default 2)")
+    ap.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: a running Dask scheduler")
+    ap.add_argument("--cluster", metavar="FILE", help="with --executor dask: a dask-jobqueue cluster file")
     ap.add_argument("cases", nargs="+", help="mlp | c:PROGRAM | gemmini:PROGRAM")
     args = ap.parse_args(argv)
     try:
@@ -168,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
             raise CosimError("give at least one --param NAME=V1,V2,...")
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        rows = sweep(args.base, params, args.cases, out)
+        os.environ.update(executor_env(args.executor, args.workers, args.scheduler, args.cluster))
+        rows = sweep(args.base, params, args.cases, out, executor=args.executor)
     except (CosimError, ConfigError) as e:
         print(f"sweep: error: {e}", file=sys.stderr)
         return 2

@@ -44,8 +44,10 @@ def test_bad_requests_are_named(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.rtl
-def test_sweep_on_picorv32_memory_latency(tmp_path):
-    rc = sweep.main(["--base", "picorv32", "--param", "latency=1,4", "--out", str(tmp_path), "c:printf_fmt"])
+@pytest.mark.parametrize("executor", ["local", "dask"])
+def test_sweep_on_picorv32_memory_latency(tmp_path, executor):
+    args = ["--base", "picorv32", "--param", "latency=1,4", "--out", str(tmp_path), "--executor", executor]
+    rc = sweep.main([*args, "c:printf_fmt"])
     assert rc == 0
     rows = json.loads((tmp_path / "sweep.json").read_text())["rows"]
     assert [r["latency"] for r in rows] == [1, 4] and all(r["status"] == "pass" for r in rows)
