@@ -95,3 +95,11 @@ def test_bad_rtl_section_is_named(tmp_path, rtl, words):
     path.write_text(text)
     with pytest.raises(ConfigError, match=words):
         load_soc(path)
+
+
+def test_difftest_on_a_core_without_trace_hooks_is_refused(tmp_path):
+    from harness.commands.difftest import run_difftest
+    from harness.errors import CosimError
+
+    with pytest.raises(CosimError, match="no commit trace"):
+        run_difftest(tmp_path / "x.elf", SOC)

@@ -137,6 +137,11 @@ def run_difftest(
     no trace is written to disk (for long runs); the RTL is stopped at a divergence.
     """
     soc = load_soc(soc)
+    if soc.rtl is not None and rtl_trace is None:  # sim/tb/CONTRACT.md: no commit-trace hook
+        raise CosimError(
+            f"{soc.name}: its [rtl] core has no commit trace, so difftest cannot run on it (sim/tb/CONTRACT.md); "
+            "compare its output with Spike's through `cosim run` and `cosim iss` instead"
+        )
     elf = Path(elf)
     check_elf(elf, soc)
     comparator = _comparator(soc, context_lines)
