@@ -55,3 +55,35 @@ def test_jobqueue_file_kind_is_checked(tmp_path):
     bad.write_text("kind = [\n")
     with pytest.raises(CosimError, match="TOML"):
         executor.jobqueue_cluster(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.rtl
+def test_two_concurrent_runs_share_one_fresh_cache(tmp_path):
+    # Both runs build the same rv32 model at once into an empty cache: one builds, the
+    # other waits on the entry's lock and reuses it; both pass with the same figures.
+    import subprocess
+    import sys
+
+    env = dict(os.environ, COSIM_CACHE=str(tmp_path / "cache"))
+    for name in (executor.EXECUTOR_ENV, executor.SCHEDULER_ENV, executor.CLUSTER_ENV):
+        env.pop(name, None)
+    k = "c:printf_fmt and rv32 and rtl"
+    runs = {
+        "local": ["--workers", "1"],
+        "dask": ["--workers", "2", "--executor", "dask"],
+    }
+    procs = {
+        name: subprocess.Popen(
+            [sys.executable, "-m", "harness.verify_suite", *opts, "-k", k, "--results", str(tmp_path / name)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for name, opts in runs.items()
+    }
+    assert {name: p.wait(timeout=1800) for name, p in procs.items()} == {"local": 0, "dask": 0}
+    assert _rows(tmp_path / "local") == _rows(tmp_path / "dask")
+    assert _rows(tmp_path / "local")[0]["status"] == "pass"
+    entries = [p for p in (tmp_path / "cache" / "verilator").iterdir() if p.is_dir() and p.name.startswith("rv32-")]
+    assert len(entries) == 1  # one model, built once
