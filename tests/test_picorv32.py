@@ -51,7 +51,7 @@ def test_longer_program_on_picorv32(name, tmp_path):
 @pytest.mark.slow
 @pytest.mark.rtl
 def test_float32_soft_float_on_picorv32_matches_spike(tmp_path):
-    # Soft float (compiler-rt) rounds a few subnormal quotients differently from
+    # Soft float (zig's compiler_rt __divsf3) rounds a few subnormal quotients differently from
     # IEEE hardware (the host, rv32's FPU), so this one is compared with Spike only.
     _check_rtl_matches_spike("float32", tmp_path, against_host=False)
 
