@@ -62,12 +62,15 @@ def run_case(case: str, soc: SocConfig, workdir: Path) -> dict:
     return verify(case, soc_ref, on="rtl", workdir=workdir)
 
 
-def utilization(result: dict) -> float | None:
+def utilization(result: dict) -> tuple[float | None, str]:
+    """The run's utilization and the counter it comes from: FMA lanes, else element
+    lanes (a program without FMAs), else the Gemmini mesh; (None, "") without one."""
     counters = result.get("counters") or {}
-    for key in UTILIZATION_KEYS:
-        if counters.get(key) is not None:
-            return float(counters[key])
-    return None
+    present = [(k, float(counters[k])) for k in UTILIZATION_KEYS if counters.get(k) is not None]
+    for key, value in present:
+        if value > 0:
+            return value, key
+    return (present[0][1], present[0][0]) if present else (None, "")
 
 
 def _checked_run(run, case: str, soc: SocConfig, workdir: Path) -> tuple[dict, str, str]:
@@ -109,7 +112,8 @@ def sweep(
                 "status": status,
                 "cycles": cycles,
                 "cycles_forward": result.get("cycles_forward") if ok else None,
-                "utilization": utilization(result) if ok else None,
+                "utilization": utilization(result)[0] if ok else None,
+                "utilization_counter": utilization(result)[1] if ok else "",
                 "message": "" if ok else message,
                 "config_path": str(soc.path),
             }
@@ -119,12 +123,13 @@ def sweep(
 
 
 def write_table(rows: list[dict], names: list[str], out: Path) -> Path:
-    head = ["config", *names, "case", "status", "cycles", "cycles_forward", "utilization"]
+    head = ["config", *names, "case", "status", "cycles", "cycles_forward", "utilization", "counter"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for r in rows:
         cells = [r["config"], *(str(r[n]) for n in names), r["case"], r["status"]]
         cells += [f"{r['cycles']:,}" if r["cycles"] else "", f"{r['cycles_forward']:,}" if r["cycles_forward"] else ""]
-        cells.append(f"{100 * r['utilization']:.1f}%" if r["utilization"] is not None else "")
+        cells.append(f"{100 * r['utilization']:.2f}%" if r["utilization"] is not None else "")
+        cells.append(r["utilization_counter"])
         lines.append("| " + " | ".join(cells) + " |")
     failed = [r for r in rows if r["status"] != "pass"]
     lines += ["", *(f"- {r['config']} {r['case']}: {r['status']}: {r['message']}" for r in failed)]
