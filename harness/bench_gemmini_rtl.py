@@ -80,6 +80,7 @@ class Row:
     outstanding: int
     width_bits: int
     dma_bytes: int
+    sim_kcycles_per_s: float | None  # simulation speed of the whole run (start-up to exit, build excluded)
 
     @property
     def utilization(self) -> float | None:
@@ -162,6 +163,7 @@ def measure(soc, i: int, j: int, k: int, dataflow: str, bias: bool, workdir: Pat
         outstanding=soc.memory.outstanding,
         width_bits=soc.memory.width_bits,
         dma_bytes=soc.accelerator.dma_bytes,
+        sim_kcycles_per_s=out.sim_cycles_per_s / 1e3 if out.sim_cycles_per_s else None,
     )
 
 
@@ -178,7 +180,7 @@ def parse_shape(text: str) -> tuple[int, int, int, str, int | None, bool]:
 def table(rows: list[Row]) -> Table:
     t = Table(title="Gemmini RTL: tiled_matmul_auto int8, start to the final fence, C checked against numpy")
     cols = ("soc", "I x J x K", "df", "D", "status", "cycles", "ideal", "util %", "mesh busy", "MACs")
-    cols += ("st. hazard", "st. queue", "st. mem", "mem lat", "in flight", "width", "dma B")
+    cols += ("st. hazard", "st. queue", "st. mem", "mem lat", "in flight", "width", "dma B", "sim kcyc/s")
     for col in cols:
         t.add_column(col, justify="right")
     for r in rows:
@@ -202,6 +204,7 @@ def table(rows: list[Row]) -> Table:
             str(r.outstanding),
             str(r.width_bits),
             str(r.dma_bytes),
+            f"{r.sim_kcycles_per_s:.1f}" if r.sim_kcycles_per_s else "-",
         )
     return t
 
@@ -230,8 +233,11 @@ def run(argv: list[str] | None = None) -> None:
     Console(width=240).print(table(rows))
     print("ideal = I*J*K / DIM^2 cycles; util = ideal / cycles of the PROFILE region (tiled_matmul_auto + fence);")
     print("D: with the int32 bias (no: D = NULL). mesh busy, st. (stall) cycles: the unit's counters over the region")
-    print("(st. mem includes the exec fetch's second lane waiting for a scratchpad bank another reader holds);")
-    print("mem lat / in flight / width (bits): the memory model; dma B: bytes a DMA beat.")
+    print(
+        "(st. mem: a memory refuses a controller's request; the exec fetch's second lane waiting for a bank is not one);"
+    )
+    print("mem lat / in flight / width (bits): the memory model; dma B: bytes a DMA beat;")
+    print("sim kcyc/s: simulated cycles a second over the whole run (start-up included, build excluded).")
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ module gemmini_unit
 
   localparam int unsigned Tags     = 16;          // core instructions in flight (the core allows 16)
   localparam int unsigned TagW     = $clog2(Tags);
-  localparam int unsigned RobDepth = 32;
+  localparam int unsigned RobDepth = 64;
   localparam int unsigned SpBankRows  = SpRows / SpBanks;
   localparam int unsigned AccBankRows = AccRows / AccBanks;
   localparam int unsigned SpAW     = SpBankRows > 1 ? $clog2(SpBankRows) : 1;
@@ -833,11 +833,16 @@ module gemmini_unit
     perf_o.dma_wr_bytes = (dw_req_valid && dw_req_ready) ? 16'(dw_req_len) : '0;
     perf_o.stall_hazard = |stall_hazard;
     perf_o.stall_queue  = cop_req_valid_i && !cop_req_ready_o;
-    perf_o.stall_mem    = ld_stall_mem || st_stall_mem || ex_stall_mem || (mem_req_valid_o && !mem_req_ready_i);
+    // a request a memory refuses: load's / store's, the amem port's, exec's fetch (first lane), accumulator read
+    // and writes; not the fetch's second lane, whose bank waits hold nothing back while the first lane moves
+    perf_o.stall_mem    = ld_stall_mem || st_stall_mem || (mem_req_valid_o && !mem_req_ready_i)
+                          || (sp_rv[0] && !sp_rr[0]) || (acc_rv[0] && !acc_rr[0])
+                          || (sp_wv[1] && !sp_wr[1]) || (acc_wv[1] && !acc_wr[1]);
   end
 
   logic unused;
   assign unused = ^{rob_empty, cop_req_i.frs1, cop_req_i.vtype, cop_req_i.vl, cop_req_i.vstart, cop_req_i.frm,
-                    cop_req_i.vxrm, cop_req_i.insn[24:15], cop_req_i.insn[13:12], ld_rd_err, st_bytes, ex_stall_operand, spm_wacc_unused, MemW};
+                    cop_req_i.vxrm, cop_req_i.insn[24:15], cop_req_i.insn[13:12], ld_rd_err, st_bytes,
+                    ex_stall_mem, ex_stall_operand, spm_wacc_unused, MemW};
 
 endmodule
