@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness.errors import CosimError
+from sim.verilator_build import pid_alive
 
 PREFIX = "cosim-worktree-"
 _OWNER = re.compile(rf"^{PREFIX}(\d+)-")
@@ -55,16 +56,6 @@ def resolve(repo: Path, ref: str) -> str:
     return out.stdout.strip()
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's live process
-    return True
-
-
 def registered(repo: Path) -> list[Path]:
     out = git(repo, "worktree", "list", "--porcelain")
     return [Path(line[len("worktree ") :]) for line in out.stdout.splitlines() if line.startswith("worktree ")]
@@ -82,7 +73,7 @@ def remove_orphans(repo: Path) -> list[Path]:
     gone = []
     for path in registered(repo):
         m = _OWNER.match(path.name)
-        if m and not _pid_alive(int(m.group(1))):
+        if m and not pid_alive(int(m.group(1))):
             remove(repo, path)
             gone.append(path)
     return gone

@@ -552,7 +552,8 @@ _TMP_NAME = re.compile(r"^\..+\.(\d+)\.tmp$")
 ABANDONED_AFTER_S = 3600
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (someone else's live process counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -574,7 +575,7 @@ def remove_abandoned_builds(root: Path) -> list[Path]:
             idle = now - p.stat().st_mtime
         except OSError:
             continue  # its builder just renamed or removed it
-        if not _pid_alive(int(m.group(1))) or idle > ABANDONED_AFTER_S:
+        if not pid_alive(int(m.group(1))) or idle > ABANDONED_AFTER_S:
             shutil.rmtree(p, ignore_errors=True)
             removed.append(p)
     return removed
