@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from configs import SocConfig, load_soc
+from harness.commands.run import add_waves_file_arguments
 from harness.disasm import disassemble
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
@@ -35,7 +36,7 @@ from sim.difftest.gemmini import GemminiChecker, GemminiResult, GemminiTraceErro
 from sim.difftest.spike_stream import spike_commits
 from sim.errors import SimError
 from sim.outcome import RunOutcome
-from sim.waves import DEFAULT_CAP_BYTES, DEFAULT_WINDOW
+from sim.waves import DEFAULT_WINDOW
 
 
 @dataclass
@@ -384,13 +385,6 @@ def register(sub) -> None:
         help="at a divergence, rerun the RTL with waves of the cycles up to it (FST, or VCD without liblz4-dev)",
     )
     p.add_argument("--waves-window", type=int, default=DEFAULT_WINDOW, metavar="N", help="cycles of waves")
-    p.add_argument("--waves-file", default=None, help="waves path (default: the ELF's name with .fst/.vcd)")
-    p.add_argument(
-        "--waves-cap",
-        type=float,
-        default=DEFAULT_CAP_BYTES / 2**20,
-        metavar="MB",
-        help="largest waves file; a window over it is shrunk to its last cycles (default %(default)g MiB)",
-    )
+    add_waves_file_arguments(p)
     p.add_argument("--spike-timeout", type=float, default=600.0, help="wall-clock limit for Spike, seconds")
     p.set_defaults(func=_cmd)

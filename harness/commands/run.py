@@ -128,14 +128,7 @@ def register(sub) -> None:
         help=f"last cycle of the waves; the run stops there (default: C1 + {DEFAULT_WINDOW})",
     )
     p.add_argument("--waves-window", type=int, default=DEFAULT_WINDOW, help=argparse.SUPPRESS)
-    p.add_argument(
-        "--waves-cap",
-        type=float,
-        default=DEFAULT_CAP_BYTES / 2**20,
-        metavar="MB",
-        help="largest waves file; a window over it is shrunk to its last cycles (default %(default)g MiB)",
-    )
-    p.add_argument("--waves-file", default=None, help="waves path (default: the ELF's name with .fst/.vcd)")
+    add_waves_file_arguments(p)
     p.add_argument(
         "--dump",
         action="append",
@@ -144,3 +137,15 @@ def register(sub) -> None:
     )
     p.add_argument("--trace", default=None, help="write the commit trace (sim/tb/commit_trace.md) to this file")
     p.set_defaults(func=run_run)
+
+
+def add_waves_file_arguments(p: argparse.ArgumentParser) -> None:
+    """--waves-cap and --waves-file, shared by the commands that dump waves (run, difftest)."""
+    p.add_argument(
+        "--waves-cap",
+        type=float,
+        default=DEFAULT_CAP_BYTES / 2**20,
+        metavar="MB",
+        help="largest waves file; a window over it is shrunk to its last cycles (default %(default)g MiB)",
+    )
+    p.add_argument("--waves-file", default=None, help="waves path (default: the ELF's name with .fst/.vcd)")
