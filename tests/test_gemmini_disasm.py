@@ -15,8 +15,7 @@ import pytest
 
 from harness.commands.iss import describe_trap
 from harness.commands.run import describe
-from harness.disasm import disassemble
-from sim.difftest.disasm import capstone_disassembler, with_vector_fallback
+from sim.disasm import capstone_disassembler, disassemble, with_vector_fallback
 from sim.gemmini import isa
 from sim.gemmini.disasm import disasm_gemmini
 from sim.outcome import RunOutcome, Trap

@@ -10,9 +10,9 @@ import pytest
 
 from configs import load_soc
 from harness.cli import main
-from harness.disasm import disassemble, register_decoder
 from harness.results import RESULT_KEYS
 from harness.toolchain import build_elf
+from sim.disasm import disassemble, register_decoder
 from sim.errors import SimError
 from sim.spike import Dump
 from sim.spike.devicetree import dts_text, memory_flag
@@ -124,9 +124,9 @@ def test_device_tree_has_our_isa_and_memories_only():
 
 
 def test_disassembler(monkeypatch):
-    import harness.disasm
+    import sim.disasm
 
-    monkeypatch.setattr(harness.disasm, "_decoders", [])
+    monkeypatch.setattr(sim.disasm, "_decoders", [])
     assert disassemble(0x00A5A023, 32) == "sw a0, 0(a1)"
     assert disassemble(0x1005F0D3, 64) == "fmul.s ft1, fa1, ft0"
     assert disassemble(0xFFFFFFFF, 32) == ".word 0xffffffff"

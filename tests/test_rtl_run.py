@@ -222,7 +222,7 @@ def _a_register_writing_pc(elf: Path, soc: str) -> int:
     """PC of an `addi` in main that writes a register other than sp/zero."""
     from elftools.elf.elffile import ELFFile
 
-    from harness.disasm import disassemble
+    from sim.disasm import disassemble
 
     with open(elf, "rb") as f:
         ef = ELFFile(f)

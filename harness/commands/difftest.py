@@ -27,13 +27,13 @@ from pathlib import Path
 
 from configs import SocConfig, load_soc
 from harness.commands.run import add_waves_file_arguments
-from harness.disasm import disassemble
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
 from sim.difftest import Comparator, DiffResult, LogFormatError
 from sim.difftest.fifo import fifo_producer
 from sim.difftest.gemmini import GemminiChecker, GemminiResult, GemminiTraceError
 from sim.difftest.spike_stream import spike_commits
+from sim.disasm import disassemble
 from sim.errors import SimError
 from sim.outcome import RunOutcome
 from sim.waves import DEFAULT_WINDOW

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from configs import SocConfig, load_soc
-from harness.disasm import disassemble
 from harness.elfcheck import ElfImage, check_elf
 from harness.results import make_result, write_json_atomic
+from sim.disasm import disassemble
 from sim.outcome import RunOutcome
 from sim.spike import Dump, run_spike
 

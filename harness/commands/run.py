@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 from configs import load_soc
-from harness.disasm import disassemble
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
 from harness.results import make_result, write_json_atomic
+from sim.disasm import disassemble
 from sim.outcome import RunOutcome
 from sim.rtl_runner import run_rtl
 from sim.waves import DEFAULT_CAP_BYTES, DEFAULT_WINDOW, check_window

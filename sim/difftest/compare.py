@@ -21,7 +21,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from sim.difftest.decode import VOLATILE_CSRS, Decoded, decode
-from sim.difftest.disasm import Disassembler, capstone_disassembler, with_vector_fallback
 from sim.difftest.record import (
     CSR_FCSR,
     CSR_FFLAGS,
@@ -41,6 +40,7 @@ from sim.difftest.record import (
 from sim.difftest.rtl_trace import parse_rtl_line
 from sim.difftest.spike_log import LogFormatError, parse_spike_line, spike_commit_lines
 from sim.difftest.vstore import PendingStore, compare_store, is_vector_store
+from sim.disasm import Disassembler, capstone_disassembler, with_vector_fallback
 
 # Only the CSR a Zicsr instruction names is compared (sim/tb/commit_trace.md: the
 # RTL logs no side-effect CSR writes such as fflags accrual, mstatus.FS dirtying or
