@@ -395,7 +395,15 @@ def materialize(c: Case) -> Materialized:
 
 
 # Keys of the options dict a case may return as its third item.
-QUANT_OPTION_KEYS = ("tolerance", "calibration", "observer", "max_err_pct", "top1_disagree", "classifier")
+QUANT_OPTION_KEYS = (
+    "tolerance",
+    "calibration",
+    "observer",
+    "max_err_pct",
+    "top1_disagree",
+    "classifier",
+    "float_op_steps",
+)
 
 
 def _third_item(name: str, item) -> tuple[str | None, list | None, dict]:

@@ -139,19 +139,51 @@ def _mismatching(first_bad, max_abs_err: float) -> dict:
 
 
 def test_float_op_steps_pass_only_when_every_op_matched():
-    from harness.verify import FLOAT_OPS_INT8_STEPS, accept_float_op_steps
+    from harness.quant.flow import DEFAULT_FLOAT_OP_STEPS
+    from harness.verify import accept_float_op_steps
 
-    quant = {"float_ops": ["aten._softmax.default"]}
-    ok = _mismatching(None, FLOAT_OPS_INT8_STEPS)
+    quant = {"float_ops": ["aten._softmax.default"]}  # no float_op_steps: the default
+    ok = _mismatching(None, DEFAULT_FLOAT_OP_STEPS)
     accept_float_op_steps(ok, quant)
     assert ok["status"] == "pass" and "float ops" in ok["message"]
     for r, q in (
-        (_mismatching(None, FLOAT_OPS_INT8_STEPS + 1), quant),  # too far
+        (_mismatching(None, DEFAULT_FLOAT_OP_STEPS + 1), quant),  # too far
         (_mismatching({"layer": "fc2"}, 1), quant),  # an op went wrong
         (_mismatching(None, 1), {"float_ops": []}),  # integer ops only: bit for bit
     ):
         accept_float_op_steps(r, q)
         assert r["status"] == "mismatch"
+
+
+@pytest.mark.parametrize("allowed, err, passes", [(0, 1, False), (5, 5, True), (5, 6, False)])
+def test_float_op_steps_is_the_cases_own(allowed, err, passes):
+    from harness.verify import accept_float_op_steps
+
+    r = _mismatching(None, err)
+    accept_float_op_steps(r, {"float_ops": ["aten._softmax.default"], "float_op_steps": allowed})
+    assert (r["status"] == "pass") is passes
+    if passes:
+        assert f"within {allowed} int8 steps" in r["tolerance"]
+
+
+def test_float_op_steps_option_reaches_the_quant_record():
+    from configs import load_soc
+    from harness.cases import Case, materialize
+    from harness.errors import CosimError
+    from harness.quant.flow import quantize_case
+
+    soc = load_soc("gemmini-dim4")
+
+    def build(steps):
+        return lambda: (torch.nn.Linear(8, 4), (torch.randn(3, 8),), {"float_op_steps": steps})
+
+    _, record = quantize_case(materialize(Case("steps4", build(4))), soc)
+    assert record["float_op_steps"] == 4
+    _, record = quantize_case(materialize(Case("default", lambda: (torch.nn.Linear(8, 4), (torch.randn(3, 8),)))), soc)
+    assert record["float_op_steps"] == 2
+    for bad in (-1, 1.5, "2"):
+        with pytest.raises(CosimError, match="float_op_steps must be a whole number"):
+            quantize_case(materialize(Case("bad", build(bad))), soc)
 
 
 @pytest.mark.slow

@@ -28,6 +28,18 @@ from harness.quant import keeps_cosim_q
 from harness.quant.accuracy import Thresholds, measure
 from harness.quant.quantize import QuantError, aten_module, quantize
 
+# int8 steps an output of a program with float ops on the core may end from the reference (the case
+# option ``float_op_steps``; harness.verify.accept_float_op_steps says when they are accepted)
+DEFAULT_FLOAT_OP_STEPS = 2
+
+
+def float_op_steps(name: str, opts: dict) -> int:
+    """The case's ``float_op_steps`` option: a whole number of int8 steps, 0 or more."""
+    steps = opts.get("float_op_steps", DEFAULT_FLOAT_OP_STEPS)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise CosimError(f"{name}: float_op_steps must be a whole number of int8 steps, 0 or more (got {steps!r})")
+    return steps
+
 
 def quantize_case(mat, soc):
     """``mat`` (a float case, :class:`harness.cases.Materialized`) as its int8 case.
@@ -37,6 +49,7 @@ def quantize_case(mat, soc):
     t0 = time.perf_counter()
     opts = mat.quant_options
     calibration = mat.calibration or [mat.inputs]
+    steps = float_op_steps(mat.case.name, opts)
     try:
         qp = quantize(mat.fn, mat.inputs, calibration, observer=opts.get("observer", "minmax"))
     except QuantError as e:
@@ -64,6 +77,7 @@ def quantize_case(mat, soc):
         else "cosim_q ops decomposed into aten integer ops (scalar path)",
         "reference": "the int8 program run eagerly on the host (compared bit for bit)",
         "accuracy": accuracy,
+        "float_op_steps": steps,
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return replace(mat, fn=fn, inputs=q_inputs, reference=reference), record
