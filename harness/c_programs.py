@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from configs import load_soc
-from harness.commands.iss import describe_trap, run_iss
 from harness.elfcheck import check_elf
 from harness.errors import CosimError
+from harness.iss import describe_trap, run_iss
 from harness.results import make_result
 from harness.toolchain import REPO_ROOT, build_elf, cache_root
 from harness.verify_suite import Case

@@ -438,8 +438,8 @@ def test_embedding_index_checks_run_on_the_target(tmp_path):
     from elftools.elf.elffile import ELFFile
 
     from harness.cases import Case
-    from harness.commands.iss import run_iss
     from harness.elfcheck import ElfImage
+    from harness.iss import run_iss
     from harness.program import build_program
     from harness.verify import verify
 

@@ -458,7 +458,7 @@ def test_testutils_reference_helpers(tmp_path, soc):
 def test_acc_scale_macro_agrees_with_mvout_on_the_model(tmp_path):
     """ACC_SCALE (C reference) and a scaled mvout from the accumulator (the model
     inside Spike) give the same int8 for random int32 values and scales."""
-    from harness.commands.iss import run_iss
+    from harness.iss import run_iss
 
     scales = [0.5, 0.25, 1 / 3, 0.0078125, 1e-3, 2.0, 0.3333333432674408, 37.5]
     code = f"""\

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.commands.iss import describe_trap
 from harness.commands.run import describe
+from harness.iss import describe_trap
 from sim.disasm import capstone_disassembler, disassemble, with_vector_fallback
 from sim.gemmini import isa
 from sim.gemmini.disasm import disasm_gemmini

@@ -23,8 +23,8 @@ import test_gemmini_programs as spike_programs
 from test_gemmini_programs import BAD_FIELDS, COMPUTING, GOOD, SOC, _elf, _run
 
 from configs import load_soc
-from harness.commands.iss import describe_trap
 from harness.elfcheck import check_elf
+from harness.iss import describe_trap
 from harness.results import FORWARD_REGION, make_result
 from harness.toolchain import build_elf
 from sim.outcome import RunOutcome

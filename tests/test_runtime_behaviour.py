@@ -10,8 +10,8 @@ import textwrap
 import pytest
 
 from configs import load_soc
-from harness.commands.iss import run_iss
 from harness.elfcheck import ElfImage
+from harness.iss import run_iss
 from harness.toolchain import build_elf, mcpu, render_linker_script, render_mmio_header, target_flags
 from sim.spike import Dump, pair_profile
 
