@@ -39,8 +39,8 @@ TARGETS = ("iss", "rtl")
 def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: Path) -> RunOutcome:
     """Run an ELF on Spike or on the RTL; the RTL runner is imported only when asked for."""
     if target == "iss":
-        from harness.commands.iss import describe_trap
         from harness.elfcheck import check_elf
+        from harness.iss import describe_trap
         from sim.spike import Dump, run_spike
 
         outcome = run_spike(elf, soc, dumps=[Dump(a, s) for a, s in dumps], workdir=workdir)
