@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from configs import GemminiUnit, SocConfig
+from harness.check import reason_of, status_of
 from sim.outcome import RunOutcome
 
 RESULT_KEYS = (
@@ -35,8 +36,6 @@ RESULT_KEYS = (
     "config_hash",
     "tool_versions",
 )
-
-STATUSES = ("pass", "mismatch", "trap", "timeout", "error")
 
 # PROFILE region id that the program builder wraps around forward().
 FORWARD_REGION = 1
@@ -70,23 +69,6 @@ def result_counters(outcome: RunOutcome, soc: SocConfig, cycles_forward: int | N
     if region and cycles_forward:
         counters["forward"] = derived_counters({**region, "cycles": cycles_forward}, soc, cycles_forward)
     return counters
-
-
-# baremetal's abort() (a compiled cf.assert, e.g. an embedding index out of range)
-ABORT_EXIT = 134
-
-
-def status_of(outcome: RunOutcome, outputs: dict[str, dict] | None = None) -> str:
-    """Map how a run ended (and its output comparison) onto a result status."""
-    if outcome.ending == "trap":
-        return "trap"
-    if outcome.ending == "timeout":
-        return "timeout"
-    if outcome.ending == "error" or not outcome.exited_ok:
-        return "error"
-    if outputs and any(o.get("mismatches", 0) for o in outputs.values()):
-        return "mismatch"
-    return "pass"
 
 
 def profile_entries(outcome: RunOutcome, soc: SocConfig, regions: list[dict] | None = None) -> list[dict[str, Any]]:
@@ -148,13 +130,9 @@ def make_result(
     # Additional keys come after the fixed ones: the trap, a message.
     if outcome.trap is not None:
         result["trap"] = outcome.trap.to_dict()
-    if outcome.message:
-        result["message"] = outcome.message
-    elif outcome.ending == "exit" and not outcome.exited_ok:
-        said = outcome.uart.strip().splitlines()[-1] if outcome.uart.strip() else ""
-        result["message"] = f"the program exited with code {outcome.exit_code}" + (
-            f" (abort: a failed run-time check; the program said {said!r})" if outcome.exit_code == ABORT_EXIT else ""
-        )
+    message = reason_of(outcome)
+    if message:
+        result["message"] = message
     for k, v in (extra or {}).items():
         if k in result:
             raise ValueError(f"extra key {k!r} would overwrite a fixed result key")

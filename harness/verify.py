@@ -27,7 +27,7 @@ from compiler.frontend import import_mlir_file, import_torch
 from compiler.frontend.profile_regions import profile_markers, regions_of
 from configs import load_soc
 from harness.cases import Case, materialize, resolve
-from harness.check import compare_all
+from harness.check import accept_float_op_steps, apply_accuracy, compare_all
 from harness.errors import CosimError
 from harness.program import Program, build_program, read_outputs
 from harness.results import FORWARD_REGION, make_result, write_json_atomic
@@ -205,7 +205,7 @@ def verify(
             _localize(result, mat, c, soc, on, out_dir, quantized=quant_record is not None, elf_patch=elf_patch)
         if quant_record is not None:
             accept_float_op_steps(result, quant_record)
-            _apply_accuracy(result, quant_record)
+            apply_accuracy(result, quant_record)
     if json_path:
         write_json_atomic(json_path, result)
     return result
@@ -233,45 +233,6 @@ def _localize(result: dict, mat, c: Case, soc, on: str, out_dir: Path, *, quanti
     if result["status"] != "pass" or loc.get("first_bad"):
         line = describe(loc)
         result["message"] = f"{result['message']}; {line}" if result.get("message") else line
-
-
-# An int8 program whose float ops (softmax, layer_norm on the core) are not ATen's bit for bit may end
-# a few int8 steps from the host's int8 program, when every op matched on the device's own inputs: how
-# many is the case's ``float_op_steps`` option (result.json's ``quant.float_op_steps``; default
-# harness.quant.flow.DEFAULT_FLOAT_OP_STEPS).
-
-
-def accept_float_op_steps(result: dict, quant_record: dict) -> None:
-    """A mismatch of an int8 program with float ops passes when the localization found every op right on
-    its device inputs (float ops within their tolerance, int8 ops bit for bit) and every output is within
-    the case's ``float_op_steps`` int8 steps of the reference."""
-    from harness.quant.flow import DEFAULT_FLOAT_OP_STEPS
-
-    allowed = quant_record.get("float_op_steps", DEFAULT_FLOAT_OP_STEPS)
-    loc = result.get("localization") or {}
-    outputs = result.get("outputs") or {}
-    if result["status"] != "mismatch" or not quant_record.get("float_ops") or not loc.get("done"):
-        return
-    if loc.get("first_bad") is not None or not outputs:
-        return
-    steps = [o.get("max_abs_err") for o in outputs.values()]
-    if any(s is None or s > allowed for s in steps):
-        return
-    result["status"] = "pass"
-    result["tolerance"] = f"exact, or within {allowed} int8 steps after float ops"
-    result["message"] = (
-        f"outputs within {int(max(steps))} int8 step(s) of the host's int8 program; every op matched on the "
-        f"device's own inputs, so the steps come from float ops ({', '.join(quant_record['float_ops'][:4])})"
-    )
-
-
-def _apply_accuracy(result: dict, quant_record: dict) -> None:
-    """A bit-exact int8 run still fails when the int8 program is too far from the float32 module."""
-    acc = quant_record.get("accuracy") or {}
-    if result["status"] == "pass" and not acc.get("passed", True):
-        result["status"] = "mismatch"
-        result["reason"] = "accuracy"
-        result["message"] = "int8 accuracy against the float32 module: " + "; ".join(acc["failures"])
 
 
 # ---------------------------------------------------------------------------

@@ -385,15 +385,15 @@ def test_calibration_inputs_must_have_the_example_shapes():
 
 
 def test_accuracy_failure_turns_a_bit_exact_pass_into_mismatch():
-    from harness.verify import _apply_accuracy
+    from harness.check import apply_accuracy
 
     m = _mlp()
     calib = _inputs((4, 20), 4, 19)
     qp = quantize(m, calib[0], calib)
     record = {"accuracy": measure(qp, m, calib, Thresholds(max_err_pct=0.0))}
     result = {"status": "pass"}
-    _apply_accuracy(result, record)
+    apply_accuracy(result, record)
     assert result["status"] == "mismatch" and result["reason"] == "accuracy" and "output range" in result["message"]
     ok = {"status": "pass"}
-    _apply_accuracy(ok, {"accuracy": measure(qp, m, calib)})
+    apply_accuracy(ok, {"accuracy": measure(qp, m, calib)})
     assert ok == {"status": "pass"}

@@ -139,8 +139,8 @@ def _mismatching(first_bad, max_abs_err: float) -> dict:
 
 
 def test_float_op_steps_pass_only_when_every_op_matched():
+    from harness.check import accept_float_op_steps
     from harness.quant.flow import DEFAULT_FLOAT_OP_STEPS
-    from harness.verify import accept_float_op_steps
 
     quant = {"float_ops": ["aten._softmax.default"]}  # no float_op_steps: the default
     ok = _mismatching(None, DEFAULT_FLOAT_OP_STEPS)
@@ -157,7 +157,7 @@ def test_float_op_steps_pass_only_when_every_op_matched():
 
 @pytest.mark.parametrize("allowed, err, passes", [(0, 1, False), (5, 5, True), (5, 6, False)])
 def test_float_op_steps_is_the_cases_own(allowed, err, passes):
-    from harness.verify import accept_float_op_steps
+    from harness.check import accept_float_op_steps
 
     r = _mismatching(None, err)
     accept_float_op_steps(r, {"float_ops": ["aten._softmax.default"], "float_op_steps": allowed})

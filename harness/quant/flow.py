@@ -29,7 +29,7 @@ from harness.quant.accuracy import Thresholds, measure
 from harness.quant.quantize import QuantError, aten_module, quantize
 
 # int8 steps an output of a program with float ops on the core may end from the reference (the case
-# option ``float_op_steps``; harness.verify.accept_float_op_steps says when they are accepted)
+# option ``float_op_steps``; harness.check.accept_float_op_steps says when they are accepted)
 DEFAULT_FLOAT_OP_STEPS = 2
 
 
