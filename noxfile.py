@@ -53,7 +53,7 @@ def cycles(session: nox.Session) -> None:
         *session.posargs,
         success_codes=[0, 1, 5],
     )
-    report = ["python", "-m", "harness.cycles_report", "results/cycles/summary.json"]
+    report = ["python", "-m", "harness.report.cycles", "results/cycles/summary.json"]
     session.run(*report, "--baseline", "baselines/summary.json")
 
 

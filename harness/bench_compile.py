@@ -25,12 +25,12 @@ def measure(case_name: str, soc: str, workdir: Path) -> dict:
     from compiler.frontend import import_torch
     from harness.cases import materialize, resolve
     from harness.program import build_program
-    from harness.verify import _ident
+    from harness.verify import c_identifier
 
     c = resolve(case_name)
     t0 = time.perf_counter()
     mat = materialize(c)
-    imported = import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
+    imported = import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
     t1 = time.perf_counter()
     kernel = compile_kernel(imported, soc, use_cache=False)
     t2 = time.perf_counter()

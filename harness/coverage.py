@@ -24,10 +24,9 @@ from compiler.frontend import import_mlir_file, import_torch
 from harness.cases import REGISTRY, materialize, resolve
 from harness.check import compare_all
 from harness.program import build_program, read_outputs
+from harness.report.coverage import COLUMNS, markdown
 from harness.results import FORWARD_REGION, write_json_atomic
-from harness.verify import _ident, run_on
-
-COLUMNS = ("recognized", "lowered", "compiled", "validated_iss", "validated_rtl")
+from harness.verify import c_identifier, run_on
 
 
 def _first(e: Exception) -> str:
@@ -42,7 +41,7 @@ def case_coverage(name: str, soc: str, *, rtl: bool = False, mix: bool = False) 
         imported = (
             import_mlir_file(c.mlir_path, name=c.name)
             if c.mlir_path
-            else import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
+            else import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
         )
         row["recognized"] = "yes"
     except Exception as e:
@@ -90,33 +89,6 @@ def case_coverage(name: str, soc: str, *, rtl: bool = False, mix: bool = False) 
             row["mix"] = region.to_dict()
             row["kernel_mix"] = kernel_mix.to_dict()
     return row
-
-
-def markdown(rows: list[dict]) -> str:
-    lines = [
-        "# Operator coverage",
-        "",
-        "| case | soc | recognized | lowered | compiled | validated on iss | validated on rtl | vectorized ops | instructions in forward (iss) | vector share | cycles in forward (rtl) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        mix, kmix = r.get("mix"), r.get("kernel_mix")
-        # region share, without vset* in the count, and the kernel's own share (no call set-up)
-        share = f"{mix['vector_fraction']:.0%}" if mix else ""
-        if mix and mix["forward"] > mix["vset"]:
-            share += f" ({mix['vector'] / (mix['forward'] - mix['vset']):.0%} w/o vset"
-            share += f"; kernel {kmix['vector_fraction']:.0%})" if kmix else ")"
-        cells = [
-            r["case"],
-            r["soc"],
-            *(r[c] for c in COLUMNS),
-            r.get("vectorized_ops", ""),
-            str(r.get("iss_forward", "")),
-            share,
-            str(r.get("rtl_forward", "")),
-        ]
-        lines.append("| " + " | ".join(str(x).replace("|", "/") for x in cells) + " |")
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

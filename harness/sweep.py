@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import sys
 from pathlib import Path
@@ -28,6 +27,8 @@ from configs import ConfigError, SocConfig
 from configs.derive import PARAMETERS, derive_soc
 from harness.errors import CosimError
 from harness.executor import executor_env
+from harness.report.plots import plot_sweep
+from harness.report.sweep import write_table
 
 UTILIZATION_KEYS = ("vec_fma_utilization", "mesh_utilization", "vec_lane_utilization")
 
@@ -122,64 +123,6 @@ def sweep(
     return rows
 
 
-def write_table(rows: list[dict], names: list[str], out: Path) -> Path:
-    head = ["config", *names, "case", "status", "cycles", "cycles_forward", "utilization", "counter"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    for r in rows:
-        cells = [r["config"], *(str(r[n]) for n in names), r["case"], r["status"]]
-        cells += [f"{r['cycles']:,}" if r["cycles"] else "", f"{r['cycles_forward']:,}" if r["cycles_forward"] else ""]
-        cells.append(f"{100 * r['utilization']:.2f}%" if r["utilization"] is not None else "")
-        cells.append(r["utilization_counter"])
-        lines.append("| " + " | ".join(cells) + " |")
-    failed = [r for r in rows if r["status"] != "pass"]
-    lines += ["", *(f"- {r['config']} {r['case']}: {r['status']}: {r['message']}" for r in failed)]
-    path = out / "sweep.md"
-    path.write_text("\n".join(lines) + "\n")
-    (out / "sweep.json").write_text(json.dumps({"parameters": names, "rows": rows}, indent=1))
-    return path
-
-
-def plot(rows: list[dict], names: list[str], out: Path) -> list[Path]:
-    """Per parameter: cycles (left) and utilization (right) against it."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    paths = []
-    for name in names:
-        others = [n for n in names if n != name]
-        fig, (ax_c, ax_u) = plt.subplots(1, 2, figsize=(11, 4))
-        groups: dict[tuple, list[dict]] = {}
-        for r in rows:
-            groups.setdefault((r["case"], *(r[n] for n in others)), []).append(r)
-        for key, group in groups.items():
-            group = sorted((r for r in group if r["cycles"]), key=lambda r: r[name])
-            if not group:
-                continue
-            label = " ".join([key[0], *(f"{n}={v}" for n, v in zip(others, key[1:], strict=True))])
-            xs = [r[name] for r in group]
-            ax_c.plot(xs, [r["cycles"] for r in group], marker="o", label=label)
-            util = [(r[name], 100 * r["utilization"]) for r in group if r["utilization"] is not None]
-            if util:
-                ax_u.plot(*zip(*util, strict=True), marker="o", label=label)
-        if not ax_u.lines:
-            ax_u.text(0.5, 0.5, "no utilization counter on this config", ha="center", transform=ax_u.transAxes)
-        for ax, what in ((ax_c, "cycles"), (ax_u, "utilization (%)")):
-            ax.set_xlabel(name)
-            ax.set_ylabel(what)
-            ax.set_xscale("log", base=2)
-            ax.grid(alpha=0.3)
-        ax_c.legend(fontsize=7)
-        fig.suptitle(f"sweep over {name}")
-        fig.tight_layout()
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        paths.append(path)
-    return paths
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="base config: a name or a .toml path")
@@ -203,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sweep: error: {e}", file=sys.stderr)
         return 2
     table = write_table(rows, list(params), out)
-    pngs = plot(rows, list(params), out)
+    pngs = plot_sweep(rows, list(params), out)
     print(table.read_text())
     print(f"sweep: wrote {table}, {out / 'sweep.json'}, " + ", ".join(map(str, pngs)))
     return 0 if all(r["status"] == "pass" for r in rows) else 1

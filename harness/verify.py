@@ -91,9 +91,9 @@ def _compile_case(c: Case, soc, out_dir: Path, *, dump_ir, quant):
         from harness.quant.flow import quiet_torch_warnings
 
         with quiet_torch_warnings():  # re-exporting the int8 GraphModule: torch's own deprecation notes
-            imported = import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
+            imported = import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
     else:
-        imported = import_torch(mat.fn, mat.inputs, name=_ident(c.name), source=c.name)
+        imported = import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
     seconds["frontend"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     kernel = compile_kernel(imported, soc, dump_dir=dump_ir)
@@ -126,7 +126,8 @@ def accelerator_use(soc, strategy: str) -> dict:
     return {"accelerator_used": False, "note": f"ran on the RV{soc.xlen} core only: {why}"}
 
 
-def _ident(name: str) -> str:
+def c_identifier(name: str) -> str:
+    """A case name as a C identifier (the kernel's symbol and the work directory): other characters become _."""
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
 
 
@@ -162,7 +163,7 @@ def verify(
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cosim-verify-") as tmp_name:
         out_dir = Path(workdir) if workdir else Path(tmp_name)
-        out_dir = out_dir / f"{_ident(c.name)}-{soc.name}"
+        out_dir = out_dir / f"{c_identifier(c.name)}-{soc.name}"
         mat, kernel, program, seconds, regions = compile_case(
             c, soc, out_dir, dump_ir=dump_ir, quant=quant_record, markers=markers
         )
@@ -222,7 +223,7 @@ def _localize(result: dict, mat, c: Case, soc, on: str, out_dir: Path, *, quanti
             soc,
             on,
             out_dir,
-            name=_ident(c.name),
+            name=c_identifier(c.name),
             float_tolerance="transcendental" if quantized else c.tolerance,
             quantized=quantized,
             elf_patch=elf_patch,

@@ -39,12 +39,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from harness.errors import CosimError
 from harness.executor import executor_env
 from harness.failure_waves import CAP_ENV, WINDOW_ENV, add_failure_waves
 from harness.live import LiveView, Progress
+from harness.report.summary import print_summary
 from harness.results import write_json_atomic
 from harness.resume import KEY as RESUME_KEY
 from harness.resume import finished_result, resume_key
@@ -173,32 +173,7 @@ def summarize(cases: list[Case], results: Path, console: Console) -> list[dict]:
         )
         # A failed RTL case's waves (harness/failure_waves.py), only where there are some.
         rows[-1].update({k: r[k] for k in ("waves", "waves_note") if r.get(k)})
-    table = Table(title=f"verify: {sum(r['status'] == 'pass' for r in rows)}/{len(rows)} pass")
-    for col in ("case", "soc", "target", "status", "instret", "cycles"):
-        table.add_column(col, justify="right" if col in ("instret", "cycles") else "left", no_wrap=True)
-    colors = {"pass": "green", "mismatch": "red", "trap": "red", "timeout": "yellow", "error": "red"}
-    for r in rows:
-        color = colors.get(r["status"], "magenta")
-        table.add_row(
-            r["case"],
-            r["soc"],
-            r["target"],
-            f"[{color}]{r['status']}[/]",
-            "-" if r["instret"] is None else str(r["instret"]),
-            "-" if r["cycles"] is None else str(r["cycles"]),
-        )
-    console.print(table)
-    for r in rows:
-        if r["status"] != "pass" and r["message"]:
-            console.print(f"[red]{r['case']}[/]: {r['message']}", highlight=False)
-        if r.get("waves"):
-            w = r["waves"]
-            console.print(f"  waves of cycles {w['from_cycle']}..{w['to_cycle']}: {w['path']}", highlight=False)
-        elif r.get("waves_note"):
-            console.print(f"  {r['waves_note']}", highlight=False)
-    for r in rows:
-        if r["accelerator_used"] is False:
-            console.print(f"[yellow]{r['case']}[/]: note: {r['note']}")
+    print_summary(rows, console)
     return rows
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.perfetto import BUSY_SUFFIX, main, trace
+from harness.report.perfetto import BUSY_SUFFIX, main, trace
 
 
 def check_format(data: dict) -> list[dict]:

@@ -86,7 +86,7 @@ def test_cli_exit_codes(tmp_path):
 
 
 def test_cycles_report(tmp_path):
-    from harness.cycles_report import main as report
+    from harness.report.cycles import main as report
 
     summary = tmp_path / "summary.json"
     summary.write_text(
@@ -193,7 +193,7 @@ def test_against_unknown_ref(capsys):
 
 
 def test_cycles_report_layers_trace_and_deltas(tmp_path, capsys):
-    from harness.cycles_report import main as report
+    from harness.report.cycles import main as report
     from harness.verify_suite import case_dir
 
     summary = write_run(tmp_path / "cycles", [row("q@gemmini-dim4/rtl", cycles=3000)])

@@ -13,32 +13,21 @@ import shutil
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from harness.errors import CosimError
 from harness.regress import (
     CORRECTNESS_KINDS,
     DEFAULT_BASELINE_PATH,
     compare,
-    counts,
     is_regression,
     load_baseline,
     load_results,
     to_json,
     write_baseline,
 )
-from harness.regress_report import markdown, percent, plot, signed, status_change
+from harness.report.plots import plot_deltas
+from harness.report.regress import markdown, print_table
 from harness.results import write_json_atomic
-
-COLORS = {
-    "regressed": "red",
-    "missing": "red",
-    "slower": "yellow",
-    "stale": "magenta",
-    "fixed": "green",
-    "faster": "green",
-    "new": "cyan",
-}
 
 
 def known_case_ids() -> set[str] | None:
@@ -95,7 +84,7 @@ def run_regress(args) -> int:
     print_table(console, deltas, title, show_same=args.all)
     out.mkdir(parents=True, exist_ok=True)
     (out / "regress.md").write_text(markdown(deltas, title))
-    png = plot(deltas, out / "regress.png", title)
+    png = plot_deltas(deltas, out / "regress.png", title)
     write_json_atomic(out / "regress.json", to_json(deltas))
     if args.json:
         write_json_atomic(args.json, to_json(deltas))
@@ -126,30 +115,6 @@ def update_baseline(console: Console, deltas, current: dict, path: Path) -> None
         )
         return
     console.print(f"regress: baseline updated: {write_baseline(current, path)} ({len(current)} cases)")
-
-
-def print_table(console: Console, deltas, title: str, *, show_same: bool) -> None:
-    if not show_same and all(d.kind == "same" for d in deltas):
-        console.print(f"{title}: no change in {len(deltas)} cases (--all lists them)")
-        return
-    table = Table(title=title)
-    for col in ("case", "change", "status", "cycles", "delta", "%", "instret delta"):
-        table.add_column(col, justify="left" if col in ("case", "change", "status") else "right")
-    for d in deltas:
-        if d.kind == "same" and not show_same:
-            continue
-        color = COLORS.get(d.kind, "white")
-        table.add_row(
-            d.case,
-            f"[{color}]{d.kind}[/]" + (f" ({d.why})" if d.why else ""),
-            status_change(d),
-            f"{d.cycles_before} -> {d.cycles_after}",
-            signed(d.cycles_delta),
-            percent(d.cycles_pct),
-            signed(d.instret_delta),
-        )
-    console.print(table)
-    console.print(", ".join(f"{v} {k}" for k, v in counts(deltas).items()))
 
 
 def register(sub) -> None:

@@ -48,7 +48,7 @@ def run_verify(args) -> int:
     if args.print_json:
         print(json.dumps(result, indent=1))
     if getattr(args, "perfetto", None):
-        from harness.perfetto import write_trace
+        from harness.report.perfetto import write_trace
 
         trace = write_trace([result], args.perfetto)
         print(

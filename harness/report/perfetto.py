@@ -1,7 +1,7 @@
 """Perfetto traces of RTL runs: Chrome trace-event JSON that ui.perfetto.dev opens.
 
-    python -m harness.perfetto results/cycles/summary.json [-o trace.json]
-    python -m harness.perfetto results/cases/X/result.json ...
+    python -m harness.report.perfetto results/cycles/summary.json [-o trace.json]
+    python -m harness.report.perfetto results/cases/X/result.json ...
 
 Time is simulated cycles: **1 cycle = 1 µs** on the trace's time axis (the
 format's timestamps are microseconds), so a span of 8.2 ms is 8 200 cycles.
@@ -164,7 +164,7 @@ def results_of(paths: list[Path]) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m harness.perfetto", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m harness.report.perfetto", description=__doc__.split("\n")[0])
     p.add_argument("inputs", nargs="+", type=Path, help="result.json files, or summary.json files of verify runs")
     p.add_argument("-o", "--output", type=Path, help="trace file (default trace.json beside the first input)")
     args = p.parse_args(argv)
