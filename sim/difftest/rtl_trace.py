@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from sim.difftest.record import Commit, Completion, RtlItem, TrapEvent
-from sim.difftest.spike_log import LogFormatError, _parse_writes
+from sim.difftest.spike_log import LogFormatError, parse_writes
 
 _HEAD = re.compile(r"^0x([0-9a-fA-F]+)\s+\(0x([0-9a-fA-F]+)\)")
 
@@ -35,7 +35,7 @@ def parse_rtl_line(line: str, line_no: int = 0) -> RtlItem | None:
         except ValueError:
             raise LogFormatError(f"RTL trace line {line_no}: bad sequence number {head!r}") from None
         holder = Commit(pc=0, insn=0)
-        _parse_writes(rest, holder, text, line_no)
+        parse_writes(rest, holder, text, line_no)
         return Completion(seq=seq, writes=holder.writes, line_no=line_no, text=text, mem=holder.mem)
     if text.startswith("trap"):
         parts = text.split()
@@ -56,7 +56,7 @@ def parse_rtl_line(line: str, line_no: int = 0) -> RtlItem | None:
             commit.seq = int(tokens.pop()[1:], 10)
         except ValueError:
             raise LogFormatError(f"RTL trace line {line_no}: bad sequence number in {text!r}") from None
-    _parse_writes(tokens, commit, text, line_no)
+    parse_writes(tokens, commit, text, line_no)
     return commit
 
 

@@ -37,11 +37,11 @@ def parse_spike_line(line: str, line_no: int = 0) -> Commit | None:
         return None
     commit = Commit(pc=int(m.group(3), 16), insn=int(m.group(4), 16), line_no=line_no, text=line.rstrip("\n"))
     tokens = line[m.end() :].split()
-    _parse_writes(tokens, commit, line, line_no)
+    parse_writes(tokens, commit, line, line_no)
     return commit
 
 
-def _parse_writes(tokens: list[str], commit: Commit, line: str, line_no: int) -> None:
+def parse_writes(tokens: list[str], commit: Commit, line: str, line_no: int) -> None:
     i = 0
     n = len(tokens)
     while i < n:
