@@ -13,7 +13,7 @@ import time
 
 from harness.cli import quiet_dependencies
 
-BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl", "markers", "executor")
+BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl", "gemmini-compiled", "markers", "executor")
 
 
 def main(argv: list[str] | None = None) -> int:
