@@ -24,3 +24,30 @@ COMPILES_COSIM_Q = True
 _ADDED = {"preprocess": ("gemmini-layer-plan",), "schedule": ("gemmini-instructions",)}
 
 GEMMINI = Backend("gemmini", tuple((stage, (*names, *_ADDED.get(stage, ()))) for stage, names in SCALAR.stages))
+
+
+def with_dataflow(imported, dataflow: str):
+    """``imported`` (:class:`compiler.frontend.imported.Imported`) with every matmul, bmm and linear layer
+    asking for ``dataflow``: "auto" (the plan's estimate decides), "WS" or "OS" (forced where the layer can
+    run it; the dump's ``why_dataflow`` says when it cannot). The request is part of the IR, so of the
+    compile cache's key."""
+    import dataclasses
+
+    from torch_mlir import ir
+
+    from compiler.frontend.imported import module_text
+    from compiler.gemmini.output_stationary import DATAFLOWS
+    from compiler.gemmini.plan import DATAFLOW_ATTR, layer_functions
+
+    if dataflow not in DATAFLOWS:
+        raise ValueError(f"dataflow {dataflow!r}: use one of {', '.join(DATAFLOWS)}")
+    with ir.Context():
+        module = ir.Module.parse(imported.mlir)
+        for fn in layer_functions(module):
+            if ir.StringAttr(fn.attributes["cosim_q.op"]).value in ("matmul", "bmm", "linear"):
+                fn.attributes[DATAFLOW_ATTR] = ir.StringAttr.get(dataflow)
+        text = module_text(module)
+    again = imported.with_loop_conv
+    return dataclasses.replace(
+        imported, mlir=text, with_loop_conv=(lambda: with_dataflow(again(), dataflow)) if again else None
+    )

@@ -24,113 +24,41 @@ C macros emit them; nothing calls the C library.
 
 from __future__ import annotations
 
-import numpy as np
 from torch_mlir import ir, passmanager
-from torch_mlir.dialects import arith, func, llvm, memref, scf
+from torch_mlir.dialects import func
 
+from compiler.gemmini.output_stationary import OsPlan, emit_os, plan_os
 from compiler.gemmini.plan import PLAN_ATTR, AddPlan, ConvPlan, MatmulPlan, layer_functions, layer_geometry, plan_add
+from compiler.gemmini.rocc import (
+    ACC,
+    ACC_ACCUMULATE,
+    ACT_RELU,
+    CONFIG,
+    CONFIG_EX,
+    CONFIG_LD,
+    CONFIG_ST,
+    DATAFLOW_WS,
+    LOOP_CONV_WS,
+    LOOP_WS,
+    LOOP_WS_CONFIG_ADDRS_AB,
+    LOOP_WS_CONFIG_ADDRS_DC,
+    LOOP_WS_CONFIG_BOUNDS,
+    LOOP_WS_CONFIG_STRIDES_AB,
+    LOOP_WS_CONFIG_STRIDES_DC,
+    MVIN,
+    MVIN2,
+    MVOUT,
+    ONE_F32,
+    Builder,
+    f32_bits,
+    local_operand,
+    nest,
+)
 from compiler.mlir_utils import walk_ops
 from compiler.targets import GemminiTarget
 
-# Gemmini v0.7 funct7 numbers (opcode custom-3) and config_* selectors in rs1[1:0].
-CONFIG, MVIN2, MVIN, MVOUT = 0, 1, 2, 3
-LOOP_WS, LOOP_WS_CONFIG_BOUNDS, LOOP_WS_CONFIG_ADDRS_AB = 8, 9, 10
-LOOP_WS_CONFIG_ADDRS_DC, LOOP_WS_CONFIG_STRIDES_AB, LOOP_WS_CONFIG_STRIDES_DC = 11, 12, 13
-LOOP_CONV_WS = 15  # its six configs are 16..21
-CONFIG_EX, CONFIG_LD, CONFIG_ST = 0, 1, 2
-DATAFLOW_WS = 1
-ACT_RELU = 1
-ACC = 1 << 31  # local address: the accumulator
-ACC_ACCUMULATE = 3 << 30  # the accumulator, adding to what is there
-ASM = ".insn r 0x7b, 3, {funct}, x0, $0, $1  # gemmini {name}"
-NAMES = {
-    CONFIG: "config",
-    MVIN: "mvin",
-    MVIN2: "mvin2",
-    MVOUT: "mvout",
-    LOOP_WS: "loop_ws",
-    LOOP_WS_CONFIG_BOUNDS: "loop_ws_config_bounds",
-    LOOP_WS_CONFIG_ADDRS_AB: "loop_ws_config_addrs_ab",
-    LOOP_WS_CONFIG_ADDRS_DC: "loop_ws_config_addrs_dc",
-    LOOP_WS_CONFIG_STRIDES_AB: "loop_ws_config_strides_ab",
-    LOOP_WS_CONFIG_STRIDES_DC: "loop_ws_config_strides_dc",
-}
 
-
-def f32_bits(x: float) -> int:
-    return int(np.array([x], dtype=np.float32).view(np.uint32)[0])
-
-
-ONE_F32 = f32_bits(1.0)
-
-
-class _Builder:
-    """i64 arithmetic and instructions at the current insertion point."""
-
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
-        self.i64 = ir.IntegerType.get_signless(64)
-        self.index = ir.IndexType.get()
-
-    def c(self, v: int):
-        return arith.ConstantOp(self.i64, ir.IntegerAttr.get(self.i64, v)).result
-
-    def idx(self, v: int):
-        return arith.ConstantOp(self.index, ir.IntegerAttr.get(self.index, v)).result
-
-    def to_i64(self, index_value):
-        return arith.IndexCastOp(self.i64, index_value).result
-
-    def add(self, a, b):
-        return arith.AddIOp(a, b).result
-
-    def mul(self, a, b):
-        return arith.MulIOp(a, b).result
-
-    def shl(self, a, n: int):
-        return arith.ShLIOp(a, self.c(n)).result
-
-    def ors(self, *vs):
-        out = vs[0]
-        for v in vs[1:]:
-            out = arith.OrIOp(out, v).result
-        return out
-
-    def minsi(self, a, b):
-        return arith.MinSIOp(a, b).result
-
-    def eq(self, a, b):
-        return arith.CmpIOp(arith.CmpIPredicate.eq, a, b).result
-
-    def select(self, cond, a, b):
-        return arith.SelectOp(cond, a, b).result
-
-    def insn(self, funct: int, rs1, rs2, what: str = "") -> None:
-        rs1 = self.c(rs1) if isinstance(rs1, int) else rs1
-        rs2 = self.c(rs2) if isinstance(rs2, int) else rs2
-        llvm.InlineAsmOp(
-            None, [rs1, rs2], ASM.format(funct=funct, name=what or NAMES[funct]), "r,r,~{memory}", has_side_effects=True
-        )
-
-    def fence(self) -> None:
-        llvm.InlineAsmOp(None, [], "fence", "~{memory}", has_side_effects=True)
-
-    def address(self, buffer):
-        return self.to_i64(memref.ExtractAlignedPointerAsIndexOp(buffer).result)
-
-
-def _nest(b: _Builder, extents: list[int], ivs: list, body) -> None:
-    """``scf.for`` loops over ``extents``, outermost first; ``body`` gets the i64 induction values."""
-    if not extents:
-        body(ivs)
-        return
-    loop = scf.ForOp(b.idx(0), b.idx(extents[0]), b.idx(1))
-    with ir.InsertionPoint(loop.body):
-        _nest(b, extents[1:], [*ivs, b.to_i64(loop.induction_variable)], body)
-        scf.YieldOp([])
-
-
-def _configs(b: _Builder, geo: dict) -> None:
+def _configs(b: Builder, geo: dict) -> None:
     k, n = geo["k"], geo["n"]
     act = ACT_RELU if geo["relu"] else 0
     b_t = 1 if geo["b_transposed"] else 0
@@ -149,7 +77,7 @@ def _configs(b: _Builder, geo: dict) -> None:
     config_ld(2, 0)  # bias: the same int32 row for every output row
 
 
-def _loop_body(b: _Builder, geo: dict, plan: MatmulPlan, bases: dict, ijk: list) -> None:
+def _loop_body(b: Builder, geo: dict, plan: MatmulPlan, bases: dict, ijk: list) -> None:
     """One loop_ws at grid step ``ijk`` = (batch, i0, j0, k0) as i64 values."""
     d = plan.dim
     m, n, k = geo["m"], geo["n"], geo["k"]
@@ -193,6 +121,16 @@ def _loop_body(b: _Builder, geo: dict, plan: MatmulPlan, bases: dict, ijk: list)
     b.insn(LOOP_WS, b.ors(acc, act), 2 if geo["b_transposed"] else 0)
 
 
+def _os_plan_of(fn, geo: dict, g: GemminiTarget) -> OsPlan | None:
+    """The OS plan when ``gemmini.plan`` says the layer runs output-stationary, else None."""
+    entries = ir.DictAttr(fn.attributes[PLAN_ATTR])
+    if "dataflow" not in entries or ir.StringAttr(entries["dataflow"]).value != "OS":
+        return None
+    plan = plan_os(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
+    assert plan is not None, "the plan pass chose OS for a layer whose panels do not fit"
+    return plan
+
+
 def _plan_of(fn, geo: dict, g: GemminiTarget) -> MatmulPlan:
     """The plan the dump shows (``gemmini.plan``'s tile_ijk), so the IR says what runs."""
     entries = ir.DictAttr(fn.attributes[PLAN_ATTR])
@@ -201,13 +139,7 @@ def _plan_of(fn, geo: dict, g: GemminiTarget) -> MatmulPlan:
     return MatmulPlan(geo["m"], geo["n"], geo["k"], geo["batch"], g.dim, tile, half_sp, half_acc, geo["bias"])  # type: ignore[arg-type]
 
 
-def _local(b: _Builder, addr: int, cols: int, rows) -> object:
-    """A mvin/mvout rs2: local address, cols, rows (an i64 value or an int)."""
-    rows_v = b.shl(rows, 48) if not isinstance(rows, int) else b.c(rows << 48)
-    return b.ors(rows_v, b.c((cols << 32) | addr))
-
-
-def _emit_add(b: _Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
+def _emit_add(b: Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
     """Residual add as Gemmini's resadd runs it: both operands moved into the accumulator as int8
     through the mvin scale unit (a overwriting, b accumulating), then moved out at scale 1.0."""
     w, d = plan.width, plan.dim
@@ -219,9 +151,9 @@ def _emit_add(b: _Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
     b.insn(CONFIG, (act << 2) | CONFIG_ST, (ONE_F32 << 32) | w, "config_st scale 1.0")
 
     def chunk(offset, cols: int, rows) -> None:
-        b.insn(MVIN, b.add(bases["a"], offset), _local(b, ACC, cols, rows), "mvin a")
-        b.insn(MVIN2, b.add(bases["b"], offset), _local(b, ACC_ACCUMULATE, cols, rows), "mvin2 b accumulate")
-        b.insn(MVOUT, b.add(bases["c"], offset), _local(b, ACC, cols, rows), "mvout")
+        b.insn(MVIN, b.add(bases["a"], offset), local_operand(b, ACC, cols, rows), "mvin a")
+        b.insn(MVIN2, b.add(bases["b"], offset), local_operand(b, ACC_ACCUMULATE, cols, rows), "mvin2 b accumulate")
+        b.insn(MVOUT, b.add(bases["c"], offset), local_operand(b, ACC, cols, rows), "mvout")
 
     if plan.rows:
 
@@ -230,7 +162,7 @@ def _emit_add(b: _Builder, geo: dict, plan: AddPlan, bases: dict) -> None:
             rows = b.minsi(b.c(d), b.add(b.c(plan.rows), b.mul(c0, b.c(-d))))
             chunk(b.mul(c0, b.c(d * w)), w, rows)
 
-        _nest(b, [plan.chunks], [], body)
+        nest(b, [plan.chunks], [], body)
     if plan.tail:
         chunk(b.c(plan.rows * w), plan.tail, 1)
 
@@ -270,6 +202,17 @@ def report_entry(fn, geo: dict, g: GemminiTarget) -> dict:
             "accelerator": "gemmini",
             "reason": how,
         }
+    os_plan = _os_plan_of(fn, geo, g)
+    if os_plan is not None:
+        return {
+            "op": name,
+            "loops": [geo["batch"], geo["m"], geo["n"], geo["k"]],
+            "iterators": ["parallel", "parallel", "parallel", "reduction"],
+            "tile_sizes": [1, g.dim, g.dim, g.dim * os_plan.chain_blocks],
+            "vectorized": False,
+            "accelerator": "gemmini",
+            "reason": f"Gemmini OS, issued by the core: {os_plan.commands()} commands; {os_plan.describe()}",
+        }
     plan = _plan_of(fn, geo, g)
     tiles = [t * g.dim for t in plan.tile]
     how = f"Gemmini loop_ws (WS): {plan.loops} loop(s) of {'x'.join(map(str, plan.tile))} blocks of DIM {g.dim}"
@@ -293,7 +236,7 @@ def _fields(*pairs: tuple[int, int]) -> int:
     return out
 
 
-def _emit_conv(b: _Builder, geo: dict, plan: ConvPlan, bases: dict) -> None:
+def _emit_conv(b: Builder, geo: dict, plan: ConvPlan, bases: dict) -> None:
     """One loop_conv_ws per tile of the plan's grid, its pads and DRAM offsets computed here (the
     grid is static); the K-channel tiles after the first add to the accumulator (no bias), only
     the last stores."""
@@ -359,7 +302,7 @@ def emit_layer(fn, g: GemminiTarget) -> None:
         op.erase()
     args = list(block.arguments)
     if geo["op"] == "conv2d_nhwc":
-        b = _Builder(g.dim)
+        b = Builder(g.dim)
         names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes["cosim_q.operands"])]
         with ir.InsertionPoint(block), fn.location:
             bases = {nm: b.address(v) for nm, v in zip(names, args, strict=False)}
@@ -370,7 +313,7 @@ def emit_layer(fn, g: GemminiTarget) -> None:
             func.ReturnOp([])
         return
     if geo["op"] == "add":
-        b = _Builder(g.dim)
+        b = Builder(g.dim)
         with ir.InsertionPoint(block), fn.location:
             bases = {"a": b.address(args[0]), "b": b.address(args[1]), "c": b.address(args[2])}
             b.fence()
@@ -378,16 +321,20 @@ def emit_layer(fn, g: GemminiTarget) -> None:
             b.fence()
             func.ReturnOp([])
         return
-    plan = _plan_of(fn, geo, g)
+    os_plan = _os_plan_of(fn, geo, g)
     names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes["cosim_q.operands"])]
     roles = {"x": "a", "w": "b", "a": "a", "b": "b", "bias": "bias"}
-    b = _Builder(g.dim)
+    b = Builder(g.dim)
     with ir.InsertionPoint(block), fn.location:
         bases = {roles[nm]: b.address(v) for nm, v in zip(names, args, strict=False)}
         bases["c"] = b.address(args[len(names)])
         b.fence()
-        _configs(b, geo)
-        _nest(b, [geo["batch"], *plan.outer], [], lambda ijk: _loop_body(b, geo, plan, bases, ijk))
+        if os_plan is not None:
+            emit_os(b, geo, os_plan, bases)
+        else:
+            plan = _plan_of(fn, geo, g)
+            _configs(b, geo)
+            nest(b, [geo["batch"], *plan.outer], [], lambda ijk: _loop_body(b, geo, plan, bases, ijk))
         b.fence()
         func.ReturnOp([])
 

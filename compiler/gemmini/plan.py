@@ -18,7 +18,8 @@ The frontend imports every ``cosim_q`` op as a call of a private, bodiless layer
 matmul, linear and bmm layer gets
 
 - ``gemmini.plan``: the Gemmini-level form of the layer, readable in ``--dump-ir``: the
-  shapes, dataflow, the loop_ws tiling, where the tiles live
+  shapes, the dataflow and why (:mod:`compiler.gemmini.output_stationary` estimates WS against
+  OS; ``gemmini.dataflow`` forces one), the loop_ws tiling, where the tiles live
   in the scratchpad and accumulator, how bias, requantization and ReLU are folded in;
 - a body that reads its arguments and returns a fresh tensor, so that bufferization treats
   it as any defined function: read-only arguments (no defensive copies at the call), the
@@ -37,6 +38,7 @@ from torch_mlir.dialects import bufferization, func, memref
 
 from compiler.errors import CompileError
 from compiler.frontend.layer_calls import NAMESPACE, OP_ATTR, OPERANDS_ATTR
+from compiler.gemmini.output_stationary import DATAFLOWS, choose_dataflow, os_plan_attribute
 from compiler.targets import GemminiTarget
 
 # Loop-start cost in DMA beats (config commands, the first tiles' latency): long enough that
@@ -146,6 +148,7 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
 
 # ---------------------------------------------------------------- the pass
 PLAN_ATTR = "gemmini.plan"
+DATAFLOW_ATTR = "gemmini.dataflow"  # a layer's requested dataflow: auto (default), WS or OS
 MAPPED = ("matmul", "linear", "bmm", "add", "conv2d_nhwc")
 
 
@@ -241,8 +244,12 @@ def layer_geometry(fn) -> dict:
     }
 
 
-def plan_attribute(geo: dict, plan: MatmulPlan, g: GemminiTarget):
-    """The ``gemmini.plan`` dictionary: the layer as Gemmini will run it."""
+def plan_attribute(geo: dict, plan: MatmulPlan, g: GemminiTarget, requested: str = "auto"):
+    """The ``gemmini.plan`` dictionary: the layer as Gemmini will run it (``requested``: the layer's
+    ``gemmini.dataflow``, auto, WS or OS; output_stationary.choose_dataflow decides)."""
+    dataflow, os_plan, why = choose_dataflow(requested, plan, geo, g, LOOP_COST_BEATS)
+    if os_plan is not None:
+        return os_plan_attribute(geo, os_plan, g, why)
 
     def i64(v: int):
         return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
@@ -260,7 +267,8 @@ def plan_attribute(geo: dict, plan: MatmulPlan, g: GemminiTarget):
             f"{geo['op']} {geo['m']}x{geo['k']} @ {geo['k']}x{geo['n']}"
             + (f" x{geo['batch']}" if geo["batch"] > 1 else "")
         ),
-        "dataflow": s("WS"),
+        "dataflow": s(dataflow),
+        "why_dataflow": s(why),
         "hardware_loop": s("loop_ws"),
         "dim": i64(g.dim),
         "mnk": ints((geo["m"], geo["n"], geo["k"])),
@@ -282,6 +290,16 @@ def plan_attribute(geo: dict, plan: MatmulPlan, g: GemminiTarget):
         "dma_bytes": i64(plan.dma_bytes()),
     }
     return ir.DictAttr.get(entries)
+
+
+def requested_dataflow(fn) -> str:
+    """The layer function's ``gemmini.dataflow`` (set by :func:`compiler.gemmini.with_dataflow`), else auto."""
+    if DATAFLOW_ATTR not in fn.attributes:
+        return "auto"
+    value = ir.StringAttr(fn.attributes[DATAFLOW_ATTR]).value
+    if value not in DATAFLOWS:
+        raise CompileError(f"{DATAFLOW_ATTR} = {value!r}: use one of {', '.join(DATAFLOWS)}")
+    return value
 
 
 def _placeholder_body(fn) -> None:
@@ -484,7 +502,7 @@ def plan_layers(module, g: GemminiTarget) -> int:
                 fn.attributes[PLAN_ATTR] = conv_plan_attribute(geo, plan_conv(geo, g), g)
             else:
                 plan = plan_matmul(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
-                fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g)
+                fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g, requested_dataflow(fn))
             if not fn.regions[0].blocks:
                 _placeholder_body(fn)
     return len(fns)
