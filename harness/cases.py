@@ -403,6 +403,7 @@ QUANT_OPTION_KEYS = (
     "top1_disagree",
     "classifier",
     "float_op_steps",
+    "dataflow",
 )
 
 

@@ -94,6 +94,10 @@ def _compile_case(c: Case, soc, out_dir: Path, *, dump_ir, quant):
             imported = import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
     else:
         imported = import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
+    if quant is not None and quant.get("dataflow", "auto") != "auto":  # the case's Gemmini dataflow option
+        from compiler.gemmini import with_dataflow
+
+        imported = with_dataflow(imported, quant["dataflow"])
     seconds["frontend"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     kernel = compile_kernel(imported, soc, dump_dir=dump_ir)

@@ -57,6 +57,9 @@ def _compile(fn, inputs, soc, dataflow: str, dump_dir: Path | None = None):
 
 
 def _run(kernel, soc, work: Path, on: str = "iss"):
+    from configs import load_soc
+
+    soc = load_soc(soc)
     prog = build_program(kernel, soc, work)
     dumps = [(int(o["address"], 16), o["size"]) for o in prog.outputs]
     if on == "iss":
@@ -156,3 +159,28 @@ def test_an_os_chain_cannot_wrap_the_20_bit_sums(soc):
     worst = plan.chain_blocks * g.dim * 128 * 128  # every product (-128) x (-128)
     assert worst <= (1 << (MESH_OUTPUT_BITS - 1)) - 1 < worst + 128 * 128 * g.dim
     assert plan.chain_blocks * g.dim <= OS_CHAIN_K
+
+
+@pytest.mark.iss
+def test_case_option_forces_the_dataflow_through_verify(tmp_path):
+    from harness.errors import CosimError
+    from harness.verify import verify
+
+    src = tmp_path / "model.py"
+    src.write_text(
+        "import torch\n"
+        "def f(df='OS'):\n"
+        "    g = torch.Generator().manual_seed(3)\n"
+        "    return (lambda a, b: a @ b), (torch.randn(9, 13, generator=g), torch.randn(13, 6, generator=g)),"
+        " {'dataflow': df}\n"
+        "def bad():\n"
+        "    return f('os')\n"
+    )
+    result = verify(f"{src}:f", "gemmini-dim4", on="iss", workdir=tmp_path)
+    assert result["status"] == "pass", result.get("message")
+    assert result["quant"]["dataflow"] == "OS"
+    assert [e["reason"].split(",")[0] for e in result["compile"]["schedule"] if e["accelerator"] == "gemmini"] == [
+        "Gemmini OS"
+    ]
+    with pytest.raises(CosimError, match="dataflow 'os': use auto"):
+        verify(f"{src}:bad", "gemmini-dim4", on="iss", workdir=tmp_path)

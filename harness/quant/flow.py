@@ -50,6 +50,9 @@ def quantize_case(mat, soc):
     opts = mat.quant_options
     calibration = mat.calibration or [mat.inputs]
     steps = float_op_steps(mat.case.name, opts)
+    dataflow = opts.get("dataflow", "auto")
+    if dataflow not in ("auto", "WS", "OS"):
+        raise CosimError(f"{mat.case.name}: dataflow {dataflow!r}: use auto (the plan's estimate), WS or OS")
     try:
         qp = quantize(mat.fn, mat.inputs, calibration, observer=opts.get("observer", "minmax"))
     except QuantError as e:
@@ -78,6 +81,7 @@ def quantize_case(mat, soc):
         "reference": "the int8 program run eagerly on the host (compared bit for bit)",
         "accuracy": accuracy,
         "float_op_steps": steps,
+        "dataflow": dataflow,
         "seconds": round(time.perf_counter() - t0, 3),
     }
     return replace(mat, fn=fn, inputs=q_inputs, reference=reference), record
