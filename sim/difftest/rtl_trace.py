@@ -60,6 +60,14 @@ def parse_rtl_line(line: str, line_no: int = 0) -> RtlItem | None:
     return commit
 
 
+def parse_rtl_commit(line: str, line_no: int = 0) -> Commit:
+    """One retired-instruction line; a completion, trap or blank line here is a format error."""
+    item = parse_rtl_line(line, line_no)
+    if not isinstance(item, Commit):
+        raise LogFormatError(f"RTL trace line {line_no}: expected a retired instruction: {line.strip()!r}")
+    return item
+
+
 def iter_rtl_trace(lines: Iterable[str]) -> Iterator[RtlItem]:
     for line_no, line in enumerate(lines, 1):
         item = parse_rtl_line(line, line_no)
