@@ -23,18 +23,20 @@ DEFAULT_CASES = ("addmm", "mm", "bmm", "linear", "softmax", "conv2d", "mlp", "le
 def measure(case_name: str, soc: str, workdir: Path) -> dict:
     from compiler import compile_kernel
     from compiler.frontend import import_torch
+    from configs import load_soc
     from harness.cases import materialize, resolve
     from harness.program import build_program
     from harness.verify import c_identifier
 
+    cfg = load_soc(soc)  # once, here: compile and link take the object
     c = resolve(case_name)
     t0 = time.perf_counter()
     mat = materialize(c)
     imported = import_torch(mat.fn, mat.inputs, name=c_identifier(c.name), source=c.name)
     t1 = time.perf_counter()
-    kernel = compile_kernel(imported, soc, use_cache=False)
+    kernel = compile_kernel(imported, cfg, use_cache=False)
     t2 = time.perf_counter()
-    build_program(kernel, soc, workdir / f"{case_name}-{soc}", case=c.name)
+    build_program(kernel, cfg, workdir / f"{case_name}-{soc}", case=c.name)
     t3 = time.perf_counter()
     return {
         "case": case_name,

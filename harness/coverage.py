@@ -21,6 +21,7 @@ from pathlib import Path
 from compiler import compile_kernel
 from compiler.errors import CompileError
 from compiler.frontend import import_mlir_file, import_torch
+from configs import load_soc
 from harness.cases import REGISTRY, materialize, resolve
 from harness.check import compare_all
 from harness.program import build_program, read_outputs
@@ -33,8 +34,9 @@ def _first(e: Exception) -> str:
     return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
 
 
-def case_coverage(name: str, soc: str, *, rtl: bool = False, mix: bool = False) -> dict:
-    row: dict = {"case": name, "soc": soc, **{c: "not run" for c in COLUMNS}}
+def case_coverage(name: str, soc_name: str, *, rtl: bool = False, mix: bool = False) -> dict:
+    row: dict = {"case": name, "soc": soc_name, **{c: "not run" for c in COLUMNS}}
+    soc = load_soc(soc_name)  # once, here: every stage below takes the object
     c = resolve(name)
     try:
         mat = materialize(c)

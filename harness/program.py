@@ -23,7 +23,7 @@ import numpy as np
 
 from compiler import Kernel
 from compiler.frontend import TensorSpec
-from configs import SocConfig, load_soc
+from configs import SocConfig
 from harness.elfcheck import ElfImage
 from harness.errors import CosimError
 from harness.results import FORWARD_REGION, write_json_atomic
@@ -147,14 +147,11 @@ def _symbols(elf: Path) -> dict[str, tuple[int, int]]:
     return {n: (s.addr, s.size) for n, s in ElfImage(elf).symbols_with_prefix("cosim_").items()}
 
 
-def build_program(
-    kernel: Kernel, soc: SocConfig | str, out_dir: str | os.PathLike, *, case: str | None = None
-) -> Program:
+def build_program(kernel: Kernel, soc: SocConfig, out_dir: str | os.PathLike, *, case: str | None = None) -> Program:
     """Write ``main.c``, link it with the kernel object and the runtime into
     ``<out_dir>/<name>.elf`` and write ``<out_dir>/manifest.json``."""
     from harness.toolchain import build_elf
 
-    soc = load_soc(soc)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     main_c = out_dir / "main.c"

@@ -25,7 +25,7 @@ from pathlib import Path
 from compiler import compile_kernel
 from compiler.frontend import import_mlir_file, import_torch
 from compiler.frontend.profile_regions import profile_markers, regions_of
-from configs import load_soc
+from configs import SocConfig, load_soc
 from harness.cases import Case, materialize, resolve
 from harness.check import accept_float_op_steps, apply_accuracy, compare_all
 from harness.errors import CosimError
@@ -36,7 +36,7 @@ from sim.outcome import RunOutcome
 TARGETS = ("iss", "rtl")
 
 
-def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: Path) -> RunOutcome:
+def run_on(target: str, elf: Path, soc: SocConfig, dumps: list[tuple[int, int]], workdir: Path) -> RunOutcome:
     """Run an ELF on Spike or on the RTL; the RTL runner is imported only when asked for."""
     if target == "iss":
         from harness.elfcheck import check_elf
@@ -44,7 +44,7 @@ def run_on(target: str, elf: Path, soc, dumps: list[tuple[int, int]], workdir: P
         from sim.spike import Dump, run_spike
 
         outcome = run_spike(elf, soc, dumps=[Dump(a, s) for a, s in dumps], workdir=workdir)
-        describe_trap(outcome, check_elf(elf, soc), load_soc(soc))
+        describe_trap(outcome, check_elf(elf, soc), soc)
         return outcome
     if target == "rtl":
         try:

@@ -186,7 +186,8 @@ def test_cases_on_rtl(name, soc):
 
 
 def test_coverage_row_and_markdown():
-    from harness.coverage import case_coverage, markdown
+    from harness.coverage import case_coverage
+    from harness.report.coverage import markdown
 
     row = case_coverage("relu", "t1-small", mix=True)
     assert row["recognized"] == row["lowered"] == row["compiled"] == row["validated_iss"] == "yes"

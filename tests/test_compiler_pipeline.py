@@ -21,7 +21,7 @@ from compiler.targets import (
     split_point,
     target_for,
 )
-from configs import CONFIG_DIR
+from configs import CONFIG_DIR, load_soc
 
 torch = pytest.importorskip("torch")
 from compiler.frontend import import_torch  # noqa: E402
@@ -450,7 +450,7 @@ def test_embedding_index_checks_run_on_the_target(tmp_path):
     assert result["status"] == "pass", result
 
     imported = import_torch(emb, (idx,), name="emb", source="emb")
-    program = build_program(compile_kernel(imported, "rv32", use_cache=False), "rv32", tmp_path / "bad")
+    program = build_program(compile_kernel(imported, "rv32", use_cache=False), load_soc("rv32"), tmp_path / "bad")
     (addr,) = [s.addr for s in ElfImage(program.elf).symbols_with_prefix("cosim_in").values() if s.size == 3 * 8]
     with open(program.elf, "r+b") as f:
         elf = ELFFile(f)
