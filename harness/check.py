@@ -162,6 +162,12 @@ def reason_of(outcome: RunOutcome) -> str | None:
     return None
 
 
+def crashed_result(case: str, soc: str, target: str, error: Exception) -> dict:
+    """The record of a case whose run raised instead of ending: status ``error``, the exception as reason
+    (the suite reports every case, whatever went wrong)."""
+    return {"case": case, "soc": soc, "target": target, "status": "error", "message": str(error)}
+
+
 # An int8 program whose float ops (softmax, layer_norm on the core) are not ATen's bit for bit may end
 # a few int8 steps from the host's int8 program, when every op matched on the device's own inputs: how
 # many is the case's ``float_op_steps`` option (result.json's ``quant.float_op_steps``; default

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from harness.check import crashed_result
 from harness.errors import CosimError
 from harness.executor import executor_env
 from harness.failure_waves import CAP_ENV, WINDOW_ENV, add_failure_waves
@@ -135,7 +136,7 @@ def run_case(case: Case, results: Path) -> dict:
     try:
         result = case.run(workdir)
     except Exception as e:  # the suite must report every case, whatever went wrong
-        result = {"case": case.id, "soc": case.soc, "target": case.target, "status": "error", "message": str(e)}
+        result = crashed_result(case.id, case.soc, case.target, e)
     result["case"] = case.id
     add_failure_waves(case.soc, case.target, result, workdir)
     result[RESUME_KEY] = resume_key(case.soc, case.target, result)
