@@ -19,7 +19,8 @@ import pytest
 from harness.commands.difftest import run_difftest
 from harness.toolchain import build_elf
 from sim.randgen.frame import Frame, trap_handler
-from sim.randgen.vector import FAMILIES, all_mnemonics, generate_vector, main, mem_mnemonics
+from sim.randgen.vector import generate_vector, main
+from sim.randgen.vector_ops import FAMILIES, all_mnemonics, mem_mnemonics
 
 ROOT = Path(__file__).resolve().parents[1]
 COVERAGE = ROOT / "sim" / "rtl" / "vector" / "COVERAGE.md"
