@@ -77,13 +77,25 @@ module gemmini_array
     end
   end
 
+  // ---------------------------------------------------------------- clock gate
+  // The input register, the skew lines, the mesh and the de-skew lines run on
+  // a clock that stops while no beat is in the array: nothing in them changes
+  // then (every beat that left has shifted its valid bits out, and the PEs'
+  // stationary registers change only with a valid beat). The tile state, the
+  // side band and the beat counter keep the free-running clock.
+
+  logic arr_en, arr_clk;
+  logic [CountW-1:0] inflight_q;  // beats in flight (below)
+  assign arr_en = in_valid_i || inflight_q != '0;
+  gemmini_clock_gate u_cg (.clk_i, .en_i(arr_en), .gclk_o(arr_clk));
+
   // ---------------------------------------------------------------- input register
 
   logic                 s0_valid_q;
   pe_ctrl_t             s0_ctrl_q;
   in_t      [Dim-1:0]   s0_a_q, s0_b_q, s0_d_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge arr_clk or negedge rst_ni) begin
     if (!rst_ni) begin
       s0_valid_q <= 1'b0;
       s0_ctrl_q  <= '0;
@@ -110,17 +122,17 @@ module gemmini_array
 
   for (genvar i = 0; i < Dim; i++) begin : g_skew
     gemmini_delay #(.Width(InputW), .Depth(i)) u_skew_a (
-      .clk_i, .rst_ni, .d_i(s0_a_q[i]), .q_o(m_a[i])
+      .clk_i(arr_clk), .rst_ni, .d_i(s0_a_q[i]), .q_o(m_a[i])
     );
     gemmini_delay #(.Width(1 + CtrlW + 2 * InputW), .Depth(i)) u_skew_col (
-      .clk_i, .rst_ni,
+      .clk_i(arr_clk), .rst_ni,
       .d_i({s0_valid_q, s0_ctrl_q, s0_b_q[i], s0_d_q[i]}),
       .q_o({m_valid[i], m_ctrl[i], m_b[i], m_d[i]})
     );
   end
 
   gemmini_mesh #(.Dim(Dim)) u_mesh (
-    .clk_i, .rst_ni,
+    .clk_i(arr_clk), .rst_ni,
     .a_i     (m_a),
     .valid_i (m_valid),
     .ctrl_i  (m_ctrl),
@@ -139,7 +151,7 @@ module gemmini_array
     assign sel = m_ctrl_out[c].df == DfOs ? m_c_out[c] : m_b_out[c];
     assign unused_ctrl[c*(CtrlW-1) +: CtrlW-1] = {m_ctrl_out[c].prop, m_ctrl_out[c].shift};
     gemmini_delay #(.Width(OutputW), .Depth(Dim - 1 - c)) u_deskew (
-      .clk_i, .rst_ni, .d_i(sel), .q_o(out_c_o[c])
+      .clk_i(arr_clk), .rst_ni, .d_i(sel), .q_o(out_c_o[c])
     );
   end
 
@@ -162,8 +174,9 @@ module gemmini_array
   assign out_df_o    = side_df;
   assign out_tag_o   = side_tag;
 
-  // Beats in flight (for a controller waiting until the array has drained).
-  logic [CountW-1:0] inflight_q;
+  // Beats in flight (for a controller waiting until the array has drained, and
+  // the clock gate: a beat's last register in the array takes its last edge in
+  // the cycle its side band comes out, when the count still includes it).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       inflight_q <= '0;

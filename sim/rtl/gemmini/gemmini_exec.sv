@@ -561,22 +561,20 @@ module gemmini_exec
     if (ft2_fire && fi2_q == '0) begin
       buf_q[ft2.job[1:0]][ft2.opnd] <= '0;
     end
+    // memory row i: buffer row i, or buffer column i when transposed (one row
+    // or one column written, not a loop over every element)
     if (rq_v_q) begin
-      for (int r = 0; r < Dim; r++) begin
-        for (int e = 0; e < Dim; e++) begin
-          if (rq_tr_q ? KW'(e) == rq_i_q : KW'(r) == rq_i_q) begin
-            buf_q[rq_job_q[1:0]][rq_opnd_q][r][e] <= rq_tr_q ? rd_row[r] : rd_row[e];
-          end
-        end
+      if (rq_tr_q) begin
+        for (int r = 0; r < Dim; r++) buf_q[rq_job_q[1:0]][rq_opnd_q][r][rq_i_q] <= rd_row[r];
+      end else begin
+        buf_q[rq_job_q[1:0]][rq_opnd_q][rq_i_q] <= rd_row;
       end
     end
     if (rq1_v_q) begin
-      for (int r = 0; r < Dim; r++) begin
-        for (int e = 0; e < Dim; e++) begin
-          if (rq1_tr_q ? KW'(e) == rq1_i_q : KW'(r) == rq1_i_q) begin
-            buf_q[rq1_job_q[1:0]][rq1_opnd_q][r][e] <= rq1_tr_q ? rd_row1[r] : rd_row1[e];
-          end
-        end
+      if (rq1_tr_q) begin
+        for (int r = 0; r < Dim; r++) buf_q[rq1_job_q[1:0]][rq1_opnd_q][r][rq1_i_q] <= rd_row1[r];
+      end else begin
+        buf_q[rq1_job_q[1:0]][rq1_opnd_q][rq1_i_q] <= rd_row1;
       end
     end
   end

@@ -37,44 +37,16 @@ module gemmini_pe
   output out_t     c_o
 );
 
-  acc_t     c1_q, c1_d, c2_q, c2_d;
+  acc_t     c1_q, c2_q;
   logic     prop_q;  // prop of the last valid beat (Gemmini's last_s)
   logic     valid_q;
   pe_ctrl_t ctrl_q;
   in_t      a_q;
-  out_t     b_q, b_d, c_q, c_d;
+  out_t     b_q, c_q;
 
-  logic              os, flip;
-  logic [ShiftW-1:0] shamt;
-  acc_t              prop_reg, work_reg, work_next, addend;
-  out_t              mac;  // the MAC's output has the 20-bit mesh output width in both dataflows
-  in_t               mul_b;
-  prod_t             prod;
-
-  always_comb begin
-    os        = ctrl_i.df == DfOs;
-    flip      = prop_q != ctrl_i.prop;
-    shamt     = flip ? ctrl_i.shift : '0;
-    prop_reg  = ctrl_i.prop ? c1_q : c2_q;
-    work_reg  = ctrl_i.prop ? c2_q : c1_q;
-    // One multiplier and one adder for both dataflows (Gemmini's MacUnit).
-    mul_b     = os ? in_t'(b_i) : in_t'(work_reg);
-    addend    = os ? work_reg : acc_t'(b_i);
-    prod      = prod_t'(a_i) * prod_t'(mul_b);
-    mac       = out_t'(addend + acc_t'(prod));
-    if (os) begin
-      c_d       = saturate_out(round_shift(prop_reg, shamt));
-      b_d       = b_i;
-      work_next = acc_t'(mac);
-    end else begin
-      c_d       = out_t'(prop_reg);
-      b_d       = mac;
-      work_next = work_reg;
-    end
-    c1_d = ctrl_i.prop ? acc_t'(d_i) : work_next;
-    c2_d = ctrl_i.prop ? work_next : acc_t'(d_i);
-  end
-
+  // The next state is computed inside the valid branch (not in an always_comb):
+  // the same logic, but a simulator then spends nothing on a PE in a beat
+  // without valid_i, and only the dataflow in use is evaluated.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= 1'b0;
@@ -88,13 +60,29 @@ module gemmini_pe
     end else begin
       valid_q <= valid_i;
       if (valid_i) begin
+        acc_t prop_reg, work_reg, work_next;
+        out_t mac;  // the MAC's output has the 20-bit mesh output width in both dataflows
+        prop_reg = ctrl_i.prop ? c1_q : c2_q;
+        work_reg = ctrl_i.prop ? c2_q : c1_q;
+        // One multiplier and one adder for both dataflows (Gemmini's MacUnit).
+        if (ctrl_i.df == DfOs) begin
+          logic [ShiftW-1:0] shamt;
+          shamt     = prop_q != ctrl_i.prop ? ctrl_i.shift : '0;  // a flip sends the result out
+          mac       = out_t'(work_reg + acc_t'(prod_t'(a_i) * prod_t'(in_t'(b_i))));
+          c_q       <= saturate_out(round_shift(prop_reg, shamt));
+          b_q       <= b_i;
+          work_next = acc_t'(mac);
+        end else begin
+          mac       = out_t'(acc_t'(b_i) + acc_t'(prod_t'(a_i) * prod_t'(in_t'(work_reg))));
+          c_q       <= out_t'(prop_reg);
+          b_q       <= mac;
+          work_next = work_reg;
+        end
+        c1_q   <= ctrl_i.prop ? acc_t'(d_i) : work_next;
+        c2_q   <= ctrl_i.prop ? work_next : acc_t'(d_i);
         prop_q <= ctrl_i.prop;
-        c1_q   <= c1_d;
-        c2_q   <= c2_d;
         ctrl_q <= ctrl_i;
         a_q    <= a_i;
-        b_q    <= b_d;
-        c_q    <= c_d;
       end
     end
   end

@@ -34,7 +34,15 @@ COCOTB_MODULE = "sim.tb.gemmini.mesh_cocotb"
 
 # Compile order: the package, the leaves, the array, the test-bench top.
 RTL_SOURCES: tuple[Path, ...] = tuple(
-    RTL_DIR / n for n in ("gemmini_pkg.sv", "gemmini_delay.sv", "gemmini_pe.sv", "gemmini_mesh.sv", "gemmini_array.sv")
+    RTL_DIR / n
+    for n in (
+        "gemmini_pkg.sv",
+        "gemmini_clock_gate.sv",
+        "gemmini_delay.sv",
+        "gemmini_pe.sv",
+        "gemmini_mesh.sv",
+        "gemmini_array.sv",
+    )
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "gemmini_array_tb.sv",)
 FLAGS = ("-O2", "--x-assign", "0", "--x-initial", "0")

@@ -27,6 +27,7 @@ RTL_SOURCES: tuple[Path, ...] = (
         RTL_DIR / n
         for n in (
             "gemmini_scale.sv",
+            "gemmini_clock_gate.sv",
             "gemmini_delay.sv",
             "gemmini_pe.sv",
             "gemmini_mesh.sv",

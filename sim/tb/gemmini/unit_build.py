@@ -125,6 +125,7 @@ UNIT_SOURCES: tuple[Path, ...] = (
         RTL_DIR / f"gemmini_{n}.sv"
         for n in (
             "scale",
+            "clock_gate",
             "delay",
             "pe",
             "mesh",
