@@ -4,7 +4,7 @@ python -m harness.report.cycles results/cycles/summary.json [--baseline baseline
 
 Beside the summary it writes ``cycles.md`` and ``cycles.png`` (cycles per case,
 one panel per SoC), ``layers.png`` (per-layer breakdown of the cases whose
-profile has regions besides forward), ``trace.json`` (Perfetto, harness.perfetto)
+profile has regions besides forward), ``trace.json`` (Perfetto, harness.report.perfetto)
 and, with ``--baseline``, ``deltas.md`` and ``deltas.png`` (cycle change per case).
 """
 
