@@ -501,58 +501,66 @@ static inline void sp_tiled_matmul_os(const elem_t *A, const elem_t *B, const vo
   const size_t sizeof_D = low_D ? sizeof(elem_t) : sizeof(acc_t);
   const size_t sizeof_C = full_C ? sizeof(acc_t) : sizeof(elem_t);
 
-  /* bias into the accumulator (mvin3: the D stride is in config_ld id 2) */
-  if (D != NULL && !no_bias) {
-    for (size_t i = 0; i < I; i++) {
-      const size_t rows = DIM - (i == I - 1 ? pad_I : 0);
-      const size_t bias_row = repeating_bias ? 0 : i * DIM;
-      for (size_t j = 0; j < J; j += D_blocks) {
-        const size_t blocks = j + D_blocks <= J ? D_blocks : J - j;
-        const size_t cols = blocks * DIM - (j + blocks >= J ? pad_J : 0);
-        const int8_t *dram = (const int8_t *)D + (bias_row * D_row_stride + j * DIM) * sizeof_D;
-        gemmini_extended_mvin3(dram, acc_start + (i * J + j) * DIM, cols, rows);
-      }
-    }
-  }
-
+  /* The core issues every preload / compute here, so the k loop keeps its
+   * operands packed and steps their addresses (A: DIM rows, B: J*DIM rows a k)
+   * instead of rebuilding them: the same commands, fewer instructions a tile. */
+  const size_t k_bias = K > 1 ? 1 : 0;
+  const uint64_t pre_garbage = GEMMINI_LOCAL_OPERAND(GARBAGE_ADDR, DIM, DIM);
   for (size_t i = 0; i < I; i++) {
+    const size_t A_rows = DIM - (i == I - 1 ? pad_I : 0);
     for (size_t j = 0; j < J; j++) {
       const uint32_t C_acc = acc_start + (i * J + j) * DIM;
-      for (size_t k = 0; k < K; k++) {
-        const uint32_t A_sp = A_sp_start + (i * K + k) * DIM;
-        const uint32_t B_sp = B_sp_start + (k * J + j) * DIM;
-
-        if (j == 0 && k % A_blocks == 0) {
+      const size_t C_cols = DIM - (j == J - 1 ? pad_J : 0); /* = B's columns */
+      const bool load_a = j == 0, load_b = i == 0 && j % B_blocks == 0;
+      const bool load_d = D != NULL && !no_bias && j % D_blocks == 0;
+      const uint64_t pre_c = GEMMINI_LOCAL_OPERAND(GARBAGE_ADDR, C_cols, A_rows);
+      uint64_t a_op = GEMMINI_LOCAL_OPERAND(A_sp_start + i * K * DIM, DIM, A_rows);
+      uint64_t b_op = GEMMINI_LOCAL_OPERAND(B_sp_start + j * DIM, C_cols, DIM);
+      for (size_t k = 0; k < K; k++, a_op += DIM, b_op += J * DIM) {
+        /* The bias of C tiles (i, j..) goes in under this tile's computes: only
+         * its last preload adds to it. At k = 1 the array holds a garbage-C
+         * partial sum, so the mvin3 makes the array write nothing out. */
+        if (k == k_bias && load_d) {
+          const size_t blocks = j + D_blocks <= J ? D_blocks : J - j;
+          const size_t cols = blocks * DIM - (j + blocks >= J ? pad_J : 0);
+          const size_t bias_row = repeating_bias ? 0 : i * DIM;
+          const int8_t *dram = (const int8_t *)D + (bias_row * D_row_stride + j * DIM) * sizeof_D;
+          gemmini_extended_mvin3(dram, C_acc, cols, A_rows);
+        }
+        if (load_a && k % A_blocks == 0) {
           const size_t blocks = k + A_blocks <= K ? A_blocks : K - k;
           const size_t cols = blocks * DIM - (k + blocks >= K ? pad_K : 0);
-          const size_t rows = DIM - (i == I - 1 ? pad_I : 0);
-          gemmini_extended_mvin(A + (i * DIM * A_row_stride + k * DIM), A_sp, cols, rows);
+          gemmini_extended_mvin(A + (i * DIM * A_row_stride + k * DIM), A_sp_start + (i * K + k) * DIM, cols,
+                                A_rows);
         }
-        if (i == 0 && j % B_blocks == 0) {
+        if (load_b) {
           const size_t blocks = j + B_blocks <= J ? B_blocks : J - j;
           const size_t cols = blocks * DIM - (j + blocks >= J ? pad_J : 0);
           const size_t rows = DIM - (k == K - 1 ? pad_K : 0);
-          gemmini_extended_mvin2(B + (k * DIM * B_row_stride + j * DIM), B_sp, cols, rows);
+          gemmini_extended_mvin2(B + (k * DIM * B_row_stride + j * DIM), B_sp_start + (k * J + j) * DIM, cols, rows);
         }
 
-        /* The array keeps the partial sum; only the last k writes it out, adding to
-         * the accumulator (bias, or an earlier K tile) unless this tile starts C. */
-        uint32_t out = GARBAGE_ADDR;
-        if (k == K - 1) {
-          out = C_acc | GEMMINI_ACC_ACCUMULATE;
-          if (no_bias && D != NULL) out = C_acc;
+        if (k != K - 1) {
+          /* The array keeps the partial sum (no C). */
+          ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, pre_garbage, pre_c, k_PRELOAD);
+          if (k == 0) {
+            ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, a_op, b_op, k_COMPUTE_PRELOADED);
+          } else {
+            ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, a_op, b_op, k_COMPUTE_ACCUMULATE);
+          }
+          continue;
         }
-        const size_t A_cols = DIM - (k == K - 1 ? pad_K : 0);
-        const size_t A_rows = DIM - (i == I - 1 ? pad_I : 0);
-        const size_t B_cols = DIM - (j == J - 1 ? pad_J : 0);
-        const size_t B_rows = DIM - (k == K - 1 ? pad_K : 0);
-        const size_t C_cols = DIM - (j == J - 1 ? pad_J : 0);
-        const size_t C_rows = DIM - (i == I - 1 ? pad_I : 0);
-        gemmini_extended_preload(GARBAGE_ADDR, out, DIM, DIM, C_cols, C_rows);
+        /* The last k writes the sum out, adding to the accumulator (bias, or an
+         * earlier K tile) unless this tile starts C. */
+        const uint32_t out = (no_bias && D != NULL) ? C_acc : (C_acc | GEMMINI_ACC_ACCUMULATE);
+        const uint32_t A_sp = A_sp_start + (i * K + k) * DIM;
+        const uint32_t B_sp = B_sp_start + (k * J + j) * DIM;
+        const size_t K_cols = DIM - pad_K; /* A's columns = B's rows */
+        gemmini_extended_preload(GARBAGE_ADDR, out, DIM, DIM, C_cols, A_rows);
         if (k == 0) {
-          gemmini_extended_compute_preloaded(A_sp, B_sp, A_cols, A_rows, B_cols, B_rows);
+          gemmini_extended_compute_preloaded(A_sp, B_sp, K_cols, A_rows, C_cols, K_cols);
         } else {
-          gemmini_extended_compute_accumulated(A_sp, B_sp, A_cols, A_rows, B_cols, B_rows);
+          gemmini_extended_compute_accumulated(A_sp, B_sp, K_cols, A_rows, C_cols, K_cols);
         }
       }
     }

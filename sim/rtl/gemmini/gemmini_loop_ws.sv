@@ -2,7 +2,11 @@
 // five loop_ws configs (funct 9..13) and loop_ws (funct 8) and emits the
 // primitive commands of sim/gemmini/loop_ws.py's LoopWs.commands (mvin3 for D,
 // mvin for A, mvin2 for B, preload + compute_preloaded/accumulated, mvout for C),
-// the same multiset, in an order that keeps every dependency of the model's.
+// the same multiset, in an order that keeps every dependency of the model's:
+// the D, A and B moves are interleaved with the execute commands, each emitted
+// just before the first tile that needs it (up to LookAhead tiles early), so
+// the mesh starts after the first tile's loads instead of after all of them
+// (DMA.md, "loop_ws order"). The C stores follow the last compute.
 //
 // Ports
 //   clk_i, rst_ni                  clock, asynchronous active-low reset
@@ -19,7 +23,8 @@
 //                                  come); low when idle
 //
 // Parameters (sim/gemmini/params.py): Dim, SpRows, AccRows, MaxBlockLen
-// (dma_max_bytes / Dim), MaxBlockLenAcc (dma_max_bytes / (4 Dim)).
+// (dma_max_bytes / Dim), MaxBlockLenAcc (dma_max_bytes / (4 Dim)); the order's
+// JGroup and LookAhead (defaults measured in DMA.md).
 //
 // Handshake: in_ready_o = !busy_o (state only): a config or the next loop_ws
 // waits until the current loop's last command has been taken, so a loop's
@@ -31,7 +36,9 @@ module gemmini_loop_ws #(
   parameter int unsigned SpRows         = 4096,
   parameter int unsigned AccRows        = 256,
   parameter int unsigned MaxBlockLen    = 16,
-  parameter int unsigned MaxBlockLenAcc = 4
+  parameter int unsigned MaxBlockLenAcc = 4,
+  parameter int unsigned JGroup         = 3,   // C tile columns a group of the execute order spans
+  parameter int unsigned LookAhead      = 64   // tiles the loads may run ahead of execute (< 256)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -56,7 +63,24 @@ module gemmini_loop_ws #(
   localparam logic [31:0] Garbage = 32'hffff_ffff;
   localparam logic [15:0] D16 = 16'(Dim);
 
-  typedef enum logic [2:0] {PhIdle, PhLdD, PhLdA, PhLdB, PhEx, PhStC} phase_e;
+  typedef enum logic [1:0] {PhIdle, PhRun, PhStC} phase_e;
+  typedef enum logic [1:0] {SD, SA, SB, SC} stream_e;
+  typedef struct packed {
+    logic [15:0] i, j, k, jg;            // tile indices; jg the first C column of j's group
+    logic        last;                   // (next_tile) the loop's last tile was passed
+  } tile_t;
+
+  // One block-move stream (D, A, B or C): for col in 0..cols_n step bm, for row
+  // in 0..rows_n: a move of min(bm, cols_n - col) tiles, DRAM dram0 +
+  // (row*stride + col)*Dim*eb, local row sp0 + (row*cols_n + col)*Dim; the last
+  // tile row loses pad_r rows, the move reaching the last tile column pad_c columns.
+  typedef struct packed {
+    logic [6:0]  funct;
+    logic [63:0] dram0, stride;
+    logic        eb4;                    // 4-byte elements (int32 D or C)
+    logic [31:0] sp0;
+    logic [15:0] rows_n, cols_n, pad_r, pad_c, bm;
+  } geom_t;
 
   // ---------------------------------------------------------------- config (funct 9..13)
   logic [15:0] max_i_q, max_j_q, max_k_q, pad_i_q, pad_j_q, pad_k_q;
@@ -67,9 +91,15 @@ module gemmini_loop_ws #(
   logic        sp_half_q, acc_half_q;    // halves the next loop takes (the model's loops_started % 2, acc_half)
   logic [31:0] a_start_q, b_start_q, acc_start_q;
   phase_e      phase_q;
-  logic [16:0] row_q, col_q;             // block moves: tile row, first tile column of the move
-  logic [15:0] ei_q, ej_q, ek_q;         // execute: tile indices
+  logic [16:0] row_q [4], col_q [4];     // per stream: tile row, first tile column of its next move
+  logic [3:0]  sdone_q;                  // D, A, B: every move of the stream is out (C unused)
+  tile_t       ex_q, la_q;               // execute cursor, look-ahead cursor
   logic        ecmp_q;                   // execute: 0 preload, 1 compute
+  logic        la_done_q;                // the look-ahead cursor has passed the last tile
+  logic [7:0]  la_cnt_q;                 // tiles the look-ahead cursor is ahead of execute
+
+  logic unused_sdone;                    // the C stream ends the loop instead
+  assign unused_sdone = sdone_q[SC];
 
   assign busy_o     = (phase_q != PhIdle);
   assign in_ready_o = !busy_o;
@@ -83,134 +113,153 @@ module gemmini_loop_ws #(
     return (a < b) ? a : b;
   endfunction
 
-  // ---------------------------------------------------------------- block moves (D, A, B, C)
-  // One generator: for col in 0..n_cols step bm, for row in 0..n_rows: a move of
-  // min(bm, n_cols - col) tiles, DRAM dram0 + (row*stride + col)*Dim*eb, local
-  // row sp0 + (row*n_cols + col)*Dim; the last tile row loses pad_r rows, the
-  // move reaching the last tile column pad_c columns.
-  logic [6:0]  mv_funct;
-  logic [63:0] mv_dram0, mv_stride;
-  logic        mv_eb4;                   // 4-byte elements (int32 D or C)
-  logic [31:0] mv_sp0;
-  logic [15:0] mv_rows_n, mv_cols_n, mv_pad_r, mv_pad_c, mv_bm;
+  // ---------------------------------------------------------------- the four streams' geometry
+  geom_t geo [4];
   always_comb begin
-    mv_funct  = FMvin;
-    mv_dram0  = a_addr_q;
-    mv_stride = a_stride_q;
-    mv_eb4    = 1'b0;
-    mv_sp0    = a_start_q;
-    mv_rows_n = a_t_q ? max_k_q : max_i_q;
-    mv_cols_n = a_t_q ? max_i_q : max_k_q;
-    mv_pad_r  = a_t_q ? pad_k_q : pad_i_q;
-    mv_pad_c  = a_t_q ? pad_i_q : pad_k_q;
-    mv_bm     = min16(mv_cols_n, 16'(MaxBlockLen));
-    unique case (phase_q)
-      PhLdD: begin
-        mv_funct  = FMvin3;
-        mv_dram0  = d_addr_q;
-        mv_stride = d_stride_q;
-        mv_eb4    = !low_d_q;
-        mv_sp0    = 32'h8000_0000 | acc_start_q;
-        mv_rows_n = max_i_q;
-        mv_cols_n = max_j_q;
-        mv_pad_r  = pad_i_q;
-        mv_pad_c  = pad_j_q;
-        mv_bm     = min16(max_j_q, low_d_q ? 16'(MaxBlockLen) : 16'(MaxBlockLenAcc));
-      end
-      PhLdB: begin
-        mv_funct  = FMvin2;
-        mv_dram0  = b_addr_q;
-        mv_stride = b_stride_q;
-        mv_sp0    = b_start_q;
-        mv_rows_n = b_t_q ? max_j_q : max_k_q;
-        mv_cols_n = b_t_q ? max_k_q : max_j_q;
-        mv_pad_r  = b_t_q ? pad_j_q : pad_k_q;
-        mv_pad_c  = b_t_q ? pad_k_q : pad_j_q;
-        mv_bm     = min16(mv_cols_n, 16'(MaxBlockLen));
-      end
-      PhStC: begin
-        mv_funct  = FMvout;
-        mv_dram0  = c_addr_q;
-        mv_stride = c_stride_q;
-        mv_eb4    = full_c_q;
-        mv_sp0    = 32'h8000_0000 | (32'(full_c_q) << 29) | acc_start_q;
-        mv_rows_n = max_i_q;
-        mv_cols_n = max_j_q;
-        mv_pad_r  = pad_i_q;
-        mv_pad_c  = pad_j_q;
-        mv_bm     = full_c_q ? 16'd1 : min16(max_j_q, 16'(MaxBlockLen));
-      end
-      default: ;
-    endcase
+    geo[SD] = '{funct: FMvin3, dram0: d_addr_q, stride: d_stride_q, eb4: !low_d_q,
+                sp0: 32'h8000_0000 | acc_start_q, rows_n: max_i_q, cols_n: max_j_q, pad_r: pad_i_q,
+                pad_c: pad_j_q, bm: min16(max_j_q, low_d_q ? 16'(MaxBlockLen) : 16'(MaxBlockLenAcc))};
+    geo[SA] = a_t_q
+      ? '{funct: FMvin, dram0: a_addr_q, stride: a_stride_q, eb4: 1'b0, sp0: a_start_q, rows_n: max_k_q,
+          cols_n: max_i_q, pad_r: pad_k_q, pad_c: pad_i_q, bm: min16(max_i_q, 16'(MaxBlockLen))}
+      : '{funct: FMvin, dram0: a_addr_q, stride: a_stride_q, eb4: 1'b0, sp0: a_start_q, rows_n: max_i_q,
+          cols_n: max_k_q, pad_r: pad_i_q, pad_c: pad_k_q, bm: min16(max_k_q, 16'(MaxBlockLen))};
+    geo[SB] = b_t_q
+      ? '{funct: FMvin2, dram0: b_addr_q, stride: b_stride_q, eb4: 1'b0, sp0: b_start_q, rows_n: max_j_q,
+          cols_n: max_k_q, pad_r: pad_j_q, pad_c: pad_k_q, bm: min16(max_k_q, 16'(MaxBlockLen))}
+      : '{funct: FMvin2, dram0: b_addr_q, stride: b_stride_q, eb4: 1'b0, sp0: b_start_q, rows_n: max_k_q,
+          cols_n: max_j_q, pad_r: pad_k_q, pad_c: pad_j_q, bm: min16(max_j_q, 16'(MaxBlockLen))};
+    geo[SC] = '{funct: FMvout, dram0: c_addr_q, stride: c_stride_q, eb4: full_c_q,
+                sp0: 32'h8000_0000 | (32'(full_c_q) << 29) | acc_start_q, rows_n: max_i_q, cols_n: max_j_q,
+                pad_r: pad_i_q, pad_c: pad_j_q, bm: full_c_q ? 16'd1 : min16(max_j_q, 16'(MaxBlockLen))};
   end
 
-  logic        mv_last_row, mv_last_col;
-  logic [16:0] mv_blocks;
-  logic [15:0] mv_cols, mv_rows;
-  logic [63:0] mv_elem, mv_rs1;
-  logic [31:0] mv_sp;
+  // the move a stream emits next, and whether it is the stream's last row / column
+  logic [63:0] mv_rs1 [4], mv_rs2 [4];
+  logic        mv_last_row [4], mv_last_col [4];
   always_comb begin
-    mv_last_row = (row_q == 17'(mv_rows_n) - 17'd1);
-    mv_blocks   = (17'(mv_cols_n) - col_q < 17'(mv_bm)) ? 17'(mv_cols_n) - col_q : 17'(mv_bm);
-    mv_last_col = (col_q + mv_blocks >= 17'(mv_cols_n));
-    mv_cols     = 16'(mv_blocks * 17'(Dim)) - (mv_last_col ? mv_pad_c : 16'd0);  // <= MaxBlockLen * Dim
-    mv_rows     = D16 - (mv_last_row ? mv_pad_r : 16'd0);
-    mv_elem     = (64'(row_q) * mv_stride + 64'(col_q)) * 64'(Dim);
-    mv_rs1      = mv_dram0 + (mv_eb4 ? (mv_elem << 2) : mv_elem);
-    mv_sp       = mv_sp0 + (32'(row_q) * 32'(mv_cols_n) + 32'(col_q)) * 32'(Dim);
+    for (int unsigned s = 0; s < 4; s++) begin
+      logic [16:0] blocks;
+      logic [15:0] cols, rows;
+      logic [63:0] elem;
+      mv_last_row[s] = (row_q[s] == 17'(geo[s].rows_n) - 17'd1);
+      blocks         = (17'(geo[s].cols_n) - col_q[s] < 17'(geo[s].bm)) ? 17'(geo[s].cols_n) - col_q[s]
+                                                                        : 17'(geo[s].bm);
+      mv_last_col[s] = (col_q[s] + blocks >= 17'(geo[s].cols_n));
+      cols           = 16'(blocks * 17'(Dim)) - (mv_last_col[s] ? geo[s].pad_c : 16'd0);  // <= MaxBlockLen*Dim
+      rows           = D16 - (mv_last_row[s] ? geo[s].pad_r : 16'd0);
+      elem           = (64'(row_q[s]) * geo[s].stride + 64'(col_q[s])) * 64'(Dim);
+      mv_rs1[s]      = geo[s].dram0 + (geo[s].eb4 ? (elem << 2) : elem);
+      mv_rs2[s]      = {rows, cols, geo[s].sp0 + (32'(row_q[s]) * 32'(geo[s].cols_n) + 32'(col_q[s])) * 32'(Dim)};
+    end
+  end
+
+  // has stream s emitted the move holding tile (r, c) of its matrix? Moves go
+  // column block by column block, rows fastest.
+  function automatic logic emitted(logic [15:0] bm, logic [16:0] row, logic [16:0] col, logic done,
+                                   logic [15:0] r, logic [15:0] c);
+    return done || 17'(c) < col || (17'(c) < col + 17'(bm) && 17'(r) < row);
+  endfunction
+
+  // ---------------------------------------------------------------- tile order
+  // Execute order: column groups of JGroup C tile columns; within a group k,
+  // then j, then i fastest. Weights are preloaded once per (k, j) and reused
+  // while i runs (the model's commands for the tile), and every C tile sees its
+  // k in increasing order, so the accumulator ends as the model's. A group's
+  // first columns need only their own D tiles, so the bias loads spread over the
+  // loop instead of all coming before the first compute.
+  function automatic tile_t next_tile(tile_t t, logic [15:0] mi, logic [15:0] mj, logic [15:0] mk);
+    tile_t n = t;
+    n.last = 1'b0;
+    if (t.i != mi - 16'd1) begin
+      n.i = t.i + 16'd1;
+    end else begin
+      n.i = '0;
+      if (17'(t.j) + 17'd1 < 17'(t.jg) + 17'(JGroup) && t.j + 16'd1 < mj) begin
+        n.j = t.j + 16'd1;
+      end else begin
+        n.j = t.jg;
+        if (t.k != mk - 16'd1) begin
+          n.k = t.k + 16'd1;
+        end else begin
+          n.k    = '0;
+          n.jg   = t.jg + 16'(JGroup);
+          n.j    = t.jg + 16'(JGroup);
+          n.last = 17'(t.jg) + 17'(JGroup) >= 17'(mj);
+        end
+      end
+    end
+    return n;
+  endfunction
+
+  // the look-ahead cursor's tile: which of its loads are not out yet
+  logic la_need_d, la_need_a, la_need_b, la_ready;
+  always_comb begin
+    la_need_d = !la_done_q && la_q.k == 16'd0
+                && !emitted(geo[SD].bm, row_q[SD], col_q[SD], sdone_q[SD], la_q.i, la_q.j);
+    la_need_a = !la_done_q && !emitted(geo[SA].bm, row_q[SA], col_q[SA], sdone_q[SA],
+                                       a_t_q ? la_q.k : la_q.i, a_t_q ? la_q.i : la_q.k);
+    la_need_b = !la_done_q && !emitted(geo[SB].bm, row_q[SB], col_q[SB], sdone_q[SB],
+                                       b_t_q ? la_q.j : la_q.k, b_t_q ? la_q.k : la_q.j);
+    la_ready  = !(la_need_d || la_need_a || la_need_b);
+  end
+
+  // Loads first: whatever the look-ahead tile (LookAhead tiles ahead of
+  // execute at most) still needs; otherwise the next execute command. Execute
+  // is behind the look-ahead cursor or at it with its loads out, so every
+  // compute comes after the loads of its tile.
+  logic    ld_sel, la_adv;
+  stream_e sel;
+  always_comb begin
+    ld_sel = phase_q == PhRun && !la_ready && !ecmp_q;  // never between a preload and its compute
+    sel    = la_need_d ? SD : la_need_a ? SA : SB;
+    if (phase_q == PhStC) sel = SC;
+    la_adv = phase_q == PhRun && !la_done_q && la_ready && la_cnt_q < 8'(LookAhead);
   end
 
   // ---------------------------------------------------------------- execute
-  // k outermost, j, then i fastest; preload then compute for each tile.
   logic        ex_last_i, ex_last_j, ex_last_k;
   logic [15:0] ex_rows, ex_kcols, ex_bcols;
   logic [31:0] ex_a, ex_b, ex_out, ex_pre;
   always_comb begin
-    ex_last_i = (ei_q == max_i_q - 16'd1);
-    ex_last_j = (ej_q == max_j_q - 16'd1);
-    ex_last_k = (ek_q == max_k_q - 16'd1);
+    ex_last_i = (ex_q.i == max_i_q - 16'd1);
+    ex_last_j = (ex_q.j == max_j_q - 16'd1);
+    ex_last_k = (ex_q.k == max_k_q - 16'd1);
     ex_rows   = D16 - (ex_last_i ? pad_i_q : 16'd0);
     ex_kcols  = D16 - (ex_last_k ? pad_k_q : 16'd0);  // A columns = B rows
     ex_bcols  = D16 - (ex_last_j ? pad_j_q : 16'd0);
-    ex_b      = b_start_q + (b_t_q ? 32'(ej_q) * 32'(max_k_q) + 32'(ek_q)
-                                   : 32'(ek_q) * 32'(max_j_q) + 32'(ej_q)) * 32'(Dim);
-    ex_a      = a_start_q + (a_t_q ? 32'(ek_q) * 32'(max_i_q) + 32'(ei_q)
-                                   : 32'(ei_q) * 32'(max_k_q) + 32'(ek_q)) * 32'(Dim);
-    ex_out    = (((ex_acc_q || ek_q != 16'd0) ? 32'hc000_0000 : 32'h8000_0000) | acc_start_q)
-                + (32'(ei_q) * 32'(max_j_q) + 32'(ej_q)) * 32'(Dim);
-    ex_pre    = (ei_q == 16'd0) ? ex_b : Garbage;
+    ex_b      = b_start_q + (b_t_q ? 32'(ex_q.j) * 32'(max_k_q) + 32'(ex_q.k)
+                                   : 32'(ex_q.k) * 32'(max_j_q) + 32'(ex_q.j)) * 32'(Dim);
+    ex_a      = a_start_q + (a_t_q ? 32'(ex_q.k) * 32'(max_i_q) + 32'(ex_q.i)
+                                   : 32'(ex_q.i) * 32'(max_k_q) + 32'(ex_q.k)) * 32'(Dim);
+    ex_out    = (((ex_acc_q || ex_q.k != 16'd0) ? 32'hc000_0000 : 32'h8000_0000) | acc_start_q)
+                + (32'(ex_q.i) * 32'(max_j_q) + 32'(ex_q.j)) * 32'(Dim);
+    ex_pre    = (ex_q.i == 16'd0) ? ex_b : Garbage;
   end
 
   // ---------------------------------------------------------------- output
   always_comb begin
     out_valid_o = busy_o;
-    if (phase_q == PhEx) begin
+    if (phase_q == PhRun && !ld_sel) begin
       if (!ecmp_q) begin
         out_funct_o = FPreload;
         out_rs1_o   = {ex_kcols, ex_bcols, ex_pre};
         out_rs2_o   = {ex_rows, ex_bcols, ex_out};
       end else begin
-        out_funct_o = (ei_q == 16'd0) ? FComputePre : FComputeAcc;
+        out_funct_o = (ex_q.i == 16'd0) ? FComputePre : FComputeAcc;
         out_rs1_o   = {ex_rows, ex_kcols, ex_a};
         out_rs2_o   = {D16, D16, Garbage};
       end
     end else begin
-      out_funct_o = mv_funct;
-      out_rs1_o   = mv_rs1;
-      out_rs2_o   = {mv_rows, mv_cols, mv_sp};
+      out_funct_o = geo[sel].funct;
+      out_rs1_o   = mv_rs1[sel];
+      out_rs2_o   = mv_rs2[sel];
     end
   end
 
-  // The phase after a finished one (loads of D, A, B, execute, store of C).
-  function automatic phase_e next_phase(phase_e ph, logic has_c);
-    unique case (ph)
-      PhLdD:   return PhLdA;
-      PhLdA:   return PhLdB;
-      PhLdB:   return PhEx;
-      PhEx:    return has_c ? PhStC : PhIdle;
-      default: return PhIdle;
-    endcase
-  endfunction
+  logic ex_tile_out, mv_out;
+  assign ex_tile_out = out_fire && phase_q == PhRun && !ld_sel && ecmp_q;
+  assign mv_out      = out_fire && (ld_sel || phase_q == PhStC);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -239,12 +288,16 @@ module gemmini_loop_ws #(
       b_start_q   <= '0;
       acc_start_q <= '0;
       phase_q     <= PhIdle;
-      row_q       <= '0;
-      col_q       <= '0;
-      ei_q        <= '0;
-      ej_q        <= '0;
-      ek_q        <= '0;
-      ecmp_q      <= 1'b0;
+      for (int unsigned s = 0; s < 4; s++) begin
+        row_q[s] <= '0;
+        col_q[s] <= '0;
+      end
+      sdone_q   <= '0;
+      ex_q      <= '0;
+      la_q      <= '0;
+      ecmp_q    <= 1'b0;
+      la_done_q <= 1'b0;
+      la_cnt_q  <= '0;
     end else begin
       if (in_fire) begin
         unique case (in_funct_i)
@@ -272,37 +325,39 @@ module gemmini_loop_ws #(
                        - 32'(max_k_q) * 32'(max_j_q) * 32'(Dim);
         acc_start_q <= acc_half_q ? 32'(AccRows / 2) : 32'd0;
         if (c_addr_q != 64'd0) acc_half_q <= ~acc_half_q;
-        row_q  <= '0;
-        col_q  <= '0;
-        ei_q   <= '0;
-        ej_q   <= '0;
-        ek_q   <= '0;
-        ecmp_q <= 1'b0;
+        for (int unsigned s = 0; s < 4; s++) begin
+          row_q[s] <= '0;
+          col_q[s] <= '0;
+        end
+        sdone_q   <= {3'b000, d_addr_q == 64'd0};
+        ex_q      <= '0;
+        la_q      <= '0;
+        ecmp_q    <= 1'b0;
+        la_done_q <= 1'b0;
+        la_cnt_q  <= '0;
         if (max_i_q == 16'd0 || max_j_q == 16'd0 || max_k_q == 16'd0) phase_q <= PhIdle;
-        else if (d_addr_q != 64'd0) phase_q <= PhLdD;
-        else phase_q <= PhLdA;
+        else phase_q <= PhRun;
       end
-      if (out_fire) begin
-        if (phase_q == PhEx) begin
-          ecmp_q <= ~ecmp_q;
-          if (ecmp_q) begin
-            ei_q <= ex_last_i ? 16'd0 : ei_q + 16'd1;
-            if (ex_last_i) begin
-              ej_q <= ex_last_j ? 16'd0 : ej_q + 16'd1;
-              if (ex_last_j) begin
-                ek_q <= ek_q + 16'd1;
-                if (ex_last_k) phase_q <= next_phase(phase_q, c_addr_q != 64'd0);
-              end
-            end
-          end
-        end else begin
-          row_q <= mv_last_row ? 17'd0 : row_q + 17'd1;
-          if (mv_last_row) begin
-            col_q <= col_q + 17'(mv_bm);
-            if (mv_last_col) begin
-              col_q   <= '0;
-              phase_q <= next_phase(phase_q, c_addr_q != 64'd0);
-            end
+      if (la_adv) begin
+        la_q      <= next_tile(la_q, max_i_q, max_j_q, max_k_q);
+        la_done_q <= next_tile(la_q, max_i_q, max_j_q, max_k_q).last;
+      end
+      la_cnt_q <= la_cnt_q + 8'(la_adv) - 8'(ex_tile_out);
+      if (out_fire && phase_q == PhRun && !ld_sel) begin
+        ecmp_q <= ~ecmp_q;
+        if (ecmp_q) begin
+          ex_q <= next_tile(ex_q, max_i_q, max_j_q, max_k_q);
+          // every load is out once the last tile's are (each move holds a tile)
+          if (next_tile(ex_q, max_i_q, max_j_q, max_k_q).last) phase_q <= (c_addr_q != 64'd0) ? PhStC : PhIdle;
+        end
+      end
+      if (mv_out) begin
+        row_q[sel] <= mv_last_row[sel] ? 17'd0 : row_q[sel] + 17'd1;
+        if (mv_last_row[sel]) begin
+          col_q[sel] <= col_q[sel] + 17'(geo[sel].bm);
+          if (mv_last_col[sel]) begin
+            sdone_q[sel] <= 1'b1;
+            if (sel == SC) phase_q <= PhIdle;
           end
         end
       end
