@@ -1,7 +1,7 @@
 """Gemmini utilization of programs compiled from PyTorch (no C library), on the Gemmini RTL.
 
 Run by ``nox -s bench`` (``python -m harness.bench --only gemmini-compiled``) or alone:
-``python -m harness.bench_gemmini_compiled [--soc gemmini-dim16] [--size 256] [--resnet-input 32]``.
+``python -m harness.bench_gemmini_compiled [--soc gemmini-dim16] [--size 256] [--resnet-input 16]``.
 
 Two tables, both from ``cosim verify`` runs (quantized, compiled by the ``gemmini`` backend, run on the
 RTL, every output checked bit for bit against the int8 reference in the same run: a fast wrong
@@ -30,7 +30,7 @@ from rich.table import Table
 
 # Buddy-MLIR's quoted utilization of ResNet-18's layers on Gemmini: the aim, printed beside ours.
 RESNET_AIM = 0.75
-DEFAULT_RESNET_INPUT = 32  # 64x64 on the gemmini-dim16 RTL is a run of many millions of cycles
+DEFAULT_RESNET_INPUT = 16  # minutes on the gemmini-dim16 RTL; 64x64 is a run of many millions of cycles
 
 
 @dataclass
@@ -207,7 +207,7 @@ def resnet_table(rows: list[LayerRow], soc_name: str, size: int, dim: int, statu
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bench gemmini-compiled")
     p.add_argument("--soc", default="gemmini-dim16", help="Gemmini config (default gemmini-dim16)")
-    p.add_argument("--size", type=int, default=256, help="matmul I = J = K (default 256)")
+    p.add_argument("--size", type=int, default=256, help="matmul I = J = K (default 256; 0: leave the matmuls out)")
     p.add_argument(
         "--op",
         action="append",
@@ -222,8 +222,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"ResNet-18's input N x N (default {DEFAULT_RESNET_INPUT}, minutes on the RTL; 0: leave it out)",
     )
     args, _ = p.parse_known_args(argv or [])
-    if args.size <= 0:
-        p.error(f"--size {args.size}: give a positive matrix size, e.g. --size 256")
+    if args.size < 0:
+        p.error(f"--size {args.size}: give a matrix size (e.g. --size 256), or 0 to leave the matmuls out")
     if args.resnet_input < 0 or 0 < args.resnet_input < 8:
         p.error(f"--resnet-input {args.resnet_input}: give 0 (leave ResNet-18 out) or an image size of at least 8")
     return args
@@ -241,12 +241,13 @@ def run(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-gemmini-compiled-") as tmp:
         work = Path(tmp)
         rows = []
-        for what in args.op or ("matmul", "linear"):
+        for what in (args.op or ("matmul", "linear")) if args.size else ():
             rows.append(measure_matmul(what, soc, args.size, work))
             print(f"[gemmini-compiled] {what} {args.size}^3: {rows[-1].cycles} cycles", flush=True)
-        console.print(matmul_table(rows, soc.name))
-        print("util = useful MACs / (DIM^2 x cycles) over forward's region (compiled) or the C call + fence (C);")
-        print("matmul is a @ b (C: D = NULL), linear is nn.Linear with its int32 bias (C: with D).")
+        if rows:
+            console.print(matmul_table(rows, soc.name))
+            print("util = useful MACs / (DIM^2 x cycles) over forward's region (compiled) or the C call + fence (C);")
+            print("matmul is a @ b (C: D = NULL), linear is nn.Linear with its int32 bias (C: with D).")
         if args.resnet_input:
             result = verify(resnet18_case(args.resnet_input), soc, on="rtl", workdir=work)
             layers = mapped_layers(result)

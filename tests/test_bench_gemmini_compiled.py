@@ -59,7 +59,7 @@ def test_options_and_their_errors(capsys):
     assert (args.soc, args.size, args.resnet_input, args.op) == ("gemmini-dim16", 256, DEFAULT_RESNET_INPUT, None)
     args = parse_args(["--resnet-input", "0", "--op", "matmul", "--size", "64"])
     assert (args.resnet_input, args.op, args.size) == (0, ["matmul"], 64)
-    for bad, said in ((["--resnet-input", "4"], "at least 8"), (["--size", "0"], "positive matrix size")):
+    for bad, said in ((["--resnet-input", "4"], "at least 8"), (["--size", "-1"], "0 to leave the matmuls out")):
         with pytest.raises(SystemExit):
             parse_args(bad)
         assert said in capsys.readouterr().err
