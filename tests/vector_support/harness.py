@@ -40,6 +40,7 @@ SOURCES = [
     VEC / "vec_seq.sv",
     VEC / "vec_lsu.sv",
     VEC / "vec_memcheck.sv",
+    VEC / "vec_clock_gate.sv",
     VEC / "vec_unit.sv",
     TB / "vec_tb_top.sv",
 ]

@@ -69,6 +69,28 @@ module vec_unit
   localparam int unsigned PW = $clog2(IqDepth);   // IqDepth: a power of 2
 
   // ---------------------------------------------------------------------------
+  // Clock gate: every flop below runs on gclk, which stops while the unit holds no
+  // work and nothing arrives (a scalar stretch of a program then costs the
+  // simulation nothing here; vec_clock_gate.sv). Enabled while anything is queued,
+  // executing or outstanding at the memory port, while a request or a debug write
+  // is presented or the fault checker walks, and for two cycles after, so flops
+  // that settle once the last instruction has left (idle state, cleared pulses) do
+  // so before the clock stops. Stopping it never changes a flop: each holds its value.
+  // ---------------------------------------------------------------------------
+  logic       gclk, unit_active;
+  logic [1:0] active_tail_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) active_tail_q <= '1;
+    else active_tail_q <= {active_tail_q[0], unit_active};
+  end
+  vec_clock_gate u_cg (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .en_i   (unit_active || (|active_tail_q)),
+    .gclk_o (gclk)
+  );
+
+  // ---------------------------------------------------------------------------
   // Decode and issue queue
   // ---------------------------------------------------------------------------
   logic  legal;
@@ -120,7 +142,7 @@ module vec_unit
     .Mem0Base(Mem0Base), .Mem0Size(Mem0Size), .Mem1Base(Mem1Base), .Mem1Size(Mem1Size),
     .Mem2Base(Mem2Base), .Mem2Size(Mem2Size)
   ) u_mc (
-    .clk_i, .rst_ni,
+    .clk_i (gclk), .rst_ni,
     .check_i   (cop_req_valid_i && legal && (dec_uop.cls == VC_LOAD || dec_uop.cls == VC_STORE)),
     .fire_i    (iq_push),
     .req_i     (cop_req_i),
@@ -258,7 +280,7 @@ module vec_unit
   logic [DLEN-1:0] rd_a, rd_b, rd_c, rd_d;
 
   vec_seq #(.VLEN(VLEN), .DLEN(DLEN)) u_seq (
-    .clk_i, .rst_ni,
+    .clk_i (gclk), .rst_ni,
     .start_i       (disp && !head_lsu),
     .ins_i         (head),
     .ready_o       (seq_ready),
@@ -288,7 +310,7 @@ module vec_unit
 
   logic lsu_pending;
   vec_lsu #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Outstanding(Outstanding)) u_lsu (
-    .clk_i, .rst_ni,
+    .clk_i (gclk), .rst_ni,
     .start_i         (disp && head_lsu),
     .ins_i           (head),
     .ready_o         (lsu_ready),
@@ -444,7 +466,7 @@ module vec_unit
   // ---------------------------------------------------------------------------
   // Queue, reorder buffer and engine bookkeeping
   // ---------------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge gclk or negedge rst_ni) begin
     if (!rst_ni) begin
       iq_wp_q   <= '0;
       iq_rp_q   <= '0;
@@ -544,7 +566,7 @@ module vec_unit
   assign dbg_rdata_o = rd_d;
 
   vec_vrf #(.VLEN(VLEN), .DLEN(DLEN)) u_vrf (
-    .clk_i, .rst_ni,
+    .clk_i (gclk), .rst_ni,
     .raddr_a_i (s_ra),
     .rdata_a_o (rd_a),
     .raddr_b_i (s_rb),
@@ -607,11 +629,13 @@ module vec_unit
   // Performance events (one sample per cycle; PIPELINE.md gives the meanings)
   // ---------------------------------------------------------------------------
   logic [$clog2(Outstanding + 1):0] out_q;   // memory requests awaiting a response
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge gclk or negedge rst_ni) begin
     if (!rst_ni) out_q <= '0;
     else out_q <= out_q + ($bits(out_q))'(mem_req_valid_o && mem_req_ready_i)
                         - ($bits(out_q))'(mem_rsp_valid_i);
   end
+  assign unit_active = !idle || cop_req_valid_i || dbg_we_i || mc_walking || seq_busy || lsu_busy
+                       || mem_req_valid_o || mem_rsp_valid_i || (out_q != '0);
 
   always_comb begin
     perf_o              = '0;
