@@ -32,6 +32,7 @@ from compiler.rewrites.static_buffers import allocations_to_globals, place_buffe
 from compiler.rvv.contractions_to_reductions import contractions_to_reductions
 from compiler.rvv.elementwise_collapsing import collapse_elementwise
 from compiler.rvv.elementwise_flattening import flatten_elementwise
+from compiler.rvv.fill_forwarding import forward_fills
 from compiler.rvv.lane_splats import broadcasts_to_lane_splats
 from compiler.rvv.memory_barriers import barriers_between_ops
 from compiler.rvv.narrow_matmul_flattening import flatten_narrow_matmuls
@@ -359,6 +360,17 @@ def _row_unroll(module, target):
 
 
 _canonicalize = passes("canonicalize,cse")
+
+
+@register(
+    "fill-forwarding",
+    "schedule",
+    "accumulator loads of a constant fill become the constant",
+    f"{RVV}.fill_forwarding",
+    "dlen",
+)
+def _fill_forwarding(module, target):
+    return _count(forward_fills(module, target.vector.dlen))
 
 
 @register(

@@ -25,6 +25,7 @@ SCHEDULE = (
     "unroll-and-jam",
     "accumulator-unrolling",
     "row-unrolling",
+    "fill-forwarding",
     "canonicalize-cse",
     "lane-splats",
 )
