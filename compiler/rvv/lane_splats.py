@@ -22,6 +22,11 @@ as with scalar operands, bmm and addmm take 10% more cycles, the MLP 29% and
 linear 88% (their column loads' latency is exposed: LLVM schedules each
 ``vlse`` just before its splats). ``SPLAT_MAX_ROWS = 0`` restores the scalar
 operands.
+
+A group's splats are placed together before the first FMA they feed. Interleaved
+(splat, FMA, splat, ...) LLVM gives every splat the same temporary register, and the
+unit's scoreboard makes each splat wait for the FMA reading the previous one (WAR):
+bmm 8x8x8 on t1-blastoise 2 306 cycles grouped, 2 402 interleaved.
 """
 
 from __future__ import annotations
@@ -223,15 +228,34 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                         passthru = vector.BroadcastOp(vt, zero).result
                         col = strided_gather(src, mtype, strides, offset, base, elem_step, len(chunk), passthru)
                     placed.append((col, [(lane, m) for lane, m in zip(lanes, chunk, strict=True)]))
+
                 # only now erase: the loads above anchor the later groups' insertion points
-                for col, members in placed:
-                    for lane, (_c, load, users) in members:
+                def position(b, ops=ops):
+                    """Where ``b`` is in this block (len(ops): not in it)."""
+                    try:
+                        return ops.index(getattr(b, "operation", b))
+                    except ValueError:
+                        return len(ops)
+
+                # a group's splats all go before its first consumer (when all its consumers are
+                # in this block): each gets its own register, so the splats run ahead of the
+                # FMAs they feed instead of waiting, one temporary at a time, for the FMA before
+                firsts = []
+                for _, members in placed:
+                    consumers = [b for _l, (_c, _ld, us) in members for b in us]
+                    inside = all(position(b) < len(ops) for b in consumers)
+                    firsts.append(min(consumers, key=position) if inside else None)
+                for (col, members), first in zip(placed, firsts, strict=True):
+                    splats = []
+                    for lane, (_c, _load, users) in members:
                         for b in users:
                             width = ir.VectorType(b.results[0].type).shape[0]
-                            with ir.InsertionPoint(b), b.location:
-                                splat = vector.ShuffleOp(col, col, [lane] * width).result
-                            b.results[0].replace_all_uses_with(splat)
-                            b.erase()
+                            with ir.InsertionPoint(b if first is None else first), b.location:
+                                splats.append((b, vector.ShuffleOp(col, col, [lane] * width).result))
+                    for b, splat in splats:
+                        b.results[0].replace_all_uses_with(splat)
+                        b.erase()
+                    for _lane, (_c, load, _users) in members:
                         load.erase()
                         done += 1
                 for o in block.operations:

@@ -1,6 +1,7 @@
 // RUN: python -m compiler.replay lane-splats --target t1-small --no-locations %s | filecheck %s
 // relu(a @ b) of 4x8 by 8x16 after register blocking (DLEN 64): the four A elements a k step of 4
-// broadcasts are read by one 4-element gather and splat from its lanes (vector.shuffle), not by four scalar loads.
+// broadcasts are read by one 4-element gather and splat from its lanes (vector.shuffle), not by four scalar loads;
+// the four splats come together before the first FMA they feed.
 
 // CHECK-LABEL: func.func @forward
 // CHECK:       %[[IDX:.+]] = arith.constant dense<[0, -1, -2, -3]> : vector<4xi32>
@@ -9,10 +10,10 @@
 // CHECK-NOT:       memref.load %arg0
 // CHECK:           %[[A:.+]] = vector.gather %{{.+}}[%{{.+}}] [%[[IDX]]]{{.*}} : memref<32xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK:           %[[S3:.+]] = vector.shuffle %[[A]], %{{.+}} [3, 3, 3, 3, 3, 3, 3, 3] : vector<4xf32>, vector<4xf32>
-// CHECK:           vector.fma %[[S3]], %{{.+}}, %{{.+}} : vector<8xf32>
 // CHECK:           vector.shuffle %[[A]], %{{.+}} [2, 2, 2, 2, 2, 2, 2, 2]
 // CHECK:           vector.shuffle %[[A]], %{{.+}} [1, 1, 1, 1, 1, 1, 1, 1]
 // CHECK:           vector.shuffle %[[A]], %{{.+}} [0, 0, 0, 0, 0, 0, 0, 0]
+// CHECK:           vector.fma %[[S3]], %{{.+}}, %{{.+}} : vector<8xf32>
 // CHECK-NOT:       memref.load %arg0
 
 module {
