@@ -1,8 +1,11 @@
 """What the Gemmini functional model holds, and the local-address checks every instruction shares.
 
 :class:`GemminiState` declares the state software can observe (scratchpad, accumulator, config registers,
-counters); the units of the model (config decoding, data movement, the mesh) are mixins over it, composed in
-sim/gemmini/model.py, so one model object carries the whole state as Gemmini's single ROB-ordered pipeline does.
+counters); the model's units (config_decode.py, data_movement.py, mesh.py) are mixins over it, composed into one
+object in sim/gemmini/model.py. They share one object rather than holding parts of the state each because its
+observers work on the model's attributes: the Spike bridge wraps ``sp``/``acc`` and ``_write_result``
+(spike_bridge.py), and the unit test bench snapshots and restores the state attribute by attribute when an
+instruction is refused (sim/tb/gemmini/unit_stim.py).
 """
 
 from __future__ import annotations
