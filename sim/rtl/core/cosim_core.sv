@@ -633,8 +633,11 @@ module cosim_core
           && (!dmem_req_we_o || (dmem_req_wdata_o == $past(dmem_req_wdata_o)
                                  && dmem_req_wstrb_o == $past(dmem_req_wstrb_o))))
     else $error("data request changed while waiting for the port");
+  // (vl may change meanwhile: an older instruction's completion trims it.)
   CopReqStable: assert property (@(posedge clk_i) disable iff (!checking_q)
-      cop_req_valid_o && $past(cop_req_valid_o && !cop_req_ready_i) |-> cop_req_o == $past(cop_req_o))
+      cop_req_valid_o && $past(cop_req_valid_o && !cop_req_ready_i)
+      |-> cop_req_o.insn == $past(cop_req_o.insn) && cop_req_o.seq == $past(cop_req_o.seq)
+          && cop_req_o.rs1 == $past(cop_req_o.rs1) && cop_req_o.rs2 == $past(cop_req_o.rs2))
     else $error("coprocessor request changed while waiting for the port");
   // The two write ports never write one register in the same cycle (scoreboard).
   WritePortsDisjoint: assert property (@(posedge clk_i) disable iff (!checking_q)
