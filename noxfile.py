@@ -75,8 +75,9 @@ def regress(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks: figures and ratios printed side by side, never asserted."""
-    session.run("python", "-m", "harness.bench", *session.posargs)
+    """Benchmarks: figures and ratios printed side by side, never asserted. The RTL is built
+    without its assertions (COSIM_RTL_ASSERT=0), as a user would run it for speed."""
+    session.run("python", "-m", "harness.bench", *session.posargs, env={"COSIM_RTL_ASSERT": "0"})
 
 
 @nox.session

@@ -291,7 +291,8 @@ def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
         )
     except (SystemExit, RuntimeError) as e:
         if not (tmp / "result.txt").exists():
-            raise SimError(f"the simulator failed ({e}); its log:\n{_log_tail(tmp)}") from None
+            what = _failed_assertion(tmp) or f"the simulator failed ({e})"
+            raise SimError(f"{what}; its log:\n{_log_tail(tmp)}") from None
 
 
 def _cocotb_library_path() -> str:
@@ -302,6 +303,17 @@ def _cocotb_library_path() -> str:
 
     rest = os.environ.get("LD_LIBRARY_PATH")
     return os.pathsep.join([str(cocotb_tools.config.libs_dir), *([rest] if rest else [])])
+
+
+def _failed_assertion(tmp: Path) -> str | None:
+    """The first RTL assertion that stopped the simulation (sim/rtl/core/README.md "Assertions")."""
+    log = tmp / "sim.log"
+    text = log.read_text(errors="replace") if log.exists() else ""
+    found = re.search(r"\[(\d+)\] %Error: (\S+): Assertion failed in (\S+): (.*)", text)
+    if found is None:
+        return None
+    stamp, where, name, message = found.groups()
+    return f"RTL assertion {name} failed at simulation time {stamp} ({where}): {message}"
 
 
 def _log_tail(tmp: Path, lines: int = 25) -> str:

@@ -276,10 +276,21 @@ def memory_map_parameters(soc: SocConfig) -> dict[str, str]:
     return out
 
 
+# The RTL's assertions (`ifdef COSIM_ASSERT blocks, sim/rtl/core/README.md
+# "Assertions") are compiled in unless COSIM_RTL_ASSERT=0: nox -s bench measures
+# the simulation speed without them.
+ASSERT_FLAGS = ("--assert", "+define+COSIM_ASSERT")
+
+
+def assertions_enabled() -> bool:
+    return os.environ.get("COSIM_RTL_ASSERT", "1") != "0"
+
+
 def verilator_flags(soc: SocConfig) -> list[str]:
     """Flags shared by the cocotb build and the plain C++ loop (so the bench compares like with like)."""
     return [
         *soc.sim.verilator_flags,
+        *(ASSERT_FLAGS if assertions_enabled() else ()),
         # No --timing: the C++ main loops drive tb_top's clock (an HDL `always #1`
         # clock ran ~2.5x slower); a delay in the test bench is then a build error.
         "--x-assign",

@@ -1,6 +1,8 @@
 """sim/rtl stays synthesizable: no DPI, no real/shortreal, no delays, no $display
-or other simulation-only system tasks (pyslang syntax trees), and the core and SoC
-are Verilator -Wall clean for every XLEN and memory width they are built with."""
+or other simulation-only system tasks (pyslang syntax trees; the `ifdef COSIM_ASSERT
+assertion blocks are left out, as synthesis leaves them), and the core and SoC are
+Verilator -Wall clean, assertions included, for every XLEN and memory width they
+are built with."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 from pyslang.syntax import SyntaxKind, SyntaxTree
 
 from configs import load_soc
-from sim.verilator_build import RTL_DIR, ensure_verilator_on_path, rtl_sources
+from sim.verilator_build import ASSERT_FLAGS, RTL_DIR, ensure_verilator_on_path, rtl_sources
 
 FORBIDDEN_KINDS = {
     SyntaxKind.DPIImport: "DPI import",
@@ -77,6 +79,7 @@ def test_verilator_lint_wall_clean(soc, width):
         "cosim_soc",
         f"-GXLEN={cfg.xlen}",
         f"-GDataW={width}",
+        *ASSERT_FLAGS,
         *map(str, rtl_sources(cfg)),
     ]
     out = subprocess.run(cmd, capture_output=True, text=True)

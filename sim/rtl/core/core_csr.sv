@@ -14,11 +14,13 @@ module core_csr
 
   // Zicsr access by the instruction in execute.
   input  logic [11:0]     csr_addr_i,
-  input  logic            csr_write_i,   // the instruction intends to write (illegal on read-only CSRs)
+  input  logic [2:0]      csr_funct3_i,  // csrrw/s/c, [2]: the operand is the rs1 field (csrr*i)
+  input  logic [4:0]      csr_rs1_i,     // the rs1 field (register or immediate)
+  input  logic [XLEN-1:0] csr_rs1_value_i,  // x[rs1]
+  output logic            csr_write_o,   // the instruction intends to write (illegal on read-only CSRs)
   output logic [XLEN-1:0] csr_rdata_o,
   output logic            csr_illegal_o,
   input  logic            csr_we_i,      // commit the write (the instruction retires now)
-  input  logic [XLEN-1:0] csr_wdata_i,   // final value (rw/rs/rc already applied)
   output logic [XLEN-1:0] csr_wlegal_o,  // what the CSR reads back after the write (trace)
 
   // Trap entry and return.
@@ -72,6 +74,18 @@ module core_csr
   logic            sd;
 
   assign sd = (fs_q == 2'b11) || (vs_q == 2'b11);
+
+  // The written value: rw/rs/rc applied to the old one.
+  logic [XLEN-1:0] csr_operand, csr_wdata;
+  assign csr_operand = csr_funct3_i[2] ? XLEN'(csr_rs1_i) : csr_rs1_value_i;
+  assign csr_write_o = (csr_funct3_i[1:0] == 2'b01) || (csr_rs1_i != 5'd0);
+  always_comb begin
+    unique case (csr_funct3_i[1:0])
+      2'b01:   csr_wdata = csr_operand;
+      2'b10:   csr_wdata = csr_rdata_o | csr_operand;
+      default: csr_wdata = csr_rdata_o & ~csr_operand;
+    endcase
+  end
 
   always_comb begin
     mstatus        = '0;
@@ -142,7 +156,7 @@ module core_csr
   // Unknown CSRs, writes to read-only ones (addr[11:10] == 2'b11), FP CSRs while
   // FS is Off and vector CSRs without a vector unit or while VS is Off are illegal.
   assign csr_illegal_o = !exists
-                       || (csr_write_i && csr_addr_i[11:10] == 2'b11)
+                       || (csr_write_o && csr_addr_i[11:10] == 2'b11)
                        || (fp_csr && fs_q == 2'b00)
                        || (vec_csr && (!VecPresent || vs_q == 2'b00));
 
@@ -150,28 +164,28 @@ module core_csr
   // returns it (Spike logs this value for CSR writes).
   always_comb begin
     unique case (csr_addr_i)
-      CsrFflags:  csr_wlegal_o = csr_wdata_i & XLEN'(5'h1f);
-      CsrFrm:     csr_wlegal_o = csr_wdata_i & XLEN'(3'h7);
-      CsrFcsr:    csr_wlegal_o = csr_wdata_i & XLEN'(8'hff);
-      CsrVstart:  csr_wlegal_o = csr_wdata_i & XLEN'(VLEN - 1);
-      CsrVxsat:   csr_wlegal_o = csr_wdata_i & XLEN'(1);
-      CsrVxrm:    csr_wlegal_o = csr_wdata_i & XLEN'(3);
-      CsrVcsr:    csr_wlegal_o = csr_wdata_i & XLEN'(7);
+      CsrFflags:  csr_wlegal_o = csr_wdata & XLEN'(5'h1f);
+      CsrFrm:     csr_wlegal_o = csr_wdata & XLEN'(3'h7);
+      CsrFcsr:    csr_wlegal_o = csr_wdata & XLEN'(8'hff);
+      CsrVstart:  csr_wlegal_o = csr_wdata & XLEN'(VLEN - 1);
+      CsrVxsat:   csr_wlegal_o = csr_wdata & XLEN'(1);
+      CsrVxrm:    csr_wlegal_o = csr_wdata & XLEN'(3);
+      CsrVcsr:    csr_wlegal_o = csr_wdata & XLEN'(7);
       CsrMstatus: begin
         csr_wlegal_o         = '0;
-        csr_wlegal_o[3]      = csr_wdata_i[3];
-        csr_wlegal_o[7]      = csr_wdata_i[7];
-        csr_wlegal_o[10:9]   = VecPresent ? csr_wdata_i[10:9] : vs_q;
+        csr_wlegal_o[3]      = csr_wdata[3];
+        csr_wlegal_o[7]      = csr_wdata[7];
+        csr_wlegal_o[10:9]   = VecPresent ? csr_wdata[10:9] : vs_q;
         csr_wlegal_o[12:11]  = 2'b11;
-        csr_wlegal_o[14:13]  = csr_wdata_i[14:13];
-        csr_wlegal_o[XLEN-1] = (csr_wdata_i[14:13] == 2'b11)
-                            || ((VecPresent ? csr_wdata_i[10:9] : vs_q) == 2'b11);
+        csr_wlegal_o[14:13]  = csr_wdata[14:13];
+        csr_wlegal_o[XLEN-1] = (csr_wdata[14:13] == 2'b11)
+                            || ((VecPresent ? csr_wdata[10:9] : vs_q) == 2'b11);
       end
-      CsrMie:     csr_wlegal_o = csr_wdata_i & XLEN'(32'h888);
-      CsrMtvec:   csr_wlegal_o = csr_wdata_i & ~XLEN'(2);
-      CsrMepc:    csr_wlegal_o = csr_wdata_i & ~XLEN'(3);
+      CsrMie:     csr_wlegal_o = csr_wdata & XLEN'(32'h888);
+      CsrMtvec:   csr_wlegal_o = csr_wdata & ~XLEN'(2);
+      CsrMepc:    csr_wlegal_o = csr_wdata & ~XLEN'(3);
       CsrMisa:    csr_wlegal_o = misa;
-      default:    csr_wlegal_o = csr_wdata_i;
+      default:    csr_wlegal_o = csr_wdata;
     endcase
   end
 
@@ -235,43 +249,43 @@ module core_csr
 
       if (wr) begin
         unique case (csr_addr_i)
-          CsrFflags: begin fflags_q <= csr_wdata_i[4:0]; fs_q <= 2'b11; end
-          CsrFrm:    begin frm_q <= csr_wdata_i[2:0]; fs_q <= 2'b11; end
+          CsrFflags: begin fflags_q <= csr_wdata[4:0]; fs_q <= 2'b11; end
+          CsrFrm:    begin frm_q <= csr_wdata[2:0]; fs_q <= 2'b11; end
           CsrFcsr: begin
-            fflags_q <= csr_wdata_i[4:0];
-            frm_q    <= csr_wdata_i[7:5];
+            fflags_q <= csr_wdata[4:0];
+            frm_q    <= csr_wdata[7:5];
             fs_q     <= 2'b11;
           end
-          CsrVstart: begin vstart_q <= csr_wdata_i & XLEN'(VLEN - 1); vs_q <= 2'b11; end
-          CsrVxsat:  begin vxsat_q <= csr_wdata_i[0]; vs_q <= 2'b11; end
-          CsrVxrm:   begin vxrm_q <= csr_wdata_i[1:0]; vs_q <= 2'b11; end
+          CsrVstart: begin vstart_q <= csr_wdata & XLEN'(VLEN - 1); vs_q <= 2'b11; end
+          CsrVxsat:  begin vxsat_q <= csr_wdata[0]; vs_q <= 2'b11; end
+          CsrVxrm:   begin vxrm_q <= csr_wdata[1:0]; vs_q <= 2'b11; end
           CsrVcsr: begin
-            vxsat_q <= csr_wdata_i[0];
-            vxrm_q  <= csr_wdata_i[2:1];
+            vxsat_q <= csr_wdata[0];
+            vxrm_q  <= csr_wdata[2:1];
             vs_q    <= 2'b11;
           end
           CsrMstatus: begin
-            mie_q  <= csr_wdata_i[3];
-            mpie_q <= csr_wdata_i[7];
-            fs_q   <= csr_wdata_i[14:13];
-            if (VecPresent) vs_q <= csr_wdata_i[10:9];
+            mie_q  <= csr_wdata[3];
+            mpie_q <= csr_wdata[7];
+            fs_q   <= csr_wdata[14:13];
+            if (VecPresent) vs_q <= csr_wdata[10:9];
           end
-          CsrMie:      mie_reg_q <= csr_wdata_i & XLEN'(32'h888);  // MSIE, MTIE, MEIE
-          CsrMtvec:    mtvec_q <= csr_wdata_i & ~XLEN'(2);         // direct or vectored
-          CsrMscratch: mscratch_q <= csr_wdata_i;
-          CsrMepc:     mepc_q <= csr_wdata_i & ~XLEN'(3);          // no C: 4-byte aligned
-          CsrMcause:   mcause_q <= csr_wdata_i;
-          CsrMtval:    mtval_q <= csr_wdata_i;
+          CsrMie:      mie_reg_q <= csr_wdata & XLEN'(32'h888);  // MSIE, MTIE, MEIE
+          CsrMtvec:    mtvec_q <= csr_wdata & ~XLEN'(2);         // direct or vectored
+          CsrMscratch: mscratch_q <= csr_wdata;
+          CsrMepc:     mepc_q <= csr_wdata & ~XLEN'(3);          // no C: 4-byte aligned
+          CsrMcause:   mcause_q <= csr_wdata;
+          CsrMtval:    mtval_q <= csr_wdata;
           CsrMcycle: begin
-            if (XLEN == 64) mcycle_q <= 64'(csr_wdata_i);
-            else mcycle_q[31:0] <= csr_wdata_i[31:0];
+            if (XLEN == 64) mcycle_q <= 64'(csr_wdata);
+            else mcycle_q[31:0] <= csr_wdata[31:0];
           end
-          CsrMcycleh:  mcycle_q[63:32] <= csr_wdata_i[31:0];
+          CsrMcycleh:  mcycle_q[63:32] <= csr_wdata[31:0];
           CsrMinstret: begin
-            if (XLEN == 64) minstret_q <= 64'(csr_wdata_i);
-            else minstret_q[31:0] <= csr_wdata_i[31:0];
+            if (XLEN == 64) minstret_q <= 64'(csr_wdata);
+            else minstret_q[31:0] <= csr_wdata[31:0];
           end
-          CsrMinstreth: minstret_q[63:32] <= csr_wdata_i[31:0];
+          CsrMinstreth: minstret_q[63:32] <= csr_wdata[31:0];
           default: ;
         endcase
       end

@@ -9,19 +9,19 @@ module core_decoder
   parameter int unsigned XLEN       = 32,
   parameter bit          VecPresent = 1'b0
 ) (
-  input  logic [31:0]     insn_i,
-  output cls_e            class_o,
-  output logic [XLEN-1:0] imm_o,
+  input  logic [31:0]     insn_i,    // the instruction word
+  output cls_e            class_o,   // its class (ClsIllegal when statically illegal)
+  output logic [XLEN-1:0] imm_o,     // its immediate, sign-extended
   output logic            word_o,    // RV64 *W arithmetic
   output logic            uses_rm_o, // funct3 is a rounding mode
-  output fpu_op_e         fpu_op_o,
+  output fpu_op_e         fpu_op_o,  // the FPU operation (ClsFpu)
   output logic            fpu_int_rd_o  // the FPU result goes to x[rd]
 );
 
   logic [6:0] opcode, funct7;
   logic [2:0] funct3;
   logic [4:0] rs2;
-  logic [XLEN-1:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+  logic [XLEN-1:0] imm_itype, imm_stype, imm_btype, imm_utype, imm_jtype;
   logic rv64;
 
   assign opcode = insn_i[6:0];
@@ -30,26 +30,26 @@ module core_decoder
   assign rs2    = insn_i[24:20];
   assign rv64   = (XLEN == 64);
 
-  assign imm_i = XLEN'($signed(insn_i[31:20]));
-  assign imm_s = XLEN'($signed({insn_i[31:25], insn_i[11:7]}));
-  assign imm_b = XLEN'($signed({insn_i[31], insn_i[7], insn_i[30:25], insn_i[11:8], 1'b0}));
-  assign imm_u = XLEN'($signed({insn_i[31:12], 12'b0}));
-  assign imm_j = XLEN'($signed({insn_i[31], insn_i[19:12], insn_i[20], insn_i[30:21], 1'b0}));
+  assign imm_itype = XLEN'($signed(insn_i[31:20]));
+  assign imm_stype = XLEN'($signed({insn_i[31:25], insn_i[11:7]}));
+  assign imm_btype = XLEN'($signed({insn_i[31], insn_i[7], insn_i[30:25], insn_i[11:8], 1'b0}));
+  assign imm_utype = XLEN'($signed({insn_i[31:12], 12'b0}));
+  assign imm_jtype = XLEN'($signed({insn_i[31], insn_i[19:12], insn_i[20], insn_i[30:21], 1'b0}));
 
   always_comb begin
     class_o      = ClsIllegal;
-    imm_o        = imm_i;
+    imm_o        = imm_itype;
     word_o       = 1'b0;
     uses_rm_o    = 1'b0;
     fpu_op_o     = FPU_ADD;
     fpu_int_rd_o = 1'b0;
     unique case (opcode)
-      OpLui:   begin class_o = ClsLui; imm_o = imm_u; end
-      OpAuipc: begin class_o = ClsAuipc; imm_o = imm_u; end
-      OpJal:   begin class_o = ClsJal; imm_o = imm_j; end
+      OpLui:   begin class_o = ClsLui; imm_o = imm_utype; end
+      OpAuipc: begin class_o = ClsAuipc; imm_o = imm_utype; end
+      OpJal:   begin class_o = ClsJal; imm_o = imm_jtype; end
       OpJalr:  if (funct3 == 3'b000) class_o = ClsJalr;
       OpBranch: begin
-        imm_o = imm_b;
+        imm_o = imm_btype;
         if (funct3 != 3'b010 && funct3 != 3'b011) class_o = ClsBranch;
       end
       OpLoad: begin
@@ -57,7 +57,7 @@ module core_decoder
         if (funct3 != 3'b111 && (rv64 || (funct3 != 3'b011 && funct3 != 3'b110))) class_o = ClsLoad;
       end
       OpStore: begin
-        imm_o = imm_s;
+        imm_o = imm_stype;
         if (funct3 == 3'b000 || funct3 == 3'b001 || funct3 == 3'b010 || (rv64 && funct3 == 3'b011)) class_o = ClsStore;
       end
       OpOpImm: begin
@@ -110,7 +110,7 @@ module core_decoder
           class_o = ClsCop;
       end
       OpStoreFp: begin
-        imm_o = imm_s;
+        imm_o = imm_stype;
         if (funct3 == 3'b010) class_o = ClsFstore;
         else if (funct3 == 3'b000 || funct3 == 3'b101 || funct3 == 3'b110 || funct3 == 3'b111)
           class_o = ClsCop;

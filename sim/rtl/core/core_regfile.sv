@@ -8,16 +8,16 @@ module core_regfile #(
   parameter bit          ZeroReg = 1'b1
 ) (
   input  logic             clk_i,
-  input  logic [4:0]       raddr_a_i,
+  input  logic [4:0]       raddr_a_i,   // read ports (combinational): rs1, rs2, rs3
   input  logic [4:0]       raddr_b_i,
   input  logic [4:0]       raddr_c_i,
   output logic [Width-1:0] rdata_a_o,
   output logic [Width-1:0] rdata_b_o,
   output logic [Width-1:0] rdata_c_o,
-  input  logic             we_i,
+  input  logic             we_i,        // write port A: the instruction or a completion
   input  logic [4:0]       waddr_i,
   input  logic [Width-1:0] wdata_i,
-  input  logic             we_b_i,
+  input  logic             we_b_i,      // write port B: a returning load
   input  logic [4:0]       waddr_b_i,
   input  logic [Width-1:0] wdata_b_i
 );
