@@ -108,15 +108,15 @@ class Figures:
         return self.cycles / seconds / 1e6
 
 
-def _children_cpu() -> float:
+def children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
 
 def _timed_cosim_run(elf: Path, soc, **kw):
-    cpu0 = _children_cpu()
+    cpu0 = children_cpu()
     outcome = run_rtl(elf, soc, **kw)
-    cpu = _children_cpu() - cpu0
+    cpu = children_cpu() - cpu0
     if not outcome.exited_ok:
         raise RuntimeError(f"bench program failed on {soc.name}: {outcome.message}")
     return outcome, cpu
@@ -167,9 +167,9 @@ def measure(soc_name: str, size: int, workdir: Path) -> Figures:
     out = workdir / f"plain-{soc_name}"
     out.mkdir(exist_ok=True)
     args = tb_plusargs(soc, elf, out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
-    t0, cpu0 = time.perf_counter(), _children_cpu()
+    t0, cpu0 = time.perf_counter(), children_cpu()
     subprocess.run([str(plain_build.executable), *args, "+finish_on_done"], check=True, capture_output=True)
-    plain_s, plain_cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    plain_s, plain_cpu = time.perf_counter() - t0, children_cpu() - cpu0
     rep = parse_report(out / "result.txt")
     if (rep.cycle, rep.instret) != (outcome.cycles_total, outcome.instret):
         raise RuntimeError(

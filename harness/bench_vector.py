@@ -44,7 +44,7 @@ from rich.console import Console
 from rich.table import Table
 
 from configs import load_soc
-from harness.bench_rtl import _children_cpu
+from harness.bench_rtl import children_cpu
 from harness.cases import REGISTRY, SEED, Case
 from harness.results import write_json_atomic
 from harness.verify import verify
@@ -170,17 +170,17 @@ class Speed:
 
 def measure_speed(run: CaseRun, workdir: Path) -> Speed:
     """The plain C++ loop (bench_main.cpp) on the ELF ``run`` ran under cocotb."""
-    from sim.rtl_runner import _plusargs, parse_report
+    from sim.rtl_runner import parse_report, tb_plusargs
     from sim.verilator_build import build
 
     soc = load_soc(run.soc)
     plain = build(soc, flavour="plain", quiet=False)
     out = workdir / f"plain-{run.soc}"
     out.mkdir(parents=True, exist_ok=True)
-    args = _plusargs(soc, Path(run.elf), out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
-    t0, cpu0 = time.perf_counter(), _children_cpu()
+    args = tb_plusargs(soc, Path(run.elf), out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
+    t0, cpu0 = time.perf_counter(), children_cpu()
     subprocess.run([str(plain.executable), *args, "+finish_on_done"], check=True, capture_output=True)
-    plain_s, plain_cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    plain_s, plain_cpu = time.perf_counter() - t0, children_cpu() - cpu0
     rep = parse_report(out / "result.txt")
     if rep.cycle != run.cycles_total:
         raise RuntimeError(f"plain loop ran {rep.cycle} cycles but cosim run {run.cycles_total}: not the same run")

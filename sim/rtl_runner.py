@@ -29,7 +29,7 @@ from configs import SocConfig, load_soc
 from sim import waves as waves_mod
 from sim.errors import SimError
 from sim.outcome import TRAP_NAMES, ProfileRegion, RunOutcome, Trap
-from sim.verilator_build import TOPLEVEL, Build, _runner_class, build, check_plusarg_path
+from sim.verilator_build import TOPLEVEL, Build, build, check_plusarg_path, runner_class
 
 COCOTB_MODULE = "sim.tb.cocotb_run"
 # The simulator's environment. cocotb_run.py has no assert to rewrite: without
@@ -207,9 +207,6 @@ def tb_plusargs(
     return args
 
 
-_plusargs = tb_plusargs  # the name harness/bench_vector.py imports
-
-
 def run_rtl(
     elf: str | os.PathLike,
     soc: SocConfig | str,
@@ -273,7 +270,7 @@ def run_rtl(
 
 
 def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
-    runner = _runner_class()()
+    runner = runner_class()()
     log = tmp / "sim.log"
     try:
         runner.test(
@@ -287,7 +284,7 @@ def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
             log_file=log,
             waves=waves,
             timescale=None,
-            extra_env={**SIM_ENV, "LD_LIBRARY_PATH": _cocotb_library_path()},
+            extra_env={**SIM_ENV, "LD_LIBRARY_PATH": cocotb_library_path()},
         )
     except (SystemExit, RuntimeError) as e:
         if not (tmp / "result.txt").exists():
@@ -295,7 +292,7 @@ def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
             raise SimError(f"{what}; its log:\n{_log_tail(tmp)}") from None
 
 
-def _cocotb_library_path() -> str:
+def cocotb_library_path() -> str:
     """This environment's cocotb libraries first: a cached build's RUNPATH names the
     virtualenv that built it, which may since have been deleted (the cache is shared
     by every checkout; cocotb's version is part of the build key, so the libraries match)."""

@@ -357,7 +357,7 @@ def build_key(soc: SocConfig, flavour: Flavour, waves: bool) -> tuple[str, dict]
 # ---------------------------------------------------------------------------
 
 
-def _runner_class():
+def runner_class():
     from cocotb_tools.runner import Verilator
 
     class LeanVerilator(Verilator):
@@ -387,7 +387,7 @@ def _soc_runner_class():
     """The runner for SoC builds: LeanVerilator with cocotb_main.cpp as the main loop
     (the unit test benches under sim/tb/gemmini/ keep cocotb's, their clocks are cocotb's)."""
 
-    class SocVerilator(_runner_class()):
+    class SocVerilator(runner_class()):
         def _build_command(self):
             cmds = super()._build_command()
             cmds[0] = [str(COCOTB_MAIN) if a.endswith("/verilator/verilator.cpp") else a for a in cmds[0]]
@@ -398,7 +398,7 @@ def _soc_runner_class():
     return SocVerilator
 
 
-def _verilator_errors(log: str) -> str:
+def verilator_errors(log: str) -> str:
     """The lines of a build log that say what went wrong (Verilator's own words)."""
     lines = [ln for ln in log.splitlines() if ln.startswith("%Error") or "error:" in ln]
     return "\n".join(lines[:30]) if lines else "\n".join(log.splitlines()[-30:])
@@ -427,7 +427,7 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
             )
         except (RuntimeError, SystemExit, subprocess.CalledProcessError) as e:
             text = log.read_text(errors="replace") if log.exists() else str(e)
-            raise SimError(f"Verilator build of {soc.name} failed:\n{_verilator_errors(text)}") from None
+            raise SimError(f"Verilator build of {soc.name} failed:\n{verilator_errors(text)}") from None
         exe = directory / TOPLEVEL
     else:
         cmd = [
@@ -458,7 +458,7 @@ def _build_into(directory: Path, soc: SocConfig, flavour: Flavour, waves: bool) 
             rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
         if rc != 0:
             raise SimError(
-                f"Verilator build of {soc.name} (plain) failed:\n{_verilator_errors(log.read_text(errors='replace'))}"
+                f"Verilator build of {soc.name} (plain) failed:\n{verilator_errors(log.read_text(errors='replace'))}"
             )
         exe = directory / "plain_sim"
     if not exe.is_file():

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import test_gemmini_programs as spike_programs
-from test_gemmini_programs import GOOD, SOC, _elf
+from test_gemmini_programs import GOOD, SOC, program_elf
 
 from harness.cli import main as cosim
 from harness.commands.difftest import run_difftest
@@ -216,7 +216,7 @@ def test_model_trace_matches_the_models_counters(gemmini_elves, tmp_path):
     from sim.spike import run_spike
 
     trace = tmp_path / "model.txt"
-    out = run_spike(_elf(gemmini_elves, "matmul_ws"), SOC, gemmini_trace=trace)
+    out = run_spike(program_elf(gemmini_elves, "matmul_ws"), SOC, gemmini_trace=trace)
     assert out.ending == "exit" and out.exit_code == 0, out.message
     lines = trace.read_text().splitlines()
     insns = [ln for ln in lines if ln.startswith("insn ")]
@@ -242,7 +242,7 @@ def gemmini_rtl():
 
 
 def _clean(name: str, elves, tmp_path: Path) -> None:
-    report = run_difftest(_elf(elves, name), SOC, keep_trace=tmp_path / "trace.txt")
+    report = run_difftest(program_elf(elves, name), SOC, keep_trace=tmp_path / "trace.txt")
     assert report.rtl is not None and report.rtl.exit_code == 0, report.rtl.message if report.rtl else None
     assert report.ok, report.summary()
     g = report.gemmini
@@ -273,7 +273,7 @@ BAD = sorted(p.stem for p in (spike_programs.PROG_DIR / "bad").glob("*.c"))
 @pytest.mark.parametrize("name", [n if n == "bad_rows" else pytest.param(n, marks=pytest.mark.slow) for n in BAD])
 def test_bad_programs_clean(name, gemmini_rtl, gemmini_elves, tmp_path):
     # Both sides trap on the refused instruction; nothing it did not do is compared.
-    report = run_difftest(_elf(gemmini_elves, name, sub="bad"), SOC)
+    report = run_difftest(program_elf(gemmini_elves, name, sub="bad"), SOC)
     assert report.rtl is not None and report.rtl.ending == "trap", report.rtl.message if report.rtl else None
     assert report.ok and report.gemmini is not None, report.summary()
 
@@ -281,7 +281,7 @@ def test_bad_programs_clean(name, gemmini_rtl, gemmini_elves, tmp_path):
 @pytest.mark.rtl
 @pytest.mark.iss
 def test_cli_names_the_corrupted_write(gemmini_rtl, gemmini_elves, capsys):
-    elf = _elf(gemmini_elves, "matmul_os")
+    elf = program_elf(gemmini_elves, "matmul_os")
     assert cosim(["difftest", str(elf), "--soc", SOC, "--gemmini-corrupt-sp", "2"]) == 1
     out = capsys.readouterr().out
     assert re.search(
@@ -294,7 +294,7 @@ def test_cli_names_the_corrupted_write(gemmini_rtl, gemmini_elves, capsys):
 @pytest.mark.iss
 @pytest.mark.parametrize("nth", [3, 20])
 def test_corrupted_scratchpad_write_names_its_instruction(nth, gemmini_rtl, gemmini_elves, tmp_path):
-    elf = _elf(gemmini_elves, "matmul_ws")
+    elf = program_elf(gemmini_elves, "matmul_ws")
     clean = run_difftest(elf, SOC, keep_trace=tmp_path / "clean.txt")
     assert clean.ok, clean.summary()
     # Which instruction makes the nth scratchpad write, from the clean RTL trace: the latest issue of its seq.

@@ -45,7 +45,9 @@ def gemmini_elves(tmp_path_factory) -> dict[str, Path]:
     return {"_dir": tmp_path_factory.mktemp("gemmini-programs")}
 
 
-def _elf(cache: dict[str, Path], name: str, sub: str = "", defines: tuple[str, ...] = (), soc: str = SOC) -> Path:
+def program_elf(
+    cache: dict[str, Path], name: str, sub: str = "", defines: tuple[str, ...] = (), soc: str = SOC
+) -> Path:
     key = f"{soc}/{name}"
     if key not in cache:
         src = PROG_DIR / sub / f"{name}.c"
@@ -53,7 +55,7 @@ def _elf(cache: dict[str, Path], name: str, sub: str = "", defines: tuple[str, .
     return cache[key]
 
 
-def _run(elf: Path, tmp_path: Path, soc: str = SOC):
+def run_on_spike(elf: Path, tmp_path: Path, soc: str = SOC):
     (tmp_path / "iss").mkdir(exist_ok=True)
     return run_spike(elf, soc, workdir=tmp_path / "iss", timeout_s=120)
 
@@ -61,7 +63,7 @@ def _run(elf: Path, tmp_path: Path, soc: str = SOC):
 @pytest.mark.parametrize("soc", SOCS)
 @pytest.mark.parametrize("name", GOOD)
 def test_program_passes(name, soc, gemmini_elves, tmp_path):
-    out = _run(_elf(gemmini_elves, name, soc=soc), tmp_path, soc)
+    out = run_on_spike(program_elf(gemmini_elves, name, soc=soc), tmp_path, soc)
     assert out.ending == "exit", f"{name}: ended {out.ending}: {out.message}\n{out.uart}"
     assert out.exit_code == 0, f"{name}: exit code {out.exit_code}\n{out.uart}"
     # Every check prints "ok ..." and none prints FAIL/MISMATCH; at least one ran.
@@ -73,7 +75,7 @@ def test_program_passes(name, soc, gemmini_elves, tmp_path):
 
 @pytest.mark.parametrize("name", sorted(BAD_FIELDS))
 def test_bad_program_traps_naming_the_field(name, gemmini_elves, tmp_path):
-    out = _run(_elf(gemmini_elves, name, "bad"), tmp_path)
+    out = run_on_spike(program_elf(gemmini_elves, name, "bad"), tmp_path)
     assert "NOT TRAPPED" not in out.uart, out.uart
     assert out.ending == "trap", f"{name}: ended {out.ending} (exit {out.exit_code}): {out.message}\n{out.uart}"
     assert out.trap is not None and out.trap.cause == 2, out.trap  # illegal instruction
@@ -102,7 +104,7 @@ def _shift_rne(x: np.ndarray, s: int) -> np.ndarray:
 @pytest.mark.parametrize("soc", SOCS)
 def test_raw_insn_bytes_match_numpy(soc, gemmini_elves, tmp_path):
     dim = gemmini_params(soc).dim
-    out = _run(_elf(gemmini_elves, "raw_insn", defines=(f"RAW_DIM={dim}",), soc=soc), tmp_path, soc)
+    out = run_on_spike(program_elf(gemmini_elves, "raw_insn", defines=(f"RAW_DIM={dim}",), soc=soc), tmp_path, soc)
     assert out.exited_ok, f"{out.ending} {out.message}\n{out.uart}"
     lines = {ln.split()[0]: ln for ln in out.uart.splitlines() if ln.strip()}
     assert int(lines["dim"].split()[1]) == dim
@@ -142,5 +144,5 @@ def test_conv_through_loop_conv_on_a_config_that_has_it(gemmini_elves, tmp_path)
     out = run_spike(elf, str(cfg), workdir=tmp_path / "iss", timeout_s=120)
     assert out.ending == "exit" and out.exit_code == 0, f"{out.ending} {out.exit_code}: {out.message}\n{out.uart}"
     assert out.counters.get("insn_loop_conv_ws", 0) > 0, out.counters
-    plain = _run(_elf(gemmini_elves, "conv"), tmp_path)
+    plain = run_on_spike(program_elf(gemmini_elves, "conv"), tmp_path)
     assert plain.exit_code == 0 and plain.counters.get("insn_loop_conv_ws", 0) == 0, plain.counters

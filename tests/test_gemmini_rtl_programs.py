@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import test_gemmini_programs as spike_programs
-from test_gemmini_programs import BAD_FIELDS, COMPUTING, GOOD, SOC, _elf, _run
+from test_gemmini_programs import BAD_FIELDS, COMPUTING, GOOD, SOC, program_elf, run_on_spike
 
 from configs import load_soc
 from harness.elfcheck import check_elf
@@ -79,14 +79,14 @@ def _params(names):
 @pytest.mark.parametrize("name", _params([*GOOD, "raw_insn"]))
 def test_program_passes_on_rtl(name, gemmini_rtl, gemmini_elves, tmp_path):
     defines = (f"RAW_DIM={load_soc(SOC).accelerator.dim}",) if name == "raw_insn" else ()  # type: ignore[union-attr]
-    elf = _elf(gemmini_elves, name, defines=defines)
+    elf = program_elf(gemmini_elves, name, defines=defines)
     out = _rtl(elf, tmp_path)
     assert out.ending == "exit", f"{name}: ended {out.ending}: {out.message}\n{out.uart}"
     assert out.exit_code == 0, f"{name}: exit code {out.exit_code}\n{out.uart}"
     assert "FAIL" not in out.uart and "MISMATCH" not in out.uart, out.uart
     if name != "raw_insn":
         assert re.search(r"^ok ", out.uart, re.M), out.uart
-    iss = _run(elf, tmp_path)
+    iss = run_on_spike(elf, tmp_path)
     assert iss.exited_ok, f"{name} on Spike: {iss.ending} {iss.message}"
     if name not in OWN_TEXT:
         assert out.uart == iss.uart, f"{name}: UART text differs from Spike's\nRTL:\n{out.uart}\nSpike:\n{iss.uart}"
@@ -97,9 +97,9 @@ def test_program_passes_on_rtl(name, gemmini_rtl, gemmini_elves, tmp_path):
 
 @pytest.mark.parametrize("name", sorted(BAD_FIELDS))
 def test_bad_program_traps_as_on_spike(name, gemmini_rtl, gemmini_elves, tmp_path):
-    elf = _elf(gemmini_elves, name, "bad")
+    elf = program_elf(gemmini_elves, name, "bad")
     out = _rtl(elf, tmp_path)
-    iss = _run(elf, tmp_path)
+    iss = run_on_spike(elf, tmp_path)
     describe_trap(iss, check_elf(elf, load_soc(SOC)), load_soc(SOC))  # the message as `cosim iss` words it
     assert iss.ending == "trap" and iss.trap is not None, f"Spike: {iss.ending} {iss.message}"
     assert "NOT TRAPPED" not in out.uart, out.uart
@@ -187,7 +187,7 @@ def test_probe_fence_orders_the_dma_and_counters_reach_result_json(probe_elf, ge
     # does not wait for them (it is not ordered against the DMA); the fence does.
     assert load < 40 and fence > 4 * load, (issue, load, fence)
 
-    iss = _run(probe_elf, tmp_path)
+    iss = run_on_spike(probe_elf, tmp_path)
     assert iss.exited_ok, iss.message
     result = make_result(out, soc=soc, elf=probe_elf)
     counters = result["counters"]

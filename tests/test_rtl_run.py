@@ -308,10 +308,10 @@ def test_simulation_finds_cocotb_libraries_of_this_environment(monkeypatch):
     libraries first on LD_LIBRARY_PATH and keeps what the user had."""
     import cocotb_tools.config
 
-    from sim.rtl_runner import _cocotb_library_path
+    from sim.rtl_runner import cocotb_library_path
 
     monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/user/lib")
-    first, rest = _cocotb_library_path().split(":", 1)
+    first, rest = cocotb_library_path().split(":", 1)
     assert (Path(first) / "libcocotbvpi_verilator.so").is_file()
     assert Path(first) == Path(cocotb_tools.config.libs_dir)
     assert rest == "/opt/user/lib"

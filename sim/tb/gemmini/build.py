@@ -24,7 +24,7 @@ from pathlib import Path
 from configs.paths import cache_root
 from sim.errors import SimError
 from sim.tb.gemmini.stream import TAG_W, Beat, StreamRun, read_result, write_stimulus
-from sim.verilator_build import TIMESCALE, _runner_class, _verilator_errors, ensure_verilator_on_path, verilator_version
+from sim.verilator_build import TIMESCALE, ensure_verilator_on_path, runner_class, verilator_errors, verilator_version
 
 ROOT = Path(__file__).resolve().parents[3]
 RTL_DIR = ROOT / "sim" / "rtl" / "gemmini"
@@ -106,7 +106,7 @@ def cached_build(
         log = tmp / "build.log"
         t0 = time.perf_counter()
         try:
-            _runner_class()().build(
+            runner_class()().build(
                 sources=[str(p) for p in sources],
                 hdl_toplevel=toplevel,
                 parameters=parameters,
@@ -118,7 +118,7 @@ def cached_build(
         except (RuntimeError, SystemExit, subprocess.CalledProcessError) as e:
             text = log.read_text(errors="replace") if log.exists() else str(e)
             shutil.rmtree(tmp, ignore_errors=True)
-            raise SimError(f"Verilator build of {toplevel} (DIM {dim}) failed:\n{_verilator_errors(text)}") from None
+            raise SimError(f"Verilator build of {toplevel} (DIM {dim}) failed:\n{verilator_errors(text)}") from None
         seconds = time.perf_counter() - t0
         if not (tmp / toplevel).is_file():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -156,11 +156,11 @@ def run_cocotb(b: ArrayBuild, toplevel: str, module: str, workdir: Path, env: di
     ``env``); a failed simulation, a failed driver or no ``out`` written raises SimError with the log's tail."""
     from cocotb_tools.runner import get_results
 
-    from sim.rtl_runner import _cocotb_library_path
+    from sim.rtl_runner import cocotb_library_path
 
     log = workdir / "sim.log"
     try:
-        _runner_class()().test(
+        runner_class()().test(
             test_module=module,
             hdl_toplevel=toplevel,
             hdl_toplevel_lang="verilog",
@@ -169,7 +169,7 @@ def run_cocotb(b: ArrayBuild, toplevel: str, module: str, workdir: Path, env: di
             results_xml=str(workdir / "results.xml"),
             log_file=log,
             timescale=None,
-            extra_env={"COCOTB_LOG_LEVEL": "WARNING", "LD_LIBRARY_PATH": _cocotb_library_path(), **env},
+            extra_env={"COCOTB_LOG_LEVEL": "WARNING", "LD_LIBRARY_PATH": cocotb_library_path(), **env},
         )
     except (SystemExit, RuntimeError) as e:
         raise SimError(f"the {toplevel} simulation failed ({e}); see {log}") from None
