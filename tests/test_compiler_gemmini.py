@@ -18,6 +18,7 @@ from compiler.errors import CompileError
 from compiler.frontend import import_torch
 from compiler.gemmini.plan import plan_matmul
 from compiler.targets import target_for
+from configs import load_soc
 from harness.elfcheck import ElfImage
 from harness.program import build_program, read_outputs
 from sim.gemmini import isa
@@ -57,7 +58,7 @@ def _run(fn, inputs: tuple, soc: str, tmp_path: Path, dump_dir: Path | None = No
     """Compile ``fn`` for ``soc``, run it on Spike; (outputs, counters, forward's retired instructions, kernel, elf)."""
     kernel = compile_kernel(import_torch(fn, inputs, name="layer"), soc, dump_dir=dump_dir)
     work = tmp_path / Path(soc).stem  # a config name or a config file's path
-    prog = build_program(kernel, soc, work)
+    prog = build_program(kernel, load_soc(soc), work)
     out = run_spike(prog.elf, soc, dumps=[Dump(int(o["address"], 16), o["size"]) for o in prog.outputs], workdir=work)
     assert out.ending == "exit" and out.exit_code == 0, f"{out.ending} {out.exit_code}: {out.message}\n{out.uart}"
     got = read_outputs(prog.manifest, out.dumps)

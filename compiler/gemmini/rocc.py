@@ -11,36 +11,67 @@ import numpy as np
 from torch_mlir import ir
 from torch_mlir.dialects import arith, llvm, memref, scf
 
-# Gemmini v0.7 funct7 numbers (opcode custom-3) and config_* selectors in rs1[1:0].
-CONFIG, MVIN2, MVIN, MVOUT = 0, 1, 2, 3
-LOOP_WS, LOOP_WS_CONFIG_BOUNDS, LOOP_WS_CONFIG_ADDRS_AB = 8, 9, 10
-LOOP_WS_CONFIG_ADDRS_DC, LOOP_WS_CONFIG_STRIDES_AB, LOOP_WS_CONFIG_STRIDES_DC = 11, 12, 13
-COMPUTE_PRELOADED, COMPUTE_ACCUMULATED, PRELOAD = 4, 5, 6
-MVIN3 = 14
-LOOP_CONV_WS = 15  # its six configs are 16..21
-CONFIG_EX, CONFIG_LD, CONFIG_ST = 0, 1, 2
-DATAFLOW_WS = 1
-ACT_RELU = 1
+# The ISA's numbers have one home, sim/gemmini/isa.py (the functional model's, checked
+# field by field against Gemmini v0.7); the compiler emits exactly those.
+from sim.gemmini.isa import (
+    ACT_RELU,
+    COMPUTE_ACCUMULATED,
+    COMPUTE_PRELOADED,
+    CONFIG,
+    CONFIG_EX,
+    CONFIG_LD,
+    CONFIG_ST,
+    LOOP_CONV_WS,
+    LOOP_WS,
+    LOOP_WS_CONFIG_ADDRS_AB,
+    LOOP_WS_CONFIG_ADDRS_DC,
+    LOOP_WS_CONFIG_BOUNDS,
+    LOOP_WS_CONFIG_STRIDES_AB,
+    LOOP_WS_CONFIG_STRIDES_DC,
+    MVIN,
+    MVIN2,
+    MVIN3,
+    MVOUT,
+    PRELOAD,
+)
+from sim.gemmini.isa import FUNCT_NAMES as NAMES
+from sim.gemmini.isa import WS as DATAFLOW_WS
+from sim.gemmini.params import GARBAGE_ADDR  # a preload's "no D" (zeros)
+
 ACC = 1 << 31  # local address: the accumulator
 ACC_ACCUMULATE = 3 << 30  # the accumulator, adding to what is there
-GARBAGE_ADDR = 0xFFFF_FFFF  # a preload's "no D" (zeros)
 ASM = ".insn r 0x7b, 3, {funct}, x0, $0, $1  # gemmini {name}"
-NAMES = {
-    CONFIG: "config",
-    MVIN: "mvin",
-    MVIN2: "mvin2",
-    MVOUT: "mvout",
-    MVIN3: "mvin3",
-    PRELOAD: "preload",
-    COMPUTE_PRELOADED: "compute_preloaded",
-    COMPUTE_ACCUMULATED: "compute_accumulated",
-    LOOP_WS: "loop_ws",
-    LOOP_WS_CONFIG_BOUNDS: "loop_ws_config_bounds",
-    LOOP_WS_CONFIG_ADDRS_AB: "loop_ws_config_addrs_ab",
-    LOOP_WS_CONFIG_ADDRS_DC: "loop_ws_config_addrs_dc",
-    LOOP_WS_CONFIG_STRIDES_AB: "loop_ws_config_strides_ab",
-    LOOP_WS_CONFIG_STRIDES_DC: "loop_ws_config_strides_dc",
-}
+
+__all__ = [
+    "ACC",
+    "ACC_ACCUMULATE",
+    "ACT_RELU",
+    "ASM",
+    "COMPUTE_ACCUMULATED",
+    "COMPUTE_PRELOADED",
+    "CONFIG",
+    "CONFIG_EX",
+    "CONFIG_LD",
+    "CONFIG_ST",
+    "DATAFLOW_WS",
+    "GARBAGE_ADDR",
+    "LOOP_CONV_WS",
+    "LOOP_WS",
+    "LOOP_WS_CONFIG_ADDRS_AB",
+    "LOOP_WS_CONFIG_ADDRS_DC",
+    "LOOP_WS_CONFIG_BOUNDS",
+    "LOOP_WS_CONFIG_STRIDES_AB",
+    "LOOP_WS_CONFIG_STRIDES_DC",
+    "MVIN",
+    "MVIN2",
+    "MVIN3",
+    "MVOUT",
+    "NAMES",
+    "ONE_F32",
+    "PRELOAD",
+    "Builder",
+    "f32_bits",
+]
 
 
 def f32_bits(x: float) -> int:
