@@ -126,73 +126,47 @@ class Reporter:
             out.append(f"{i:>8}  0x{c.pc:08x}  {self.disasm(c.pc, c.insn):<32} {c.text}")
         return out
 
-    def fail(self, index: int, r: Commit, s: Commit | None, what: str, details: list[str], note: str = "") -> None:
-        """The pair of commits ``r`` (RTL) and ``s`` (Spike) disagree."""
+    def diverge(self, index: int, at: Commit | None, what: str, details: list[str], **texts) -> None:
+        """Raise the divergence at instruction ``index``, named by the commit ``at`` (None for an
+        RTL completion that matches no commit), with the recent context; ``texts`` are
+        Divergence's trace-line fields."""
         raise DivergenceFound(
             Divergence(
                 index=index,
-                pc=r.pc,
-                insn=r.insn,
-                disassembly=self.disasm(r.pc, r.insn),
+                pc=at.pc if at else 0,
+                insn=at.insn if at else 0,
+                disassembly=self.disasm(at.pc, at.insn) if at else "-",
                 what=what,
                 details=details,
-                rtl_text=r.text,
-                spike_text=s.text if s else "",
-                rtl_line=r.line_no,
-                spike_line=s.line_no if s else 0,
                 context=self.context_lines(),
-                note=note,
+                **texts,
             )
         )
+
+    def fail(self, index: int, r: Commit, s: Commit | None, what: str, details: list[str], note: str = "") -> None:
+        """The pair of commits ``r`` (RTL) and ``s`` (Spike) disagree."""
+        spike = {"spike_text": s.text, "spike_line": s.line_no} if s else {}
+        self.diverge(index, r, what, details, rtl_text=r.text, rtl_line=r.line_no, note=note, **spike)
 
     def fail_unfinished(self, index: int, s: Commit, what: str, detail: str) -> None:
         """Spike committed a coprocessor instruction whose RTL completion never came."""
-        raise DivergenceFound(
-            Divergence(
-                index=index,
-                pc=s.pc,
-                insn=s.insn,
-                disassembly=self.disasm(s.pc, s.insn),
-                what=what,
-                details=[detail],
-                spike_text=s.text,
-                spike_line=s.line_no,
-                context=self.context_lines(),
-            )
-        )
+        self.diverge(index, s, what, [detail], spike_text=s.text, spike_line=s.line_no)
 
     def fail_unexpected(self, index: int, c: Completion, what: str, detail: str) -> None:
         """An RTL completion that matches nothing Spike committed (no pc to name)."""
-        raise DivergenceFound(
-            Divergence(
-                index=index,
-                pc=0,
-                insn=0,
-                disassembly="-",
-                what=what,
-                details=[detail],
-                rtl_text=c.text,
-                rtl_line=c.line_no,
-                context=self.context_lines(),
-            )
-        )
+        self.diverge(index, None, what, [detail], rtl_text=c.text, rtl_line=c.line_no)
 
     def fail_completion(
         self, index: int, c: Completion, s: Commit, details: list[str], what: str = "completion"
     ) -> None:
         """A coprocessor result (or a vector store's memory writes) differs from what Spike committed."""
-        raise DivergenceFound(
-            Divergence(
-                index=index,
-                pc=s.pc,
-                insn=s.insn,
-                disassembly=self.disasm(s.pc, s.insn),
-                what=what,
-                details=[f"result of coprocessor instruction #{c.seq}:", *details],
-                rtl_text=clip(c.text),
-                rtl_line=c.line_no,
-                spike_text=clip(s.text),
-                spike_line=s.line_no,
-                context=self.context_lines(),
-            )
+        self.diverge(
+            index,
+            s,
+            what,
+            [f"result of coprocessor instruction #{c.seq}:", *details],
+            rtl_text=clip(c.text),
+            rtl_line=c.line_no,
+            spike_text=clip(s.text),
+            spike_line=s.line_no,
         )
