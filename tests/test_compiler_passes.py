@@ -21,9 +21,15 @@ torch = pytest.importorskip("torch")
 from compiler.frontend import import_torch  # noqa: E402
 
 COMPILER = Path(__file__).resolve().parent.parent / "compiler"
-# Modules of the pass folders that are not passes: a backend's schedule (data) and
-# the translation + clang driver.
-NOT_PASSES = {"compiler.rvv.schedule", "compiler.scalar.schedule", "compiler.llvm.codegen"}
+# Modules of the pass folders that are not passes: a backend's schedule (data), the
+# translation + clang driver, Gemmini's RoCC encoder and its OS tiling plan (used by its passes).
+NOT_PASSES = {
+    "compiler.rvv.schedule",
+    "compiler.scalar.schedule",
+    "compiler.llvm.codegen",
+    "compiler.gemmini.rocc",
+    "compiler.gemmini.output_stationary",
+}
 
 
 @pytest.fixture(scope="module")

@@ -153,7 +153,10 @@ def test_soc_and_core_lint_wall_clean(soc):
 def test_only_gemmini_orders_custom_instructions_by_fence_alone():
     core = (RTL_DIR / "core" / "cosim_core.sv").read_text()
     assert re.search(r"parameter\s+bit\s+CustomFenceOnly\s*=\s*1'b0", core), "the default must be today's ordering"
-    assert re.search(r"cop_kind\s*=\s*CustomFenceOnly\s*\?\s*2'b00\s*:\s*2'b11", core)
+    tracker = (RTL_DIR / "core" / "core_cop_tracker.sv").read_text()  # where the ordering kind is decided
+    assert re.search(r"parameter\s+bit\s+CustomFenceOnly\s*=\s*1'b0", tracker)
+    assert re.search(r"kind\s*=\s*CustomFenceOnly\s*\?\s*2'b00\s*:\s*2'b11", tracker)
+    assert re.search(r"\.CustomFenceOnly\s*\(\s*CustomFenceOnly\s*\)", core), "the core passes it on"
     soc = (RTL_DIR / "soc" / "cosim_soc.sv").read_text()
     assert re.search(r"\.CustomFenceOnly\s*\(\s*Accel\s*==\s*2\s*\)", soc)
 
