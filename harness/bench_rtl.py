@@ -31,7 +31,9 @@ from rich.table import Table
 
 from configs import load_soc
 from harness.toolchain import build_elf
-from sim.rtl_runner import parse_report, run_rtl, tb_plusargs
+from sim.rtl_runner import run_rtl
+from sim.tb_plusargs import tb_plusargs
+from sim.tb_report import parse_report
 from sim.verilator_build import build
 
 LOOP_C = r"""

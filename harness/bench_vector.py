@@ -170,7 +170,8 @@ class Speed:
 
 def measure_speed(run: CaseRun, workdir: Path) -> Speed:
     """The plain C++ loop (bench_main.cpp) on the ELF ``run`` ran under cocotb."""
-    from sim.rtl_runner import parse_report, tb_plusargs
+    from sim.tb_plusargs import tb_plusargs
+    from sim.tb_report import parse_report
     from sim.verilator_build import build
 
     soc = load_soc(run.soc)

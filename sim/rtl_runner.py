@@ -6,12 +6,8 @@ trace, endings); the cocotb test only waits for ``done``. The test bench writes
 ``dump_<addr>.bin`` per requested region into the run directory; this module
 turns them into a :class:`sim.outcome.RunOutcome` with target ``rtl``.
 
-On a Gemmini SoC a refused instruction traps as on Spike: the test bench reports
-the refused instruction with its PC, source registers and the unit's
-``illegal_reason_o`` code, and the Gemmini instructions the unit accepted before
-it; :func:`gemmini_refusal` replays those through the functional model
-(``sim/gemmini/model.py``, memory reads as zeros) to get the model's own
-wording of the refused field, and checks it against the RTL's code.
+On a Gemmini SoC a refused instruction traps as on Spike, with the functional model's reason
+(sim/gemmini_refusal.py).
 """
 
 from __future__ import annotations
@@ -21,127 +17,23 @@ import re
 import tempfile
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
 from configs import SocConfig, load_soc
 from sim import waves as waves_mod
 from sim.errors import SimError
-from sim.outcome import TRAP_NAMES, ProfileRegion, RunOutcome, Trap
-from sim.verilator_build import TOPLEVEL, Build, build, check_plusarg_path, runner_class
+from sim.gemmini_refusal import gemmini_refusal
+from sim.outcome import TRAP_NAMES, RunOutcome, Trap
+from sim.tb_plusargs import dump_regions, tb_plusargs
+from sim.tb_report import TbReport, pair_profile, parse_report, region_counters
+from sim.verilator_build import TOPLEVEL, Build, build, runner_class
 
 COCOTB_MODULE = "sim.tb.cocotb_run"
 # The simulator's environment. cocotb_run.py has no assert to rewrite: without
 # pytest's assertion-rewriting hook (whose set-up loads every installed pytest
 # plugin) a run starts in ~0.4 CPU-s instead of ~1.3.
 SIM_ENV = {"COCOTB_LOG_LEVEL": "WARNING", "COCOTB_REWRITE_ASSERTION_FILES": ""}
-
-
-@dataclass
-class TbReport:
-    """What tb_dpi.cpp wrote into result.txt."""
-
-    ending: str = "error"
-    message: str = ""
-    cycle: int = 0
-    pc: int = 0
-    instret: int = 0
-    exit_code: int | None = None
-    trap_mmio: tuple[int, int, int] | None = None
-    trap_loop: tuple[int, int, int] | None = None
-    profile: list[tuple[int, int]] = field(default_factory=list)  # (value, cycle)
-    counters: dict[str, int] = field(default_factory=dict)
-    # performance counters sampled at each PROFILE store: event index -> name -> value
-    profile_counters: dict[int, dict[str, int]] = field(default_factory=dict)
-    failure: str = ""  # why the test bench stopped the run (width assertions)
-    cop_inflight: int | None = None  # coprocessor instructions in flight when a hang ended the run
-    # Gemmini: refused instructions (pc, word, rs1, rs2, illegal_reason_o, accepted before it) and the
-    # accepted ones before the last refusal (pc, word, rs1, rs2); gemmini_issues_kept when that was cut short
-    gemmini_refused: list[tuple[int, int, int, int, int, int]] = field(default_factory=list)
-    gemmini_issues: list[tuple[int, int, int, int]] = field(default_factory=list)
-    gemmini_issues_kept: int | None = None
-    dumps: dict[int, Path] = field(default_factory=dict)
-    complete: bool = False
-
-
-def parse_report(path: Path) -> TbReport:
-    rep = TbReport()
-    for line in path.read_text(errors="replace").splitlines():
-        key, _, rest = line.partition(" ")
-        parts = rest.split()
-        if key == "ending":
-            rep.ending = rest.strip()
-        elif key == "message":
-            rep.message = rest
-        elif key == "failure":
-            rep.failure = rest
-        elif key in ("cycle", "instret"):
-            setattr(rep, key, int(rest))
-        elif key == "pc":
-            rep.pc = int(rest, 16)
-        elif key == "exit_code":
-            rep.exit_code = int(rest)
-        elif key in ("trap_mmio", "trap_loop"):
-            setattr(rep, key, (int(parts[0]), int(parts[1], 16), int(parts[2], 16)))
-        elif key == "profile":
-            rep.profile.append((int(parts[0]), int(parts[1])))
-        elif key == "counter":
-            rep.counters[parts[0]] = int(parts[1])
-        elif key == "profile_counter":
-            rep.profile_counters.setdefault(int(parts[0]), {})[parts[1]] = int(parts[2])
-        elif key == "cop_inflight":
-            rep.cop_inflight = int(rest)
-        elif key == "gemmini_refused":
-            pc, word, rs1, rs2 = (int(x, 16) for x in parts[:4])
-            rep.gemmini_refused.append((pc, word, rs1, rs2, int(parts[4]), int(parts[5])))
-        elif key == "gemmini_issue":
-            pc, word, rs1, rs2 = (int(x, 16) for x in parts[:4])
-            rep.gemmini_issues.append((pc, word, rs1, rs2))
-        elif key == "gemmini_issues_kept":
-            rep.gemmini_issues_kept = int(rest)
-        elif key == "dump":
-            rep.dumps[int(parts[0], 16)] = Path(parts[2])
-        elif key == "end":
-            rep.complete = True
-    return rep
-
-
-def pair_profile(events: Iterable[tuple[int, int]]) -> list[ProfileRegion]:
-    """PROFILE writes (bit 0 start/stop, bits 31..1 region) -> regions in cycles."""
-    regions: list[ProfileRegion] = []
-    open_: dict[int, ProfileRegion] = {}
-    for value, cycle in events:
-        region = value >> 1
-        if value & 1:
-            r = ProfileRegion(region=region, start=cycle, stop=None)
-            open_[region] = r
-            regions.append(r)
-        elif region in open_:
-            open_.pop(region).stop = cycle
-    return regions
-
-
-def region_counters(events: list[tuple[int, int]], samples: dict[int, dict[str, int]]) -> dict[int, dict[str, int]]:
-    """Counter deltas over the first closed instance of each PROFILE region.
-
-    ``samples[k]`` holds the counters when PROFILE event ``k`` was stored (events of
-    cycles up to its stamp), so a delta covers exactly the region's cycles. A region
-    whose start or stop has no sample is left out.
-    """
-    out: dict[int, dict[str, int]] = {}
-    open_: dict[int, int] = {}
-    for k, (value, _cycle) in enumerate(events):
-        region = value >> 1
-        if value & 1:
-            open_[region] = k
-        elif region in open_:
-            start = open_.pop(region)
-            if region in out or start not in samples or k not in samples:
-                continue
-            a, b = samples[start], samples[k]
-            out[region] = {name: b[name] - a.get(name, 0) for name in b}
-    return out
 
 
 def instruction_at(elf: Path, pc: int) -> int | None:
@@ -158,53 +50,6 @@ def instruction_at(elf: Path, pc: int) -> int | None:
                 data = seg.data()[pc - base : pc - base + 4]
                 return int.from_bytes(data, "little")
     return None
-
-
-def _dump_arg(dumps: Iterable) -> list[tuple[int, int]]:
-    out = []
-    for d in dumps:
-        addr, size = (d.addr, d.size) if hasattr(d, "addr") else d
-        if size <= 0:
-            raise SimError(f"dump region at 0x{addr:x} has size {size}; it must be positive")
-        out.append((int(addr), int(size)))
-    return out
-
-
-def tb_plusargs(
-    soc: SocConfig,
-    elf: Path,
-    out: Path,
-    trace: Path | None,
-    max_cycles: int,
-    watchdog: int,
-    corrupt_pc: int | None,
-    dumps: list[tuple[int, int]],
-    extra: Iterable[str] = (),
-) -> list[str]:
-    """The test bench's plusargs for one run (sim/tb/README.md); the plain loop takes the same."""
-    mm = soc.memory_map
-    regions = ",".join(f"0x{b:x}:0x{s:x}" for b, s in mm.regions().values())
-    offsets = ",".join(f"0x{o:x}" for o in mm.mmio_offsets)
-    args = [
-        f"+elf={check_plusarg_path(str(elf))}",
-        f"+out={check_plusarg_path(str(out))}",
-        f"+regions={regions}",
-        f"+mmio={mm.mmio_base:x}",
-        f"+mmio_offsets={offsets}",
-        f"+max_cycles={max_cycles}",
-        f"+watchdog={watchdog}",
-    ]
-    if trace is not None:
-        args.append(f"+trace={check_plusarg_path(str(trace))}")
-    if corrupt_pc is not None:
-        args.append(f"+corrupt_pc={corrupt_pc:x}")
-    if dumps:
-        args.append("+dumps=" + ",".join(f"0x{a:x}:{s}" for a, s in dumps))
-    for a in extra:
-        if not a.startswith("+"):
-            raise SimError(f"plusarg {a!r} must start with '+', e.g. +perf_max_fma=1")
-        args.append(a)
-    return args
 
 
 def run_rtl(
@@ -237,7 +82,7 @@ def run_rtl(
     elf = Path(elf).resolve()
     if not elf.is_file():
         raise SimError(f"ELF file {str(elf)!r} does not exist")
-    dump_list = _dump_arg(dumps)
+    dump_list = dump_regions(dumps)
     max_cycles = int(max_cycles or soc.sim.max_cycles)
     watchdog = int(watchdog_cycles or soc.sim.watchdog_cycles)
     b = build(soc, waves=waves is not None)
@@ -264,7 +109,7 @@ def run_rtl(
             raise SimError(f"the simulation's result file is incomplete; its log:\n{_log_tail(tmp)}")
         if waves is not None:
             waves_mod.collect(tmp, Path(waves))
-        outcome = _outcome(rep, elf, soc, uart, wall, b, watchdog)
+        outcome = outcome_of(rep, elf, soc, uart, wall, b, watchdog)
         outcome.dumps = {addr: path.read_bytes() for addr, path in rep.dumps.items()}
         return outcome
 
@@ -320,7 +165,8 @@ def _log_tail(tmp: Path, lines: int = 25) -> str:
     return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
 
 
-def _outcome(rep: TbReport, elf: Path, soc: SocConfig, uart: str, wall: float, b: Build, watchdog: int) -> RunOutcome:
+def outcome_of(rep: TbReport, elf: Path, soc: SocConfig, uart: str, wall: float, b: Build, watchdog: int) -> RunOutcome:
+    """The run's RunOutcome from the test bench's report: its ending, message, trap, counters and regions."""
     out = RunOutcome(target="rtl", ending="exit", uart=uart, wall_s=wall, rtl_hash=b.rtl_hash)
     out.cycles_total = rep.cycle
     out.instret = rep.instret
@@ -373,131 +219,6 @@ def _inflight(rep: TbReport, soc: SocConfig) -> str:
         return ""
     unit = {"gemmini": "Gemmini", "vector": "vector"}.get(soc.accelerator.kind, "coprocessor")
     return f"; {rep.cop_inflight} {unit} instruction(s) accepted and not completed"
-
-
-# gemmini_unit_pkg::gm_illegal_e by name: (what the RTL says it refused, a pattern the functional model's reason
-# for the same instruction must match: the two name the same check, or the trap detail says they do not).
-GEMMINI_ILLEGAL: dict[str, tuple[str, str]] = {
-    "IllFunct": ("unknown funct (or a funct3 the funct does not take)", r"unknown funct"),
-    "IllLoopConv": ("loop_conv_ws: this config has no loop_conv_ws unit (loop_conv = false)", r"no loop_conv_ws unit"),
-    "IllLdId": ("config_ld: mvin id (rs1[4:3]) = 3", r"mvin id"),
-    "IllCfgNorm": ("config_norm (rs1[1:0] = 3): no normalization unit", r"config_norm"),
-    "IllStAct": ("config_st: activation (rs1[3:2]) > 1 needs a normalization unit", r"config_st: activation"),
-    "IllExDataflow": ("config_ex: dataflow (rs1[2]) not in this config", r"config_ex: dataflow"),
-    "IllExAct": ("config_ex: activation (rs1[4:3]) > 1 needs a normalization unit", r"config_ex: activation"),
-    "IllExTranspose": ("config_ex: the transposes need two transposers", r"transposer"),
-    "IllNormCmd": ("local address with a norm command (bits 28..26)", r"norm command"),
-    "IllAccRange": ("accumulator rows outside the accumulator", r"accumulator rows .* outside"),
-    "IllSpRange": ("scratchpad rows outside the scratchpad", r"scratchpad rows .* outside"),
-    "IllRows": ("rows exceed DIM", r"rows = \d+ exceeds DIM"),
-    "IllCols": ("cols exceed DIM", r"cols = \d+ exceeds DIM"),
-    "IllBlocks": ("cols in more blocks than MAX_BLOCK_LEN(_ACC) allows", r"cols = \d+ is \d+ blocks"),
-    "IllPixelRepeat": ("pixel repeats > 1 on a mvin to the accumulator", r"pixel repeats"),
-    "IllPoolFull": ("pooled mvout with the full-width accumulator bit (29)", r"full-width accumulator read"),
-    "IllPoolDims": ("pooled mvout without a pool size or output dims", r"needs a pool size"),
-    "IllOsStride": ("OS result rows below the C address (C stride)", r"below the C address"),
-    "IllDmaRange": ("DMA bytes outside the memory map", r"leaves the memory map"),
-    "IllLoopBounds": ("loop_ws: pad_I/J/K not below DIM", r"loop_ws: pad_"),
-    "IllLoopAct": ("loop_ws: activation (rs1[10:8]) > 1", r"loop_ws: activation"),
-    "IllLoopResidual": ("loop_ws: residual add (rs2[2])", r"loop_ws: residual"),
-    "IllLoopTranspose": ("loop_ws: A and B transpose together", r"loop_ws: A transpose and B transpose"),
-    "IllLoopSp": ("loop_ws: A and B tiles need more than half the scratchpad minus DIM", r"loop_ws: .*scratchpad"),
-    "IllLoopAcc": ("loop_ws: C tiles need more than half the accumulator", r"loop_ws: .*accumulator"),
-    "IllLoopCmd": ("loop_ws: one of the commands it generates is illegal", r"."),
-}
-UNIT_PKG = Path(__file__).resolve().parent / "rtl" / "gemmini" / "gemmini_unit_pkg.sv"
-
-
-def gemmini_illegal_names() -> dict[int, str]:
-    """gm_illegal_e's codes -> names, read from gemmini_unit_pkg.sv (the unit's owner may renumber them)."""
-    text = UNIT_PKG.read_text() if UNIT_PKG.is_file() else ""
-    body = re.search(r"enum\s+logic\s*\[[^]]*\]\s*\{(.*?)\}\s*gm_illegal_e", text, re.S)
-    return {int(v): n for n, v in re.findall(r"(\w+)\s*=\s*\d+'d(\d+)", body.group(1))} if body else {}
-
-
-@dataclass
-class GemminiRefusal:
-    """Why the Gemmini RTL refused an instruction, in the functional model's words where it has them."""
-
-    pc: int
-    word: int
-    rs1: int
-    rs2: int
-    code: int
-    disassembly: str
-    detail: str
-
-
-class _NullMemory:
-    """Main memory for the replay: reads are zeros (legality never depends on data), writes go nowhere; a range
-    outside the memory map fails as Spike's MMU makes it fail (sim/gemmini/spike_bridge.SpikeMemory)."""
-
-    def __init__(self, soc: SocConfig):
-        self._regions = list(soc.memory_map.regions().values())
-
-    def _inside(self, addr: int, size: int) -> bool:
-        return any(b <= addr and addr + size <= b + s for b, s in self._regions)
-
-    def read(self, addr: int, size: int) -> bytes:
-        from sim.gemmini.model import GemminiIllegal
-
-        if size and not self._inside(addr, size):
-            raise GemminiIllegal(f"DMA read of {size} bytes at 0x{addr:x} leaves the memory map")
-        return bytes(size)
-
-    def write(self, addr: int, data: bytes) -> None:
-        from sim.gemmini.model import GemminiIllegal
-
-        if data and not self._inside(addr, len(data)):
-            raise GemminiIllegal(f"DMA write of {len(data)} bytes at 0x{addr:x} leaves the memory map")
-
-
-def gemmini_refusal(rep: TbReport, soc: SocConfig, pc: int) -> GemminiRefusal | None:
-    """The last refusal at ``pc``, its disassembly with fields and its reason (the detail Spike gives).
-
-    The accepted instructions before it are replayed through the functional model, then the refused one: the
-    model's GemminiIllegal text (without its ``gemmini <insn>:`` prefix, as Spike's bridge strips it) is the
-    detail, provided it names the same check as the RTL's illegal_reason_o. Otherwise (the model accepts it,
-    refuses an earlier one, or the history was cut short) the detail is the RTL code's text, saying so."""
-    import numpy as np
-
-    from sim.gemmini.disasm import disasm_gemmini
-    from sim.gemmini.isa import funct_of
-    from sim.gemmini.model import GemminiIllegal, GemminiModel
-    from sim.gemmini.params import gemmini_params
-
-    hits = [r for r in rep.gemmini_refused if r[0] == pc]
-    if not hits:
-        return None
-    rpc, word, rs1, rs2, code, accepted = hits[-1]
-    name = gemmini_illegal_names().get(code, f"code {code}")
-    rtl_text, pattern = GEMMINI_ILLEGAL.get(name, (f"illegal_reason_o = {name}", r"$^"))
-    found = GemminiRefusal(rpc, word, rs1, rs2, code, disasm_gemmini(word, rs1, rs2), rtl_text)
-    if rep.gemmini_issues_kept is not None and rep.gemmini_issues_kept < accepted:
-        found.detail += f" (RTL reason {name}; the model's replay needs the {accepted} instructions before it)"
-        return found
-    model = GemminiModel(gemmini_params(soc), _NullMemory(soc))
-    with np.errstate(all="ignore"):
-        for k, (ipc, iword, irs1, irs2) in enumerate(rep.gemmini_issues[:accepted]):
-            try:
-                model.execute(funct_of(iword), irs1, irs2)
-            except GemminiIllegal as e:
-                found.detail += (
-                    f" (RTL reason {name}; the functional model already refuses accepted instruction {k} "
-                    f"at pc 0x{ipc:x}: {e})"
-                )
-                return found
-        try:
-            model.execute(funct_of(word), rs1, rs2)
-        except GemminiIllegal as e:
-            reason = re.sub(r"^gemmini( [a-z0-9_]+)?: ", "", str(e))
-            if re.search(pattern, str(e)):
-                found.detail = reason
-            else:
-                found.detail = f"{reason} [the RTL refused it for another reason: {rtl_text} ({name})]"
-            return found
-    found.detail += f" (RTL reason {name}; the functional model accepts this instruction)"
-    return found
 
 
 def _gemmini_trap(out: RunOutcome, rep: TbReport, soc: SocConfig) -> None:

@@ -20,7 +20,8 @@ from harness.cases import materialize, resolve
 from harness.results import make_result
 from harness.toolchain import build_elf
 from harness.verify import verify
-from sim.rtl_runner import region_counters, run_rtl
+from sim.rtl_runner import run_rtl
+from sim.tb_report import region_counters
 
 pytestmark = pytest.mark.rtl
 

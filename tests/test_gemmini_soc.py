@@ -4,7 +4,7 @@
   configs the RTL cannot build with a SimError naming the config key;
 - cosim_soc and the core are Verilator -Wall clean with the Gemmini unit (and still without it);
 - the core's ordering parameter: only a Gemmini SoC sets it (custom instructions = memory kind 00 there);
-- the trap report of a refused instruction (sim/rtl_runner.gemmini_refusal) names every reason code the unit
+- the trap report of a refused instruction (sim/gemmini_refusal.gemmini_refusal) names every reason code the unit
   can give, and its replay through the functional model gives the model's own text or says it disagrees;
 - the hang report names the PC, the cycle and the accelerator instructions in flight.
 
@@ -23,14 +23,9 @@ import pytest
 from configs import load_soc
 from sim.errors import SimError
 from sim.gemmini.params import gemmini_params
-from sim.rtl_runner import (
-    GEMMINI_ILLEGAL,
-    TbReport,
-    _outcome,
-    gemmini_illegal_names,
-    gemmini_refusal,
-    parse_report,
-)
+from sim.gemmini_refusal import GEMMINI_ILLEGAL, gemmini_illegal_names, gemmini_refusal
+from sim.rtl_runner import outcome_of
+from sim.tb_report import TbReport, parse_report
 from sim.verilator_build import RTL_DIR, TB_DIR, ensure_verilator_on_path, rtl_sources, soc_parameters
 
 SOC = "gemmini-dim4"
@@ -234,7 +229,7 @@ def test_result_file_round_trip(tmp_path):
     assert rep.complete and rep.cop_inflight == 3 and rep.gemmini_issues_kept == 1
     assert rep.gemmini_refused == [(0x20001044, 0x0CB5B07B, 0x4000_0000, 0x5_0004_0000_0000, 12, 1)]
     assert rep.gemmini_issues == [(0x20001040, 0x00B5B07B, 1, 4)]
-    out = _outcome(rep, tmp_path / "x.elf", load_soc(SOC), "", 1.0, SimpleNamespace(rtl_hash="h"), 500)
+    out = outcome_of(rep, tmp_path / "x.elf", load_soc(SOC), "", 1.0, SimpleNamespace(rtl_hash="h"), 500)
     assert out.ending == "timeout"
     assert "pc 0x0000000020001040, cycle 1234" in out.message, out.message
     assert "3 Gemmini instruction(s) accepted and not completed" in out.message, out.message
