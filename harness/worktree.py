@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness.errors import CosimError
-from sim.verilator_build import pid_alive
+from sim.build_cache import pid_alive
 
 PREFIX = "cosim-worktree-"
 _OWNER = re.compile(rf"^{PREFIX}(\d+)-")

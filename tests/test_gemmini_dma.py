@@ -245,7 +245,7 @@ def test_lint_wall_clean_and_synthesizable(db: int, mx: int, out: int, bufs: int
     from test_rtl_lint import violations
 
     from sim.tb.gemmini.dma_build import RTL_SOURCES
-    from sim.verilator_build import ensure_verilator_on_path
+    from sim.verilator_tool import ensure_verilator_on_path
 
     ensure_verilator_on_path()
     params = [f"-GDmaBytes={db}", f"-GDmaMaxBytes={mx}", f"-GOutstanding={out}", f"-GRdBufs={bufs}"]

@@ -556,7 +556,7 @@ def test_lint_wall_clean(dim):
     """gemmini_exec (with the array it drives) is Verilator -Wall clean at DIM 4, 8 and 16 (only this block's
     files: the shared package and the FPU's units have warnings of their own)."""
     from sim.tb.gemmini.exec_build import RTL_SOURCES
-    from sim.verilator_build import ensure_verilator_on_path
+    from sim.verilator_tool import ensure_verilator_on_path
 
     ensure_verilator_on_path()
     q = gemmini_params("gemmini-dim16" if dim == 16 else "gemmini-dim4")

@@ -37,7 +37,7 @@ from sim.tb.gemmini.load_build import (
     run_load,
 )
 from sim.tb.gemmini.stream import unpack
-from sim.verilator_build import ensure_verilator_on_path
+from sim.verilator_tool import ensure_verilator_on_path
 
 pytestmark = pytest.mark.rtl
 

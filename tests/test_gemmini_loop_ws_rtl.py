@@ -176,7 +176,7 @@ def test_lint_wall_clean_and_synthesizable(config: str) -> None:
     from test_rtl_lint import violations
 
     from sim.tb.gemmini.loopws_build import RTL_SOURCES, parameters
-    from sim.verilator_build import ensure_verilator_on_path
+    from sim.verilator_tool import ensure_verilator_on_path
 
     ensure_verilator_on_path()
     params = [f"-G{k}={v}" for k, v in parameters(gemmini_params(config)).items()]

@@ -14,7 +14,7 @@ from sim.gemmini.params import gemmini_params
 from sim.tb.gemmini.build import RTL_DIR, RTL_SOURCES
 from sim.tb.gemmini.mem_build import RTL_SOURCES as MEM_RTL_SOURCES
 from sim.tb.gemmini.unit_build import UNIT_SOURCES, unit_parameters
-from sim.verilator_build import ensure_verilator_on_path
+from sim.verilator_tool import ensure_verilator_on_path
 
 # the array's sources (package first), then the memories'
 ALL_SOURCES = RTL_SOURCES + tuple(p for p in MEM_RTL_SOURCES if p not in RTL_SOURCES)

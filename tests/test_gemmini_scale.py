@@ -121,7 +121,7 @@ def test_lint_wall_clean_and_synthesizable() -> None:
     from test_rtl_lint import violations
 
     from sim.tb.gemmini.scale_build import RTL_SOURCES
-    from sim.verilator_build import ensure_verilator_on_path
+    from sim.verilator_tool import ensure_verilator_on_path
 
     ensure_verilator_on_path()
     cmd = ["verilator", "--lint-only", "-Wall", "--top-module", "gemmini_scale", *map(str, RTL_SOURCES)]

@@ -25,8 +25,10 @@ from sim.errors import SimError
 from sim.gemmini.params import gemmini_params
 from sim.gemmini_refusal import GEMMINI_ILLEGAL, gemmini_illegal_names, gemmini_refusal
 from sim.rtl_runner import outcome_of
+from sim.soc_parameters import soc_parameters
 from sim.tb_report import TbReport, parse_report
-from sim.verilator_build import RTL_DIR, TB_DIR, ensure_verilator_on_path, rtl_sources, soc_parameters
+from sim.verilator_build import RTL_DIR, TB_DIR, rtl_sources
+from sim.verilator_tool import ensure_verilator_on_path
 
 SOC = "gemmini-dim4"
 GEMMINI_KEYS = (

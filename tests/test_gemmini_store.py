@@ -38,7 +38,7 @@ from sim.tb.gemmini.store_build import (
     run_store,
 )
 from sim.tb.gemmini.stream import pack
-from sim.verilator_build import ensure_verilator_on_path
+from sim.verilator_tool import ensure_verilator_on_path
 
 pytestmark = pytest.mark.rtl
 

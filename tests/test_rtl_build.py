@@ -15,6 +15,7 @@ import pytest
 
 import sim.verilator_build as vb
 from configs import load_soc
+from sim import build_cache, soc_parameters, verilator_tool
 from sim.errors import SimError
 
 
@@ -42,7 +43,7 @@ def fake_builds(monkeypatch):
 
 
 def test_verilator_is_on_path():
-    vb.ensure_verilator_on_path()
+    verilator_tool.ensure_verilator_on_path()
     exe = shutil.which("verilator")
     assert exe
     out = subprocess.run([exe, "--version"], capture_output=True, text=True)
@@ -94,7 +95,7 @@ def test_cache_hit_race_and_corruption(cache, fake_builds):
     assert not rebuilt.cached and len(fake_builds) == 2
     assert rebuilt.executable.read_bytes().endswith(b"rv32")
 
-    (rebuilt.directory / vb.MANIFEST).write_text("{not json")
+    (rebuilt.directory / build_cache.MANIFEST).write_text("{not json")
     assert not vb.build("rv32").cached and len(fake_builds) == 3
 
 
@@ -124,4 +125,4 @@ def test_bad_memory_width_is_explained():
     rv64 = load_soc("rv64")
     narrow = replace(rv64, memory=replace(rv64.memory, width_bits=32))
     with pytest.raises(SimError, match="width_bits = 32"):
-        vb.soc_parameters(narrow)
+        soc_parameters.soc_parameters(narrow)

@@ -13,7 +13,8 @@ import pytest
 from pyslang.syntax import SyntaxKind, SyntaxTree
 
 from configs import load_soc
-from sim.verilator_build import ASSERT_FLAGS, RTL_DIR, ensure_verilator_on_path, rtl_sources
+from sim.verilator_build import ASSERT_FLAGS, RTL_DIR, rtl_sources
+from sim.verilator_tool import ensure_verilator_on_path
 
 FORBIDDEN_KINDS = {
     SyntaxKind.DPIImport: "DPI import",

@@ -22,7 +22,7 @@ from configs import load_soc
 from harness.commands.difftest import run_difftest
 from harness.toolchain import build_elf
 from sim.randgen.vector_faults import generate_vector_faults, memory_edges
-from sim.verilator_build import memory_map_parameters
+from sim.soc_parameters import memory_map_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
 

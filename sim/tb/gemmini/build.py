@@ -24,7 +24,8 @@ from pathlib import Path
 from configs.paths import cache_root
 from sim.errors import SimError
 from sim.tb.gemmini.stream import TAG_W, Beat, StreamRun, read_result, write_stimulus
-from sim.verilator_build import TIMESCALE, ensure_verilator_on_path, runner_class, verilator_errors, verilator_version
+from sim.verilator_build import TIMESCALE, runner_class, verilator_errors
+from sim.verilator_tool import ensure_verilator_on_path, verilator_version
 
 ROOT = Path(__file__).resolve().parents[3]
 RTL_DIR = ROOT / "sim" / "rtl" / "gemmini"

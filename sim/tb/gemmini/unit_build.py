@@ -18,8 +18,8 @@ from pathlib import Path
 
 from configs import load_soc
 from sim.gemmini.params import GemminiParams
+from sim.soc_parameters import memory_map_parameters
 from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
-from sim.verilator_build import memory_map_parameters
 
 COSIM_PKG = RTL_DIR.parent / "cosim_pkg.sv"
 PKGS: tuple[Path, ...] = (COSIM_PKG, RTL_DIR / "gemmini_pkg.sv", RTL_DIR / "gemmini_unit_pkg.sv")
@@ -148,7 +148,7 @@ UNIT_SOURCES: tuple[Path, ...] = (
 
 
 def unit_parameters(soc: str) -> dict[str, int | str]:
-    from sim.verilator_build import gemmini_parameters
+    from sim.soc_parameters import gemmini_parameters
 
     s = load_soc(soc)
     g = gemmini_parameters(s, s.accelerator)  # type: ignore[arg-type]
