@@ -2,7 +2,8 @@
  * written here: no bias, full bias, repeating bias, low_D (int8 bias), full_C
  * (int32 results), transposed A or B, mvin scales of A and B, the output
  * scale and ReLU, sizes that are not multiples of DIM, and row strides wider
- * than the matrices. */
+ * than the matrices; OS also through tiled_matmul with small tiling factors, so
+ * that every loop of the tiling runs several tiles with a partial last one. */
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,6 +16,9 @@
 #define TM_MAX 64
 #endif
 #define SENTINEL 0x77
+/* A tiling factor of n blocks at DIM 4; the sizes below have fewer blocks at a
+ * larger DIM, where one block a tile still tiles every loop. */
+#define OS_TILE(n) (DIM < 8 ? (n) : 1)
 
 struct tm_case {
   const char *name;
@@ -26,6 +30,7 @@ struct tm_case {
   int act;
   int lo, hi; /* operand range */
   enum tiled_matmul_type_t type;
+  int tile_I, tile_J, tile_K; /* tiling factors in DIM blocks for tiled_matmul; 0: tiled_matmul_auto */
 };
 
 static elem_t A[TM_MAX * TM_MAX] row_align(1);
@@ -75,8 +80,13 @@ static void run_case(const struct tm_case *t) {
 
   const void *Dp = t->bias ? (t->low_D ? (const void *)D8 : (const void *)D32) : NULL;
   void *Cp = t->full_C ? (void *)C32 : (void *)C8;
-  tiled_matmul_auto(t->I, t->J, t->K, A, B, Dp, Cp, sA, sB, sD, sC, t->a_scale, t->b_scale, MVIN_SCALE_IDENTITY,
-                    t->act, t->scale, 0, t->bias == 2, t->tA, t->tB, t->full_C, t->low_D, 0, t->type);
+  if (t->tile_I)
+    tiled_matmul(t->I, t->J, t->K, A, B, Dp, Cp, sA, sB, sD, sC, t->a_scale, t->b_scale, MVIN_SCALE_IDENTITY, t->act,
+                 t->scale, 0, t->bias == 2, t->tile_I, t->tile_J, t->tile_K, t->tA, t->tB, t->full_C, t->low_D, 0,
+                 t->type);
+  else
+    tiled_matmul_auto(t->I, t->J, t->K, A, B, Dp, Cp, sA, sB, sD, sC, t->a_scale, t->b_scale, MVIN_SCALE_IDENTITY,
+                      t->act, t->scale, 0, t->bias == 2, t->tA, t->tB, t->full_C, t->low_D, 0, t->type);
   gemmini_fence();
 
   int bad = 0, gaps = 0;
@@ -130,6 +140,16 @@ int main(void) {
       {"os repeating bias strides", 9, 10, 7, 3, 1, 2, 5, 2, false, false, false, false, id, id, 0.25f, NO_ACTIVATION,
        -16, 15, OS},
       {"os full_C", 7, 6, 5, 0, 0, 0, 0, 1, false, true, false, false, id, id, one, NO_ACTIVATION, -16, 15, OS},
+      /* OS over several tiles of every loop (I, J and K tiles with partial
+       * last tiles), and through tiled_matmul_auto past one tile of C. */
+      {"os tiles bias relu", 14, 11, 19, 0, 0, 0, 0, 1, false, false, false, false, id, id, 0.25f, RELU, -16, 15, OS,
+       OS_TILE(2), OS_TILE(2), OS_TILE(2)},
+      {"os tiles repeating bias full_C strides", 13, 10, 14, 2, 3, 1, 4, 2, false, true, false, false, id, id, one,
+       NO_ACTIVATION, -16, 15, OS, OS_TILE(2), OS_TILE(2), OS_TILE(3)},
+      {"os tiles no bias", 10, 17, 13, 0, 0, 0, 0, 0, false, false, false, false, id, id, 1.0f / 8, NO_ACTIVATION, -16,
+       15, OS, OS_TILE(2), 1, OS_TILE(3)},
+      {"os auto bias", 33, 34, 4, 0, 0, 0, 0, 1, false, false, false, false, id, id, 1.0f / 16, NO_ACTIVATION, -16, 15,
+       OS},
       {"cpu full bias relu", 10, 9, 13, 1, 2, 3, 4, 1, false, false, false, false, id, id, 1.0f / 16, RELU, -128, 127,
        CPU},
   };
