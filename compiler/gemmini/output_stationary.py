@@ -22,7 +22,8 @@ blocks; DIM >= 32 cannot run OS exactly and takes WS.
 - WS (loop_ws): DMA beats of the loop_ws plan, ``LOOP_COST_BEATS`` a loop, and the array's fill
   and drain (2 x DIM) a loop;
 - OS: DMA beats of the panels above, ``ISSUE_CYCLES`` a command the core issues (the instruction
-  and its address arithmetic), and the fill and drain (2 x DIM) a chain.
+  and its address arithmetic), and ``OS_CHAIN_DIMS`` x DIM a chain (fill, drain and the waits
+  between output blocks that issuing from the core leaves exposed).
 
 The array's DIM cycles a block are the same in both and left out. OS wins where a layer is a few
 blocks (loop_ws's start cost dominates); a larger layer keeps loop_ws, whose commands the unit
@@ -40,6 +41,10 @@ from compiler.targets import GemminiTarget
 # Largest K elements one OS chain may sum in the PEs' 20-bit registers without wrapping (see above).
 OS_CHAIN_K = ((1 << 19) - 1) // (128 * 128)
 ISSUE_CYCLES = 6  # core cycles a core-issued Gemmini command costs: the RoCC instruction and its addresses
+# Cycles a preload/compute chain costs, in DIMs: the array's fill and drain (2 x DIM) plus the preload's
+# wait for the mesh to flush the previous output block and the mvout's wait for this one's drain, which
+# the core-issued sequence cannot hide (fitted to OS forward cycles on the gemmini-dim16 RTL).
+OS_CHAIN_DIMS = 5
 DATAFLOWS = ("auto", "WS", "OS")
 
 
@@ -115,7 +120,7 @@ class OsPlan:
 
     def cost(self, g: GemminiTarget) -> float:
         bi, bj, _bk = self.blocks
-        fill_drain = 2 * self.dim * self.chains * bi * bj * self.batch
+        fill_drain = OS_CHAIN_DIMS * self.dim * self.chains * bi * bj * self.batch
         return self.dma_bytes() / g.dma_bytes + ISSUE_CYCLES * self.commands() + fill_drain
 
     def describe(self) -> str:
