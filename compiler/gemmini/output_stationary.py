@@ -43,7 +43,7 @@ OS_CHAIN_K = ((1 << 19) - 1) // (128 * 128)
 ISSUE_CYCLES = 6  # core cycles a core-issued Gemmini command costs: the RoCC instruction and its addresses
 # Cycles a preload/compute chain costs, in DIMs: the array's fill and drain (2 x DIM) plus the preload's
 # wait for the mesh to flush the previous output block and the mvout's wait for this one's drain, which
-# the core-issued sequence cannot hide (fitted to OS forward cycles on the gemmini-dim16 RTL).
+# the core-issued sequence cannot hide (checked on six shapes on the gemmini-dim16 RTL: README).
 OS_CHAIN_DIMS = 5
 DATAFLOWS = ("auto", "WS", "OS")
 
