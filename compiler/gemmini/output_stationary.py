@@ -22,7 +22,8 @@ blocks; DIM >= 32 cannot run OS exactly and takes WS.
 - WS (loop_ws): DMA beats of the loop_ws plan, ``LOOP_COST_BEATS`` a loop, and the array's fill
   and drain (2 x DIM) a loop;
 - OS: DMA beats of the panels above, ``ISSUE_CYCLES`` a command the core issues (the instruction
-  and its address arithmetic), and the fill and drain (2 x DIM) a chain.
+  and its address arithmetic), and ``OS_CHAIN_DIMS`` x DIM a chain (fill, drain and the waits
+  between output blocks that issuing from the core leaves exposed).
 
 The array's DIM cycles a block are the same in both and left out. OS wins where a layer is a few
 blocks (loop_ws's start cost dominates); a larger layer keeps loop_ws, whose commands the unit
@@ -40,6 +41,10 @@ from compiler.targets import GemminiTarget
 # Largest K elements one OS chain may sum in the PEs' 20-bit registers without wrapping (see above).
 OS_CHAIN_K = ((1 << 19) - 1) // (128 * 128)
 ISSUE_CYCLES = 6  # core cycles a core-issued Gemmini command costs: the RoCC instruction and its addresses
+# Cycles a preload/compute chain costs, in DIMs: the array's fill and drain (2 x DIM) plus the preload's
+# wait for the mesh to flush the previous output block and the mvout's wait for this one's drain, which
+# the core-issued sequence cannot hide (checked on six shapes on the gemmini-dim16 RTL: README).
+OS_CHAIN_DIMS = 5
 DATAFLOWS = ("auto", "WS", "OS")
 
 
@@ -57,8 +62,10 @@ class OsPlan:
     batch: int
     dim: int
     max_block_len: int
-    b_resident: bool  # all of B's blocks stay in the scratchpad for the whole layer
+    b_resident: bool  # all of B's blocks stay in the scratchpad for the whole batch
     bias: bool
+    a_buffers: int = 1  # A's row panels alternate between this many scratchpad buffers
+    b_buffers: int = 1  # B's resident blocks (by batch) or column panels (by output block) likewise
 
     @property
     def blocks(self) -> tuple[int, int, int]:
@@ -76,15 +83,25 @@ class OsPlan:
 
     @property
     def a_rows(self) -> int:
+        """Scratchpad rows of one A row panel (one buffer)."""
         return self.blocks[2] * self.dim
 
     @property
+    def b_rows(self) -> int:
+        """Scratchpad rows of one B buffer: all of B's blocks, or one column panel."""
+        return self.blocks[2] * self.dim * (self.blocks[1] if self.b_resident else 1)
+
+    @property
     def b_base(self) -> int:
-        """Scratchpad row of B's first block (after A's panel)."""
-        return self.a_rows
+        """Scratchpad row of B's first buffer (after A's buffers)."""
+        return self.a_buffers * self.a_rows
+
+    @property
+    def sp_rows_used(self) -> int:
+        return self.a_buffers * self.a_rows + self.b_buffers * self.b_rows
 
     def b_row(self, j: int, kk: int) -> int:
-        """Scratchpad row of B's block (kk, j), relative to b_base."""
+        """Scratchpad row of B's block (kk, j), relative to its buffer's first row."""
         bk = self.blocks[2]
         return ((j * bk if self.b_resident else 0) + kk) * self.dim
 
@@ -103,26 +120,38 @@ class OsPlan:
 
     def cost(self, g: GemminiTarget) -> float:
         bi, bj, _bk = self.blocks
-        fill_drain = 2 * self.dim * self.chains * bi * bj * self.batch
+        fill_drain = OS_CHAIN_DIMS * self.dim * self.chains * bi * bj * self.batch
         return self.dma_bytes() / g.dma_bytes + ISSUE_CYCLES * self.commands() + fill_drain
 
     def describe(self) -> str:
-        b = "B resident" if self.b_resident else "B panel per output block"
+        b = "B resident per batch" if self.b_resident else "B panel per output block"
         return (
             f"per output block: {'mvin3 bias, ' if self.bias else ''}{self.chains} chain(s) of <= "
-            f"{self.chain_blocks} K blocks (preload C + computes), mvout; A panel per block row, {b}"
+            f"{self.chain_blocks} K blocks (preload C + computes), mvout; A panel per block row "
+            f"({self.a_buffers} buffer(s)), {b} ({self.b_buffers} buffer(s))"
         )
 
 
 def plan_os(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bias: bool = True) -> OsPlan | None:
-    """The OS plan of a matmul, or None when its scratchpad panels do not fit."""
+    """The OS plan of a matmul, or None when its scratchpad panels do not fit.
+
+    B resident is preferred (it moves B in once a batch); then two buffers each for A's panel and a
+    resident B (where there is a next one to load: a second block row or batch), so that the mvin of
+    the next panel, which writes the other buffer, need not wait for the computes reading this one;
+    else one. B's column panels (one an output block) keep one buffer: two ran slower on the
+    gemmini-dim4 RTL (50x201x90: 387 712 cycles against 273 301), the next block's many mvin2s
+    then being free to run ahead of the current block's computes and compete with them."""
     d = g.dim
-    bj, bk = _blocks(n, d), _blocks(k, d)
-    a_rows = bk * d
+    bi, bj = _blocks(m, d), _blocks(n, d)
     for resident in (True, False):
-        b_rows = bk * d * (bj if resident else 1)
-        if a_rows + b_rows <= g.sp_rows:
-            return OsPlan(m, n, k, batch, d, g.max_block_len, resident, bias)
+        b_loads = batch if resident else batch * bi * bj
+        for buffers in (2, 1):
+            plan = OsPlan(
+                m, n, k, batch, d, g.max_block_len, resident, bias,
+                a_buffers=min(buffers, batch * bi), b_buffers=min(buffers, b_loads) if resident else 1,
+            )  # fmt: skip
+            if plan.sp_rows_used <= g.sp_rows:
+                return plan
     return None
 
 
@@ -173,7 +202,6 @@ def os_plan_attribute(geo: dict, plan: OsPlan, g: GemminiTarget, why: str):
         return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
 
     s = ir.StringAttr.get
-    b_rows = plan.blocks[2] * g.dim * (plan.blocks[1] if plan.b_resident else 1)
     entries = {
         "layer": s(
             f"{geo['op']} {geo['m']}x{geo['k']} @ {geo['k']}x{geo['n']}"
@@ -188,9 +216,12 @@ def os_plan_attribute(geo: dict, plan: OsPlan, g: GemminiTarget, why: str):
         "blocks_ijk": ir.ArrayAttr.get([i64(v) for v in plan.blocks]),
         "os_sequence": s(plan.describe()),
         "os_chain_k_blocks": i64(plan.chain_blocks),
-        "sp_a": s(f"rows [0, {plan.a_rows})"),
-        "sp_b": s(f"rows [{plan.b_base}, {plan.b_base + b_rows})"),
-        "acc_c": s(f"rows [0, {2 * g.dim}): two slots, alternating by output block"),
+        "sp_a": s(f"rows [0, {plan.a_rows}) + a*{plan.a_rows}, a < {plan.a_buffers}: alternating by block row"),
+        "sp_b": s(
+            f"rows [{plan.b_base}, {plan.b_base + plan.b_rows}) + b*{plan.b_rows}, b < {plan.b_buffers}: "
+            + ("alternating by batch" if plan.b_resident else "alternating by output block")
+        ),
+        "acc_c": s(f"rows [0, {2 * g.dim}): two slots, alternating by output block (across batches)"),
         "bias": s("mvin3 int32 into the accumulator slot, one row repeated" if geo["bias"] else "none"),
         "requant": s(
             f"config_st: scale {geo['scale']!r} (fp32) on mvout, int8 saturation" + (", ReLU" if geo["relu"] else "")
@@ -224,13 +255,22 @@ def emit_os(b, geo: dict, plan: OsPlan, bases: dict) -> None:
         rs1 = (rocc.ONE_F32 << 32) | (d << 16) | (1 << 8) | (mover << 3) | rocc.CONFIG_LD
         b.insn(rocc.CONFIG, rs1, stride, f"config_ld {'ABD'[mover]} stride {stride}")
 
-    def b_panel(bat, j, j_cols) -> None:
+    def buffer(seq, count: int, rows: int, base: int):
+        """First scratchpad row of buffer ``seq mod count`` of ``rows`` rows from ``base``."""
+        if count == 1:
+            return b.c(base)
+        return b.add(b.c(base), b.mul(b.rem(seq, b.c(count)), b.c(rows)))
+
+    def b_blocks_of(b_buf, j):
+        """Scratchpad row of B's block (0, j) in buffer row ``b_buf``."""
+        return b.add(b_buf, b.mul(j, b.c(plan.b_row(1, 0)))) if plan.b_resident else b_buf
+
+    def b_panel(bat, j, j_cols, b_buf) -> None:
         """B's blocks (kk, j) for every kk: one mvin2 of up to DIM rows of K each."""
         for kk in range(bk):
             rows = min(d, k - kk * d)
             src = b.add(bases["b"], b.add(b.mul(bat, b.c(k * n)), b.add(b.c(kk * d * n), b.mul(j, b.c(d)))))
-            local = b.add(b.c(plan.b_base), b.mul(j, b.c(plan.b_row(1, 0))) if plan.b_resident else b.c(0))
-            local = b.add(local, b.c(kk * d))
+            local = b.add(b_blocks_of(b_buf, j), b.c(kk * d))
             b.insn(rocc.MVIN2, src, b.ors(b.shl(b.c(rows), 48), b.shl(j_cols, 32), local), "mvin2 B block")
 
     def cols_of(j):
@@ -238,29 +278,35 @@ def emit_os(b, geo: dict, plan: OsPlan, bases: dict) -> None:
 
     def per_batch(ivs) -> None:
         (bat,) = ivs
+        b_buf = None
         if plan.b_resident:
-            rocc.nest(b, [bj], [], lambda jv: b_panel(bat, jv[0], cols_of(jv[0])))
-        rocc.nest(b, [bi], [], lambda iv: per_row(bat, iv[0]))
+            b_buf = buffer(bat, plan.b_buffers, plan.b_rows, plan.b_base)
+            rocc.nest(b, [bj], [], lambda jv: b_panel(bat, jv[0], cols_of(jv[0]), b_buf))
+        rocc.nest(b, [bi], [], lambda iv: per_row(bat, iv[0], b_buf))
 
-    def per_row(bat, i) -> None:
+    def per_row(bat, i, b_buf) -> None:
         rows_i = b.minsi(b.c(d), b.add(b.c(m), b.mul(i, b.c(-d))))
         a_row = b.add(bases["a"], b.add(b.mul(bat, b.c(m * k)), b.mul(i, b.c(d * k))))
+        row_seq = b.add(b.mul(bat, b.c(bi)), i)  # block rows in issue order, across batches
+        a_buf = buffer(row_seq, plan.a_buffers, plan.a_rows, 0)
         for kk0 in range(0, bk, plan.max_block_len):  # A's row panel, up to max_block_len blocks a mvin
             cols = min(k - kk0 * d, plan.max_block_len * d)
-            local = b.ors(b.shl(rows_i, 48), b.c((cols << 32) | (kk0 * d)))
+            local = b.ors(b.shl(rows_i, 48), b.c(cols << 32), b.add(a_buf, b.c(kk0 * d)))
             b.insn(rocc.MVIN, b.add(a_row, b.c(kk0 * d)), local, "mvin A panel")
-        rocc.nest(b, [bj], [], lambda jv: per_block(bat, i, jv[0], rows_i))
+        rocc.nest(b, [bj], [], lambda jv: per_block(bat, i, jv[0], rows_i, row_seq, a_buf, b_buf))
 
-    def per_block(bat, i, j, rows_i) -> None:
+    def per_block(bat, i, j, rows_i, row_seq, a_buf, b_buf) -> None:
         cols_j = cols_of(j)
-        slot = b.mul(b.rem(b.add(b.mul(i, b.c(bj)), j), b.c(2)), b.c(d))  # two accumulator slots, alternating
+        block_seq = b.add(b.mul(row_seq, b.c(bj)), j)  # output blocks in issue order, across batches
+        slot = b.mul(b.rem(block_seq, b.c(2)), b.c(d))  # two accumulator slots, alternating
         sizes = b.ors(b.shl(rows_i, 48), b.shl(cols_j, 32))
         if not plan.b_resident:
-            b_panel(bat, j, cols_j)
+            b_buf = buffer(block_seq, plan.b_buffers, plan.b_rows, plan.b_base)
+            b_panel(bat, j, cols_j, b_buf)
         if "bias" in bases:
             src = b.add(bases["bias"], b.mul(j, b.c(4 * d)))
             b.insn(rocc.MVIN3, src, b.ors(sizes, b.c(rocc.ACC), slot), "mvin3 bias rows")
-        b_blocks = b.add(b.c(plan.b_base), b.mul(j, b.c(plan.b_row(1, 0)))) if plan.b_resident else b.c(plan.b_base)
+        b_blocks = b_blocks_of(b_buf, j)
         for c0 in range(0, bk, plan.chain_blocks):
             into = rocc.ACC_ACCUMULATE if ("bias" in bases or c0) else rocc.ACC
             b.insn(
@@ -271,7 +317,7 @@ def emit_os(b, geo: dict, plan: OsPlan, bases: dict) -> None:
             )
             for kk in range(c0, min(bk, c0 + plan.chain_blocks)):
                 kc = min(d, k - kk * d)
-                a_op = b.ors(b.shl(rows_i, 48), b.c((kc << 32) | (kk * d)))
+                a_op = b.ors(b.shl(rows_i, 48), b.c(kc << 32), b.add(a_buf, b.c(kk * d)))
                 b_op = b.ors(b.c(kc << 48), b.shl(cols_j, 32), b.add(b_blocks, b.c(kk * d)))
                 funct = rocc.COMPUTE_PRELOADED if kk == c0 else rocc.COMPUTE_ACCUMULATED
                 b.insn(funct, a_op, b_op)
