@@ -139,8 +139,9 @@ def plan_os(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bias: b
     resident B (where there is a next one to load: a second block row or batch), so that the mvin of
     the next panel, which writes the other buffer, need not wait for the computes reading this one;
     else one. B's column panels (one an output block) keep one buffer: two ran slower on the
-    gemmini-dim4 RTL (50x201x90: 387 712 cycles against 273 301), the next block's many mvin2s
-    then being free to run ahead of the current block's computes and compete with them."""
+    gemmini-dim4 RTL (50x201x90: 387 712 cycles against 273 301; the likely cause, not confirmed
+    by the counters, is the next block's mvin2s running ahead and competing with this block's
+    computes)."""
     d = g.dim
     bi, bj = _blocks(m, d), _blocks(n, d)
     for resident in (True, False):

@@ -503,9 +503,10 @@ static inline void sp_tiled_matmul_os(const elem_t *A, const elem_t *B, const vo
    * until every older command it conflicts with is done, so a compute then
    * waits only for its own blocks, not for a wider mvin that also carries the
    * next k steps' or columns' (MAX_BLOCK_LEN-block mvins take 14 % more cycles
-   * at 128x256x256 on gemmini-dim16). The core issues every preload / compute here, so the k loop keeps its
-   * operands packed and steps their addresses (A: DIM rows, B: J*DIM rows a k)
-   * instead of rebuilding them: the same commands, fewer instructions a tile. */
+   * at 128x256x256 on gemmini-dim16). The core issues every preload / compute
+   * here, so the k loop keeps its operands packed and steps their addresses
+   * (A: DIM rows, B: J*DIM rows a k) instead of rebuilding them: the same
+   * commands, fewer instructions a tile. */
   const size_t k_bias = K > 1 ? 1 : 0;
   const uint64_t pre_garbage = GEMMINI_LOCAL_OPERAND(GARBAGE_ADDR, DIM, DIM);
   for (size_t i = 0; i < I; i++) {
