@@ -526,22 +526,18 @@ module gemmini_exec
   logic [CntW-1:0] rq1_mcols_q;
   logic [IdW-1:0]  rq1_cid_q;
 
-  // accumulator rows: scaled by acc_scale to int8, then ReLU (_acc_read_scaled)
+  // accumulator rows: scaled by acc_scale to int8, then ReLU (_acc_read_scaled);
+  // the scale is computed only in the branch of an accumulator read.
   in_t [Dim-1:0] rd_row;
-  for (genvar e = 0; e < Dim; e++) begin : g_scale
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic signed [31:0] y;  // within [-128, 127] (to_i8_i)
-    /* verilator lint_on UNUSEDSIGNAL */
-    gemmini_scale u_scale (
-      .x_i     (acc_rd_data_i[e*32 +: 32]),
-      .scale_i (cfg_scale_q),
-      .to_i8_i (1'b1),
-      .y_o     (y)
-    );
-    always_comb begin
+  always_comb begin
+    for (int e = 0; e < Dim; e++) begin
       in_t v;
-      v = rq_acc_q ? in_t'(y) : in_t'(sp_rd_data_i[e*8 +: 8]);
-      if (rq_acc_q && cfg_relu_q && v < 0) v = '0;
+      if (rq_acc_q) begin
+        v = in_t'(scale_to_int(acc_rd_data_i[e*32 +: 32], cfg_scale_q, 1'b1));  // within [-128, 127]
+        if (cfg_relu_q && v < 0) v = '0;
+      end else begin
+        v = in_t'(sp_rd_data_i[e*8 +: 8]);
+      end
       rd_row[e] = CntW'(e) < rq_mcols_q ? v : '0;
     end
   end

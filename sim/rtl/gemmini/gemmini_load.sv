@@ -337,7 +337,6 @@ module gemmini_load
   logic [Dim*8-1:0]          w_blk8;
   logic [Dim*32-1:0]         w_blk32, w_vals, w_shifted;
   logic [Dim-1:0]            w_mask;
-  logic [Dim-1:0][31:0]      w_scaled;
 
   // output register (one write, or a completion only)
   logic             out_valid_q, out_write_q, out_acc_q, out_accum_q, out_last_q, out_ready, out_adv;
@@ -386,24 +385,18 @@ module gemmini_load
     end
   end
 
-  // (separate from the block select above: the scale units sit between them)
+  // The element values; the scale (one unit per element) is computed only in the
+  // branch of a scaled write.
   always_comb begin
     for (int unsigned e = 0; e < Dim; e++) begin
+      logic [31:0] x8;
+      x8 = {{24{w_blk8[e*8+7]}}, w_blk8[e*8 +: 8]};
       if (w.zero) w_vals[e*32 +: 32] = '0;
       else if (w.int32) w_vals[e*32 +: 32] = w_blk32[e*32 +: 32];
-      else if (w.scaled) w_vals[e*32 +: 32] = w_scaled[e];
-      else w_vals[e*32 +: 32] = {{24{w_blk8[e*8+7]}}, w_blk8[e*8 +: 8]};
+      else if (w.scaled) w_vals[e*32 +: 32] = scale_to_int(x8, w.scale, 1'b1);
+      else w_vals[e*32 +: 32] = x8;
     end
     w_shifted = w_vals << (32'(w_c) * 32);
-  end
-
-  for (genvar e = 0; e < Dim; e++) begin : g_scale
-    gemmini_scale u_scale (
-      .x_i     ({{24{w_blk8[e*8+7]}}, w_blk8[e*8 +: 8]}),
-      .scale_i (w.scale),
-      .to_i8_i (1'b1),
-      .y_o     (w_scaled[e])
-    );
   end
 
   // w_end: this write is the entry's last; rb_pop: it finishes the head response.

@@ -471,24 +471,22 @@ module gemmini_store
     end
   end
 
-  // One scale unit per element (UNIT.md: combinational; registered before and after).
-  logic signed [31:0] sc_y [Dim];
-  for (genvar e = 0; e < Dim; e++) begin : g_scale
-    gemmini_scale u_scale (
-      .x_i    (s2_acc_q[e*32 +: 32]),
-      .scale_i(s2_scale_q),
-      .to_i8_i(1'b1),
-      .y_o    (sc_y[e])
-    );
-  end
+  // One scale unit per element (UNIT.md: combinational; registered before and
+  // after), computed only in the branch that takes a scaled accumulator element
+  // of a valid piece (asm_d is taken by asm_q and the write queue only with
+  // s2_valid_q, so a piece that is not valid may carry any value).
+  function automatic logic [7:0] scaled8(logic signed [31:0] x);
+    logic signed [31:0] y;
+    y = scale_to_int(x, s2_scale_q, 1'b1);
+    return s2_relu_q && y < 0 ? 8'd0 : y[7:0];
+  endfunction
 
   logic [Dim*8-1:0] piece8;
   always_comb begin
     for (int unsigned e = 0; e < Dim; e++) begin
       if (s2_pad_q) piece8[e*8 +: 8] = 8'd0;  // padding pixels count as zero (after scaling)
-      else if (!s2_acc_flag_q) piece8[e*8 +: 8] = s2_sp_q[e*8 +: 8];
-      else if (s2_relu_q && sc_y[e] < 0) piece8[e*8 +: 8] = 8'd0;
-      else piece8[e*8 +: 8] = sc_y[e][7:0];
+      else if (!s2_acc_flag_q || !s2_valid_q) piece8[e*8 +: 8] = s2_sp_q[e*8 +: 8];
+      else piece8[e*8 +: 8] = scaled8(s2_acc_q[e*32 +: 32]);
     end
     asm_d = asm_q;
     if (s2_full_q) begin

@@ -18,7 +18,7 @@ from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_
 TOPLEVEL = "scale_tb"
 COCOTB_MODULE = "sim.tb.gemmini.scale_cocotb"
 LANES = 32
-RTL_SOURCES: tuple[Path, ...] = (RTL_DIR / "gemmini_scale.sv",)
+RTL_SOURCES: tuple[Path, ...] = (RTL_DIR / "gemmini_pkg.sv", RTL_DIR / "gemmini_scale.sv")
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "scale_tb.sv",)
 
 
