@@ -124,7 +124,8 @@ def _timed_cosim_run(elf: Path, soc, **kw):
     return outcome, cpu
 
 
-def _loop_elf(soc, iters: int, workdir: Path) -> Path:
+def loop_elf(soc, iters: int, workdir: Path) -> Path:
+    """The bench's compute loop (LOOP_C, ``iters`` iterations) built for ``soc``."""
     src = workdir / "loop.c"
     src.write_text(LOOP_C)
     return build_elf([src], soc, workdir / f"loop{iters}-{soc.name}.elf", defines=[f"ITERS={iters}u"])
@@ -153,7 +154,7 @@ def measure(soc_name: str, size: int, workdir: Path) -> Figures:
     cocotb_build = build(soc, quiet=False)
     plain_build = build(soc, flavour="plain", quiet=False)
 
-    _, startup_cpu = _timed_cosim_run(_loop_elf(soc, 1, workdir), soc)
+    _, startup_cpu = _timed_cosim_run(loop_elf(soc, 1, workdir), soc)
     if kind == "matmul":
         elf, c_addr, want = _matmul_elf(soc, size, workdir)
         outcome, cocotb_cpu = _timed_cosim_run(elf, soc, dumps=[(c_addr, want.size)])
@@ -162,7 +163,7 @@ def measure(soc_name: str, size: int, workdir: Path) -> Figures:
             raise RuntimeError(f"bench matmul on {soc_name}: C differs from numpy")
         workload = f"{MATMUL_N}^3 WS matmul x{size}"
     else:
-        elf = _loop_elf(soc, size, workdir)
+        elf = loop_elf(soc, size, workdir)
         outcome, cocotb_cpu = _timed_cosim_run(elf, soc)
         workload = f"loop x{size:,}"
 

@@ -96,17 +96,17 @@ def run_rtl(
             )
         args = tb_plusargs(soc, elf, tmp, trace_path, max_cycles, watchdog, corrupt_pc, dump_list, [*plusargs, *window])
         t0 = time.perf_counter()
-        _simulate(b, args, tmp, waves=False)
+        simulate(b, args, tmp)
         wall = time.perf_counter() - t0
         report_path = tmp / "result.txt"
         if not report_path.exists():
-            raise SimError(f"the simulation wrote no result; its log:\n{_log_tail(tmp)}")
+            raise SimError(f"the simulation wrote no result; its log:\n{log_tail(tmp)}")
         rep = parse_report(report_path)
         uart = (tmp / "uart.txt").read_text(errors="replace") if (tmp / "uart.txt").exists() else ""
         if rep.ending == "error":
-            raise SimError(rep.message or f"the simulation failed; its log:\n{_log_tail(tmp)}")
+            raise SimError(rep.message or f"the simulation failed; its log:\n{log_tail(tmp)}")
         if not rep.complete:
-            raise SimError(f"the simulation's result file is incomplete; its log:\n{_log_tail(tmp)}")
+            raise SimError(f"the simulation's result file is incomplete; its log:\n{log_tail(tmp)}")
         if waves is not None:
             waves_mod.collect(tmp, Path(waves))
         outcome = outcome_of(rep, elf, soc, uart, wall, b, watchdog)
@@ -114,12 +114,24 @@ def run_rtl(
         return outcome
 
 
-def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
+def simulate(
+    b: Build,
+    plusargs: list[str],
+    tmp: Path,
+    *,
+    waves: bool = False,
+    test_module: str = COCOTB_MODULE,
+    env: dict[str, str] | None = None,
+) -> None:
+    """One run of the built test bench in ``tmp`` (its log ``tmp/sim.log``) under the cocotb module
+    ``test_module`` (default sim/tb/cocotb_run.py, which waits for ``done``), with ``env`` added to
+    the simulator's environment. A run that wrote no result.txt is a SimError naming the RTL
+    assertion that stopped it, or quoting the log."""
     runner = runner_class()()
     log = tmp / "sim.log"
     try:
         runner.test(
-            test_module=COCOTB_MODULE,
+            test_module=test_module,
             hdl_toplevel=TOPLEVEL,
             hdl_toplevel_lang="verilog",
             build_dir=b.directory,
@@ -129,12 +141,12 @@ def _simulate(b: Build, plusargs: list[str], tmp: Path, waves: bool) -> None:
             log_file=log,
             waves=waves,
             timescale=None,
-            extra_env={**SIM_ENV, "LD_LIBRARY_PATH": cocotb_library_path()},
+            extra_env={**SIM_ENV, "LD_LIBRARY_PATH": cocotb_library_path(), **(env or {})},
         )
     except (SystemExit, RuntimeError) as e:
         if not (tmp / "result.txt").exists():
             what = _failed_assertion(tmp) or f"the simulator failed ({e})"
-            raise SimError(f"{what}; its log:\n{_log_tail(tmp)}") from None
+            raise SimError(f"{what}; its log:\n{log_tail(tmp)}") from None
 
 
 def cocotb_library_path() -> str:
@@ -158,7 +170,8 @@ def _failed_assertion(tmp: Path) -> str | None:
     return f"RTL assertion {name} failed at simulation time {stamp} ({where}): {message}"
 
 
-def _log_tail(tmp: Path, lines: int = 25) -> str:
+def log_tail(tmp: Path, lines: int = 25) -> str:
+    """The last ``lines`` lines of the run's simulator log (error messages quote it)."""
     log = tmp / "sim.log"
     if not log.exists():
         return "(no log)"

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from configs import load_soc
-from harness.bench_rtl import _loop_elf
-from sim.rtl_runner import SIM_ENV, _log_tail, cocotb_library_path, parse_report, run_rtl, tb_plusargs
-from sim.verilator_build import TOPLEVEL, build, runner_class
+from harness.bench_rtl import loop_elf
+from sim.rtl_runner import log_tail, run_rtl, simulate
+from sim.tb_plusargs import tb_plusargs
+from sim.tb_report import parse_report
+from sim.verilator_build import build
 
 pytestmark = pytest.mark.rtl
 
@@ -31,30 +33,20 @@ def _probe(soc, elf: Path, tmp: Path, ticks: int) -> tuple[dict, object]:
     if str(TESTS) not in sys.path:
         sys.path.insert(0, str(TESTS))  # cocotb's runner hands sys.path to the simulator's Python
     args = tb_plusargs(soc, elf, out, None, soc.sim.max_cycles, soc.sim.watchdog_cycles, None, [])
-    runner_class()().test(
+    simulate(
+        build(soc),
+        args,
+        out,
         test_module=PROBE,
-        hdl_toplevel=TOPLEVEL,
-        hdl_toplevel_lang="verilog",
-        build_dir=build(soc).directory,
-        test_dir=out,
-        plusargs=args,
-        results_xml=str(out / "results.xml"),
-        log_file=out / "sim.log",
-        timescale=None,
-        extra_env={
-            **SIM_ENV,
-            "LD_LIBRARY_PATH": cocotb_library_path(),
-            "PROBE_TICKS": str(ticks),
-            "PROBE_OUT": str(out / "probe.json"),
-        },
+        env={"PROBE_TICKS": str(ticks), "PROBE_OUT": str(out / "probe.json")},
     )
-    assert (out / "probe.json").exists(), _log_tail(out)
+    assert (out / "probe.json").exists(), log_tail(out)
     return json.loads((out / "probe.json").read_text()), parse_report(out / "result.txt")
 
 
 def test_quiet_and_busy_python_see_the_same_run(tmp_path):
     soc = load_soc("rv32")
-    elf = _loop_elf(soc, 300, tmp_path)
+    elf = loop_elf(soc, 300, tmp_path)
     ref = run_rtl(elf, soc, workdir=tmp_path)
     assert ref.ending == "exit" and ref.cycles_total > 2000
 
