@@ -31,16 +31,23 @@ def _fpu_sources() -> list[Path]:
 
 SOURCES = [
     RTL / "cosim_pkg.sv",
+    RTL / "cosim_assert_window.sv",
     *_fpu_sources(),
     VEC / "vec_pkg.sv",
     VEC / "vec_decoder.sv",
     VEC / "vec_vrf.sv",
     VEC / "vec_lane.sv",
     VEC / "vec_fp_lane.sv",
+    VEC / "vec_lanes.sv",
+    VEC / "vec_narrow.sv",
+    VEC / "vec_reduce.sv",
+    VEC / "vec_perm.sv",
     VEC / "vec_seq.sv",
     VEC / "vec_lsu.sv",
     VEC / "vec_memcheck.sv",
     VEC / "vec_clock_gate.sv",
+    VEC / "vec_rob.sv",
+    VEC / "vec_scoreboard.sv",
     VEC / "vec_unit.sv",
     TB / "vec_tb_top.sv",
 ]
