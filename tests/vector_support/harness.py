@@ -15,6 +15,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim.verilator_build import ASSERT_FLAGS, assertions_enabled
+
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "sim" / "rtl"
 VEC = RTL / "vector"
@@ -69,7 +71,9 @@ def build(vlen: int, dlen: int, memw: int | None = None, chain: bool = True) -> 
     h = hashlib.sha256()
     for f in [*SOURCES, CPP, Path(__file__)]:
         h.update(f.read_bytes())
-    h.update(f"{vlen},{dlen},{memw},{chain}".encode())
+    # the RTL's assertions, as in the SoC builds (sim/verilator_build.py)
+    assert_flags = list(ASSERT_FLAGS) if assertions_enabled() else []
+    h.update(f"{vlen},{dlen},{memw},{chain},{assert_flags}".encode())
     key = h.hexdigest()[:16]
     out = BUILD / f"v{vlen}_d{dlen}_m{memw}{'' if chain else '_nochain'}_{key}"
     exe = out / "Vvec_tb_top"
@@ -88,6 +92,7 @@ def build(vlen: int, dlen: int, memw: int | None = None, chain: bool = True) -> 
             "2",
             "-O2",
             "-Wno-fatal",
+            *assert_flags,
             "--top-module",
             "vec_tb_top",
             f"-GVLEN={vlen}",

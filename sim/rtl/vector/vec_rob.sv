@@ -164,6 +164,22 @@ module vec_rob
   LsuFinishesOnce: assert property (@(posedge clk_i) disable iff (!checking)
       lsu_done_i |-> valid_q[lsu_tag_i] && !finished_q[lsu_tag_i])
     else $error("LSU finished a reorder-buffer entry twice or one not in flight");
+  // Sequence numbers in flight are distinct, so each one completes once.
+  logic seq_repeated;
+  always_comb begin
+    seq_repeated = 1'b0;
+    for (int unsigned j = 0; j < RobDepth; j++) begin
+      if (valid_q[j] && TagW'(j) != head_q && seq_q[j] == seq_q[head_q]) seq_repeated = 1'b1;
+    end
+  end
+  OneCompletionPerSeq: assert property (@(posedge clk_i) disable iff (!checking)
+      cmp_valid_o |-> !seq_repeated)
+    else $error("two instructions in flight with one sequence number");
+  // No dispatch writes a register group an older, uncompleted instruction writes
+  // (the commit trace reads a group the cycle after its completion).
+  DispatchToFreeGroup: assert property (@(posedge clk_i) disable iff (!checking)
+      dispatch_i |-> !destination_busy_o)
+    else $error("dispatch to a register group an older instruction still writes");
   CountInRange: assert property (@(posedge clk_i) disable iff (!checking)
       count_q <= (TagW + 1)'(RobDepth))
     else $error("reorder-buffer count beyond its depth");

@@ -54,7 +54,7 @@ module vec_seq
 
   localparam int unsigned Lanes      = DLEN / 32;
   localparam int unsigned RowsPerReg = VLEN / DLEN;
-  localparam int unsigned RowsPerRegLg      = $clog2(RowsPerReg);
+  localparam int unsigned RowsPerRegLg = $clog2(RowsPerReg);
   localparam int unsigned DlenLg     = $clog2(DLEN);
   localparam int unsigned MaxElems   = DLEN / 8;
 
@@ -514,8 +514,7 @@ module vec_seq
 
   // operand ports this cycle reads (over-approximate; the scoreboard stalls on them)
   logic multiply_add;
-  assign multiply_add = (uop.op == VA_MACC) || (uop.op == VA_NMSAC) || (uop.op == VA_MADD) || (uop.op == VA_NMSUB)
-               || (uop.op >= VF_MACC && uop.op <= VF_NMSUB);
+  assign multiply_add = is_multiply_add(uop.op);
   always_comb begin
     rd_used_o = 3'b000;
     unique case (state_q)
@@ -553,7 +552,15 @@ module vec_seq
     for (int unsigned k = 0; k < MaxElems; k++) active_count = active_count + 16'(active[k]);
   end
   assign perf_lane_ops_o = (row_done && (uop.cls == VC_ALU || uop.cls == VC_CMP || uop.cls == VC_RED)) ? active_count : '0;
+`ifdef COSIM_MUTATION_EXTRA_FMA
+  // Test-only mutation (tests/test_rtl_assertions.py): a row of multiply-adds on every
+  // lane counts one more than there are lanes. Results stay right; only FmaWithinLanes
+  // (and the counters afterwards) can see it.
+  assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma)
+                         ? active_count + 16'(active_count == 16'(Lanes)) : '0;
+`else
   assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma) ? active_count : '0;
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -590,6 +597,26 @@ module vec_seq
       any_active_q   <= any_active_d;
     end
   end
+
+`ifdef COSIM_ASSERT
+  // Assertions (sim/rtl/vector/README.md "Assertions"): each message states the rule.
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+
+  // Each lane does at most one multiply-add per cycle.
+  FmaWithinLanes: assert property (@(posedge clk_i) disable iff (!checking)
+      perf_fma_ops_o <= 16'(Lanes))
+    else $error("more FP multiply-adds in one cycle than lanes");
+  // The top hands over an instruction only when the sequencer takes it (no drop).
+  StartWhenReady: assert property (@(posedge clk_i) disable iff (!checking) start_i |-> ready_o)
+    else $error("instruction started while the sequencer was not ready");
+  // Every write lands in the instruction's own destination register group, which
+  // the scoreboard reserved for it (no write to a group another instruction owns).
+  WriteInOwnGroup: assert property (@(posedge clk_i) disable iff (!checking)
+      we_o |-> 32'(waddr_o) >= (32'(uop.vd) << RowsPerRegLg)
+            && 32'(waddr_o) < (32'(destination_end(ins_q)) << RowsPerRegLg))
+    else $error("sequencer write outside its instruction's destination register group");
+`endif
 
   logic unused;
   assign unused = ^{ins_q.seq, ins_q.rs2, ins_q.vl, ins_q.stop, ins_q.stop_i, ins_q.stop_f, uop, uop_in, ins_i};

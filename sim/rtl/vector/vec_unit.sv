@@ -441,6 +441,29 @@ module vec_unit
     perf_o.iq_full      = !cop_req_ready_o;
   end
 
+`ifdef COSIM_ASSERT
+  // Assertions (sim/rtl/vector/README.md "Assertions"): each message states the rule.
+  // The unit's flops run on gclk; the checks run on the free clock, so they also see
+  // the cycles the gate stops.
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+
+  // A memory request waiting for the port does not change until accepted.
+  MemReqHeld: assert property (@(posedge clk_i) disable iff (!checking)
+      $past(mem_req_valid_o && !mem_req_ready_i)
+      |-> mem_req_valid_o && mem_req_addr_o == $past(mem_req_addr_o) && mem_req_we_o == $past(mem_req_we_o)
+          && (!mem_req_we_o || (mem_req_wdata_o == $past(mem_req_wdata_o)
+                                && mem_req_be_o == $past(mem_req_be_o))))
+    else $error("vector memory request changed or withdrawn while waiting for the port");
+  // The port moves at most MemW bits a cycle.
+  MemBytesWithinPort: assert property (@(posedge clk_i) disable iff (!checking)
+      perf_o.mem_bytes <= 16'(MB))
+    else $error("more bytes on the vector memory port in one cycle than its width");
+  // The debug port writes the register file only while no instruction is in flight.
+  DebugWriteIdle: assert property (@(posedge clk_i) disable iff (!checking) dbg_we_i |-> idle)
+    else $error("debug register-file write while instructions are in flight");
+`endif
+
   logic unused;
   assign unused = ^{lsu_pending, cop_req_i.rs1[63:32], cop_req_i.rs2[63:32]};
 
