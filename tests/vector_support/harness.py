@@ -40,6 +40,7 @@ SOURCES = [
     VEC / "vec_vrf.sv",
     VEC / "vec_lane.sv",
     VEC / "vec_fp_lane.sv",
+    VEC / "vec_operands.sv",
     VEC / "vec_lanes.sv",
     VEC / "vec_narrow.sv",
     VEC / "vec_reduce.sv",

@@ -61,20 +61,20 @@ module vec_seq
   typedef enum logic [1:0] {StIdle, StRun, StPerm, StFin} state_e;
 
   state_e      state_q, state_d;
-  logic [31:0] step_q, step_d;           // row step (StRun) or element index (StPerm)
+  logic [31:0] step_q, step_d;       // row step (StRun) or element index (StPerm)
   logic [31:0] last_step_q, last_step_d;
   logic [31:0] evl_q, evl_d;
   logic [31:0] acc_q, acc_d;       // reduction accumulator / vcpop count / vfirst index
   logic        found_q, found_d;   // vfirst found
   logic        saturated_q, saturated_d;
   logic [4:0]  flags_q, flags_d;   // accumulated fflags
-  logic        any_active_q, any_active_d;       // an active element seen (fp reductions)
+  logic        any_active_q, any_active_d;   // an active element seen (fp reductions)
 
   vinsn_t      ins_q;
   vuop_t       uop;
   logic [1:0]  eew;
   logic [31:0] vstart;
-  assign uop      = ins_q.uop;
+  assign uop    = ins_q.uop;
   assign eew    = uop.narrow ? uop.eew + 2'd1 : uop.eew;   // element width in the lanes
   assign vstart = ins_q.vstart;
 
@@ -99,22 +99,22 @@ module vec_seq
   logic        bitwise_in;
   logic [31:0] evl_in, step_in, last_step_in;
   state_e      state_in;
-  assign uop_in       = ins_i.uop;
+  assign uop_in     = ins_i.uop;
   assign eew_in     = uop_in.narrow ? uop_in.eew + 2'd1 : uop_in.eew;
   assign bitwise_in = (uop_in.cls == VC_MASK) || (uop_in.cls == VC_CPOP) || (uop_in.cls == VC_FIRST);
   always_comb begin
     logic [31:0] lg;
-    evl_in   = uop_in.whole ? (32'(uop_in.nregs) * VLEN) >> (3 + eew_in) : ins_i.vl;
-    lg     = bitwise_in ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew_in);
-    step_in     = ins_i.vstart >> lg;
+    evl_in       = uop_in.whole ? (32'(uop_in.nregs) * VLEN) >> (3 + eew_in) : ins_i.vl;
+    lg           = bitwise_in ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew_in);
+    step_in      = ins_i.vstart >> lg;
     last_step_in = (evl_in - 32'd1) >> lg;
     if (uop_in.cls == VC_MVXS || uop_in.cls == VC_MVSX || evl_in == 32'd0 || ins_i.vstart >= evl_in) begin
       state_in = StFin;
     end else if (uop_in.cls == VC_PERM && !is_splat_op(uop_in.cls, uop_in.op, uop_in.src)) begin
       // element-serial; a gather with a scalar index (a splat) runs row by row in StRun
-      step_in     = ins_i.vstart;
+      step_in      = ins_i.vstart;
       last_step_in = evl_in - 32'd1;
-      state_in = StPerm;
+      state_in     = StPerm;
     end else begin
       state_in = StRun;
     end
@@ -132,86 +132,33 @@ module vec_seq
     endcase
   endfunction
 
-  // Narrow source row -> destination-width elements: part `part` of the row
-  // (1/2^frac of it) holds this step's elements at EEW = dst >> frac.
-  function automatic logic [DLEN-1:0] widen_row(logic [DLEN-1:0] row, logic [1:0] frac,
-                                                logic [31:0] part, logic [1:0] deew, logic sgn);
-    logic [DLEN-1:0] src;
-    logic [DLEN-1:0] r;
-    src = row >> (part * (DLEN >> frac));
-    r   = row;
-    if (frac != 2'd0) begin
-      r = '0;
-      if (deew == 2'd1) begin
-        for (int unsigned k = 0; k < DLEN / 16; k++) r[16*k +: 16] = {{8{sgn & src[8*k+7]}}, src[8*k +: 8]};
-      end else if (frac == 2'd1) begin
-        for (int unsigned k = 0; k < DLEN / 32; k++) r[32*k +: 32] = {{16{sgn & src[16*k+15]}}, src[16*k +: 16]};
-      end else begin
-        for (int unsigned k = 0; k < DLEN / 32; k++) r[32*k +: 32] = {{24{sgn & src[8*k+7]}}, src[8*k +: 8]};
-      end
-    end
-    return r;
-  endfunction
-
   // ---------------------------------------------------------------------------
-  // Row datapath (StRun): element activity of step step_q
+  // Row datapath (StRun): operand rows and element activity of step step_q
+  // (vec_operands.sv), the lanes, and the per-class results below
   // ---------------------------------------------------------------------------
-  logic [MaxElems-1:0] active;        // element k of the row is written
-  logic [MaxElems-1:0] v0_bits;        // v0 bit of element k
-  logic [DLEN-1:0]     bit_active;       // bitwise classes: bit b active
-  always_comb begin
-    active  = '0;
-    v0_bits  = '0;
-    bit_active = '0;
-    for (int unsigned k = 0; k < MaxElems; k++) begin
-      logic [31:0] j;
-      j = (step_q << elements_per_row_lg) + 32'(k);
-      if (32'(k) < (32'd1 << elements_per_row_lg) && !bitwise) begin
-        v0_bits[k] = (j < VLEN) ? v0_i[j[$clog2(VLEN)-1:0]] : 1'b0;
-        active[k] = (j >= vstart) && (j < evl_q) && (uop.vm || uop.mask_op || v0_bits[k]);
-      end
-    end
-    for (int unsigned b = 0; b < DLEN; b++) begin
-      logic [31:0] j;
-      logic        m;
-      j = (step_q << DlenLg) + 32'(b);
-      m = (j < VLEN) ? v0_i[j[$clog2(VLEN)-1:0]] : 1'b0;
-      bit_active[b] = bitwise && (j >= vstart) && (j < evl_q) && (uop.vm || m);
-    end
-  end
-
-  // operand b row
-  logic [DLEN-1:0] b_row;
-  always_comb begin
-    logic [31:0] s;
-    s = (uop.src == SRC_X) ? ins_q.rs1 : (uop.src == SRC_F) ? ins_q.frs1
-                                     : 32'($signed(uop.imm));
-    if (uop.b_frac && uop.src == SRC_X) begin   // widening .vx: x[rs1] at SEW, extended
-      s = (eew == 2'd1) ? {{24{uop.b_sgn & s[7]}}, s[7:0]} : {{16{uop.b_sgn & s[15]}}, s[15:0]};
-    end
-    if (uop.vid) begin
-      b_row = '0;
-      for (int unsigned k = 0; k < MaxElems; k++) begin
-        if (32'(k) < (32'd1 << elements_per_row_lg)) begin
-          logic [31:0] j;
-          j = (step_q << elements_per_row_lg) + 32'(k);
-          unique case (eew)
-            2'd0:    b_row[8*k +: 8] = j[7:0];
-            2'd1:    if (k < DLEN / 16) b_row[16*k +: 16] = j[15:0];
-            default: if (k < DLEN / 32) b_row[32*k +: 32] = j;
-          endcase
-        end
-      end
-    end else if (uop.src == SRC_V) begin
-      b_row = widen_row(rdata_b_i, {1'b0, uop.b_frac}, step_q & 32'(uop.b_frac), eew, uop.b_sgn);
-    end else begin
-      b_row = {Lanes{replicate(s, eew)}};
-    end
-  end
-
-  // operand a (vs2), widened for widening ops and extensions
-  logic [DLEN-1:0] a_row;
-  assign a_row = widen_row(rdata_a_i, uop.a_frac, step_q & ((32'd1 << uop.a_frac) - 32'd1), eew, uop.a_sgn);
+  logic [MaxElems-1:0] active;       // element k of the row is written
+  logic [MaxElems-1:0] v0_bits;      // v0 bit of element k
+  logic [DLEN-1:0]     bit_active;   // bitwise classes: bit b active
+  logic [DLEN-1:0]     a_row, b_row;
+  vec_operands #(.VLEN(VLEN), .DLEN(DLEN)) u_operands (
+    .uop_i            (uop),
+    .eew_i            (eew),
+    .bitwise_i        (bitwise),
+    .elements_lg_i    (elements_per_row_lg),
+    .step_i           (step_q),
+    .vstart_i         (vstart),
+    .evl_i            (evl_q),
+    .rs1_i            (ins_q.rs1),
+    .frs1_i           (ins_q.frs1),
+    .rdata_a_i        (rdata_a_i),
+    .rdata_b_i        (rdata_b_i),
+    .v0_i             (v0_i),
+    .active_o         (active),
+    .v0_bits_o        (v0_bits),
+    .bit_active_o     (bit_active),
+    .a_row_o          (a_row),
+    .b_row_o          (b_row)
+  );
 
   logic take;   // the next instruction is latched this cycle
   assign take = start_i && ready_o;
