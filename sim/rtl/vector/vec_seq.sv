@@ -17,39 +17,38 @@ module vec_seq
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows)
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,            // in: clock (the unit's gated clock)
+  input  logic            rst_ni,           // in: asynchronous reset, active low
   // instruction: taken when start_i && ready_o, kept in ins_q
-  input  logic            start_i,
-  input  vinsn_t          ins_i,
-  output logic            ready_o,     // idle, or finishing the current instruction
-  input  logic            stall_i,     // hold this cycle (operand row not ready)
-  output logic            busy_o,
-  output logic            done_o,      // one cycle: the current instruction finishes
-  output logic [31:0]     xres_o,      // x[rd] value (vmv.x.s, vcpop, vfirst)
-  output logic            vxsat_o,
-  output logic [4:0]      fflags_o,
+  input  logic            start_i,          // in: the queue head starts here this cycle
+  input  vinsn_t          ins_i,            // in: the queue head
+  output logic            ready_o,          // out: idle, or finishing the current instruction
+  input  logic            stall_i,          // in: hold this cycle (operand row not ready)
+  output logic            busy_o,           // out: an instruction is held
+  output logic            done_o,           // out: one cycle: the current instruction finishes
+  output logic [31:0]     xres_o,           // out: x[rd]/f[rd] value (vmv.x.s, vcpop, vfirst, vfmv.f.s)
+  output logic            vxsat_o,          // out: fixed-point saturation of the instruction
+  output logic [4:0]      fflags_o,         // out: fflags of the instruction
   // register file
-  output logic [RowW-1:0] raddr_a_o,
-  input  logic [DLEN-1:0] rdata_a_i,
-  output logic [RowW-1:0] raddr_b_o,
-  input  logic [DLEN-1:0] rdata_b_i,
-  output logic [RowW-1:0] raddr_c_o,
-  input  logic [DLEN-1:0] rdata_c_i,
-  input  logic [VLEN-1:0] v0_i,
-  output logic            we_o,
-  output logic [RowW-1:0] waddr_o,
-  output logic [DLEN-1:0] wdata_o,
-  output logic [DLEN-1:0] wbe_o,
+  output logic [RowW-1:0] raddr_a_o,        // out: row of read port a (vs2)
+  input  logic [DLEN-1:0] rdata_a_i,        // in: that row
+  output logic [RowW-1:0] raddr_b_o,        // out: row of read port b (vs1)
+  input  logic [DLEN-1:0] rdata_b_i,        // in: that row
+  output logic [RowW-1:0] raddr_c_o,        // out: row of read port c (vd, the addend)
+  input  logic [DLEN-1:0] rdata_c_i,        // in: that row
+  input  logic [VLEN-1:0] v0_i,             // in: v0 as a whole (mask, carries)
+  output logic            we_o,             // out: write port 0 writes this cycle
+  output logic [RowW-1:0] waddr_o,          // out: its row
+  output logic [DLEN-1:0] wdata_o,          // out: its data
+  output logic [DLEN-1:0] wbe_o,            // out: its per-bit enable
   // scoreboard: operand ports read this cycle, final-row frontier of vd
-  output logic [2:0]      rd_used_o,   // {c, b, a}
-  output logic [RowW:0]   wfront_o,
-  // activity (for the issue-5 width check and counters)
-  output logic            lane_active_o,
+  output logic [2:0]      rd_used_o,        // out: read ports {c, b, a} in use this cycle
+  output logic [RowW:0]   wfront_o,         // out: rows of vd below this one are final
+  output logic            lane_active_o,    // out: the lanes do element-wise work this cycle
   // performance events (vec_pkg::vec_perf_t): active body elements of element-wise
   // work (ALU, compare, reduction rows) and of FP multiply-adds processed this cycle
-  output logic [15:0]     perf_lane_ops_o,
-  output logic [15:0]     perf_fma_ops_o
+  output logic [15:0]     perf_lane_ops_o,  // out: lane operations this cycle
+  output logic [15:0]     perf_fma_ops_o    // out: FP multiply-adds this cycle
 );
 
   localparam int unsigned Lanes      = DLEN / 32;

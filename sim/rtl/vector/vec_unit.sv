@@ -34,36 +34,36 @@ module vec_unit
   localparam int unsigned RowW = $clog2(Rows),
   localparam int unsigned MB   = MemW / 8
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,            // in: clock
+  input  logic            rst_ni,           // in: asynchronous reset, active low
   // coprocessor issue
-  input  logic            cop_req_valid_i,
-  output logic            cop_req_ready_o,
-  input  cop_req_t        cop_req_i,
-  output logic            cop_illegal_o,
-  output cop_ack_t        cop_ack_o,     // memory fault / ff trim (vec_memcheck)
+  input  logic            cop_req_valid_i,  // in: the core presents an instruction
+  output logic            cop_req_ready_o,  // out: it is answered this cycle
+  input  cop_req_t        cop_req_i,        // in: instruction, operands, vtype/vl/vstart, seq
+  output logic            cop_illegal_o,    // out: the answer: illegal (else accepted)
+  output cop_ack_t        cop_ack_o,        // out: memory fault / ff trim (vec_memcheck)
   // coprocessor completion
-  output logic            cop_cmp_valid_o,
-  output cop_cmp_t        cop_cmp_o,
-  // memory port
-  output logic            mem_req_valid_o,
-  input  logic            mem_req_ready_i,
-  output logic [31:0]     mem_req_addr_o,
-  output logic            mem_req_we_o,
-  output logic [MB-1:0]   mem_req_be_o,
-  output logic [MemW-1:0] mem_req_wdata_o,
-  input  logic            mem_rsp_valid_i,
-  input  logic [MemW-1:0] mem_rsp_rdata_i,
+  output logic            cop_cmp_valid_o,  // out: an instruction completes (in order)
+  output cop_cmp_t        cop_cmp_o,        // out: its record: seq, x/f result, vxsat, fflags
+  // memory port (every request, store included, gets one in-order response)
+  output logic            mem_req_valid_o,  // out: a request is presented
+  input  logic            mem_req_ready_i,  // in: the port accepts it this cycle
+  output logic [31:0]     mem_req_addr_o,   // out: its MemW-aligned address
+  output logic            mem_req_we_o,     // out: a store
+  output logic [MB-1:0]   mem_req_be_o,     // out: its byte enables
+  output logic [MemW-1:0] mem_req_wdata_o,  // out: its store data
+  input  logic            mem_rsp_valid_i,  // in: the oldest request's response
+  input  logic [MemW-1:0] mem_rsp_rdata_i,  // in: its load data
   // status
-  output logic            busy_o,
-  output logic            mem_pending_o,
-  output logic            lane_active_o,
-  output vec_perf_t       perf_o,        // performance events of this cycle (vec_pkg)
-  // debug access to the VRF (idle only)
-  input  logic            dbg_we_i,
-  input  logic [RowW-1:0] dbg_addr_i,
-  input  logic [DLEN-1:0] dbg_wdata_i,
-  output logic [DLEN-1:0] dbg_rdata_o
+  output logic            busy_o,           // out: something is queued or executing
+  output logic            mem_pending_o,    // out: a vector memory instruction is queued or executing
+  output logic            lane_active_o,    // out: the lanes do element-wise work this cycle
+  output vec_perf_t       perf_o,           // out: performance events of this cycle (vec_pkg)
+  // debug access to the VRF (idle only; test benches, tied off in an SoC)
+  input  logic            dbg_we_i,         // in: write row dbg_addr_i
+  input  logic [RowW-1:0] dbg_addr_i,       // in: the row read or written
+  input  logic [DLEN-1:0] dbg_wdata_i,      // in: the data written
+  output logic [DLEN-1:0] dbg_rdata_o       // out: the row read
 );
 
   localparam int unsigned IqPtrW = $clog2(IqDepth);   // IqDepth: a power of 2
