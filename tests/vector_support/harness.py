@@ -15,6 +15,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim.verilator_build import ASSERT_FLAGS, assertions_enabled
+
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "sim" / "rtl"
 VEC = RTL / "vector"
@@ -31,16 +33,24 @@ def _fpu_sources() -> list[Path]:
 
 SOURCES = [
     RTL / "cosim_pkg.sv",
+    RTL / "cosim_assert_window.sv",
     *_fpu_sources(),
     VEC / "vec_pkg.sv",
     VEC / "vec_decoder.sv",
     VEC / "vec_vrf.sv",
     VEC / "vec_lane.sv",
     VEC / "vec_fp_lane.sv",
+    VEC / "vec_operands.sv",
+    VEC / "vec_lanes.sv",
+    VEC / "vec_narrow.sv",
+    VEC / "vec_reduce.sv",
+    VEC / "vec_perm.sv",
     VEC / "vec_seq.sv",
     VEC / "vec_lsu.sv",
     VEC / "vec_memcheck.sv",
     VEC / "vec_clock_gate.sv",
+    VEC / "vec_rob.sv",
+    VEC / "vec_scoreboard.sv",
     VEC / "vec_unit.sv",
     TB / "vec_tb_top.sv",
 ]
@@ -62,7 +72,9 @@ def build(vlen: int, dlen: int, memw: int | None = None, chain: bool = True) -> 
     h = hashlib.sha256()
     for f in [*SOURCES, CPP, Path(__file__)]:
         h.update(f.read_bytes())
-    h.update(f"{vlen},{dlen},{memw},{chain}".encode())
+    # the RTL's assertions, as in the SoC builds (sim/verilator_build.py)
+    assert_flags = list(ASSERT_FLAGS) if assertions_enabled() else []
+    h.update(f"{vlen},{dlen},{memw},{chain},{assert_flags}".encode())
     key = h.hexdigest()[:16]
     out = BUILD / f"v{vlen}_d{dlen}_m{memw}{'' if chain else '_nochain'}_{key}"
     exe = out / "Vvec_tb_top"
@@ -81,6 +93,7 @@ def build(vlen: int, dlen: int, memw: int | None = None, chain: bool = True) -> 
             "2",
             "-O2",
             "-Wno-fatal",
+            *assert_flags,
             "--top-module",
             "vec_tb_top",
             f"-GVLEN={vlen}",

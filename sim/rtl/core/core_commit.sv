@@ -74,16 +74,13 @@ module core_commit
 `ifdef COSIM_ASSERT
   // Assertions: compiled when sim/verilator_build.py passes --assert (the
   // default; the speed bench builds without them). Each message states the rule.
-  // They start the cycle after reset (a flop, so rst_ni stays an async reset only).
-  logic checking_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) checking_q <= 1'b0;
-    else checking_q <= 1'b1;
-  end
-  PushWithRoom: assert property (@(posedge clk_i) disable iff (!checking_q) push && !pop |-> !full_o)
+  // They are checked from the cycle after reset (sim/rtl/cosim_assert_window.sv).
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+  PushWithRoom: assert property (@(posedge clk_i) disable iff (!checking) push && !pop |-> !full_o)
     else $error("retirement record pushed into a full commit queue");
   // A load's data fills the record that waits for it (the one queued at issue).
-  FillPendingRecord: assert property (@(posedge clk_i) disable iff (!checking_q)
+  FillPendingRecord: assert property (@(posedge clk_i) disable iff (!checking)
       fill_i |-> count_q != '0 && pending_q[fill_index_i])
     else $error("load data for a commit-queue record that does not wait for it");
 `endif

@@ -563,39 +563,36 @@ module core_controller
 `ifdef COSIM_ASSERT
   // Assertions: compiled when sim/verilator_build.py passes --assert (the
   // default; the speed bench builds without them). Each message states the rule.
-  // They start the cycle after reset (a flop, so rst_ni stays an async reset only).
-  logic checking_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) checking_q <= 1'b0;
-    else checking_q <= 1'b1;
-  end
+  // They are checked from the cycle after reset (sim/rtl/cosim_assert_window.sv).
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
   // A request stays valid until accepted; only a coprocessor trap that a
   // completion left pending may withdraw it (taken before anything younger).
-  DmemReqHeld: assert property (@(posedge clk_i) disable iff (!checking_q)
+  DmemReqHeld: assert property (@(posedge clk_i) disable iff (!checking)
       dmem_req_valid_o && !dmem_req_ready_i |=> dmem_req_valid_o || cop_trap_q)
     else $error("data request withdrawn before the port accepted it");
-  CopReqHeld: assert property (@(posedge clk_i) disable iff (!checking_q)
+  CopReqHeld: assert property (@(posedge clk_i) disable iff (!checking)
       cop_req_valid_o && !cop_req_ready_i |=> cop_req_valid_o || cop_trap_q)
     else $error("coprocessor request withdrawn before the port accepted it");
   // Blocking accesses and coprocessor requests leave only with nothing in flight.
-  BlockingAccessDrained: assert property (@(posedge clk_i) disable iff (!checking_q)
+  BlockingAccessDrained: assert property (@(posedge clk_i) disable iff (!checking)
       dmem_req_valid_o && !mem_nonblocking_i |-> drained_i)
     else $error("blocking access issued with loads/stores or records in flight");
-  CopReqDrained: assert property (@(posedge clk_i) disable iff (!checking_q)
+  CopReqDrained: assert property (@(posedge clk_i) disable iff (!checking)
       cop_req_valid_o |-> drained_i && !cop_full_i)
     else $error("coprocessor request issued before older accesses drained or beyond the in-flight limit");
   // Requests leave from StRun only (one blocking access, one multi-cycle op).
-  RequestsFromRun: assert property (@(posedge clk_i) disable iff (!checking_q)
+  RequestsFromRun: assert property (@(posedge clk_i) disable iff (!checking)
       dmem_req_valid_o || cop_req_valid_o || fpu_req_valid_o || div_start_o |-> state_q == StRun)
     else $error("a request left outside StRun");
-  RetireXorTrap: assert property (@(posedge clk_i) disable iff (!checking_q) !(retire_o && trap_o))
+  RetireXorTrap: assert property (@(posedge clk_i) disable iff (!checking) !(retire_o && trap_o))
     else $error("an instruction both retired and trapped");
-  TrapPrecise: assert property (@(posedge clk_i) disable iff (!checking_q) trap_o |-> drained_i)
+  TrapPrecise: assert property (@(posedge clk_i) disable iff (!checking) trap_o |-> drained_i)
     else $error("trap taken with loads/stores or records in flight (imprecise)");
-  NoWriteToX0: assert property (@(posedge clk_i) disable iff (!checking_q) x_we_o |-> x_waddr_o != 5'd0)
+  NoWriteToX0: assert property (@(posedge clk_i) disable iff (!checking) x_we_o |-> x_waddr_o != 5'd0)
     else $error("register write to x0 on port A");
   // Port A has one writer a cycle: a completion's write never meets the instruction's own.
-  PortAOneWriter: assert property (@(posedge clk_i) disable iff (!checking_q)
+  PortAOneWriter: assert property (@(posedge clk_i) disable iff (!checking)
       late_x_we_o || late_f_we_o |-> !((x_we_own && rd != 5'd0) || f_we_own))
     else $error("coprocessor completion and instruction write port A in the same cycle");
 `endif

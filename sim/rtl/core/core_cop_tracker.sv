@@ -104,12 +104,9 @@ module core_cop_tracker
 `ifdef COSIM_ASSERT
   // Assertions: compiled when sim/verilator_build.py passes --assert (the
   // default; the speed bench builds without them). Each message states the rule.
-  // They start the cycle after reset (a flop, so rst_ni stays an async reset only).
-  logic checking_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) checking_q <= 1'b0;
-    else checking_q <= 1'b1;
-  end
+  // They are checked from the cycle after reset (sim/rtl/cosim_assert_window.sv).
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
   // One completion per sequence number: which (seq mod MaxInFlight) are in flight.
   logic [MaxInFlight-1:0] in_flight_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -119,16 +116,16 @@ module core_cop_tracker
       if (cmp_valid_i) in_flight_q[cmp_seq_i[IdxW-1:0]] <= 1'b0;
     end
   end
-  IssueBelowLimit: assert property (@(posedge clk_i) disable iff (!checking_q) issue_i |-> !full_o)
+  IssueBelowLimit: assert property (@(posedge clk_i) disable iff (!checking) issue_i |-> !full_o)
     else $error("coprocessor instruction accepted beyond the core's in-flight limit");
-  IssueFreshSeq: assert property (@(posedge clk_i) disable iff (!checking_q)
+  IssueFreshSeq: assert property (@(posedge clk_i) disable iff (!checking)
       issue_i |-> !in_flight_q[seq_i[IdxW-1:0]])
     else $error("coprocessor sequence number reused while in flight");
-  OneCompletionPerSeq: assert property (@(posedge clk_i) disable iff (!checking_q)
+  OneCompletionPerSeq: assert property (@(posedge clk_i) disable iff (!checking)
       cmp_valid_i |-> in_flight_q[cmp_seq_i[IdxW-1:0]]
                       || (issue_i && seq_i[IdxW-1:0] == cmp_seq_i[IdxW-1:0]))
     else $error("coprocessor completion for a sequence number not in flight (a second completion?)");
-  KindCountsBounded: assert property (@(posedge clk_i) disable iff (!checking_q)
+  KindCountsBounded: assert property (@(posedge clk_i) disable iff (!checking)
       read_count_q <= count_q && write_count_q <= count_q)
     else $error("coprocessor memory-kind counters exceed the instructions in flight");
 `endif

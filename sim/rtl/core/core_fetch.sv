@@ -187,24 +187,21 @@ module core_fetch #(
 `ifdef COSIM_ASSERT
   // Assertions: compiled when sim/verilator_build.py passes --assert (the
   // default; the speed bench builds without them). Each message states the rule.
-  // They start the cycle after reset (a flop, so rst_ni stays an async reset only).
-  logic checking_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) checking_q <= 1'b0;
-    else checking_q <= 1'b1;
-  end
+  // They are checked from the cycle after reset (sim/rtl/cosim_assert_window.sv).
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
   // Requests in flight plus queued words never exceed the queue (so every
   // response has a slot), and only requests in flight can be stale.
-  QueueBounded: assert property (@(posedge clk_i) disable iff (!checking_q)
+  QueueBounded: assert property (@(posedge clk_i) disable iff (!checking)
       32'(inflight_q) + 32'(count_q) <= Depth)
     else $error("fetch requests in flight and queued words exceed the queue depth");
-  StaleInFlight: assert property (@(posedge clk_i) disable iff (!checking_q)
+  StaleInFlight: assert property (@(posedge clk_i) disable iff (!checking)
       discard_q <= inflight_q && no_fill_q <= inflight_q)
     else $error("more stale fetch responses expected than requests in flight");
-  ResponseExpected: assert property (@(posedge clk_i) disable iff (!checking_q)
+  ResponseExpected: assert property (@(posedge clk_i) disable iff (!checking)
       imem_resp_valid_i |-> inflight_q != '0)
     else $error("instruction response without a request in flight");
-  ConsumeValid: assert property (@(posedge clk_i) disable iff (!checking_q) consume_i |-> valid_o)
+  ConsumeValid: assert property (@(posedge clk_i) disable iff (!checking) consume_i |-> valid_o)
     else $error("the core consumed an instruction the fetch queue does not hold");
 `endif
 

@@ -168,21 +168,18 @@ module core_lsu
 `ifdef COSIM_ASSERT
   // Assertions: compiled when sim/verilator_build.py passes --assert (the
   // default; the speed bench builds without them). Each message states the rule.
-  // They start the cycle after reset (a flop, so rst_ni stays an async reset only).
-  logic checking_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) checking_q <= 1'b0;
-    else checking_q <= 1'b1;
-  end
-  IssueWithRoom: assert property (@(posedge clk_i) disable iff (!checking_q) issue_i |-> !full_o)
+  // They are checked from the cycle after reset (sim/rtl/cosim_assert_window.sv).
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+  IssueWithRoom: assert property (@(posedge clk_i) disable iff (!checking) issue_i |-> !full_o)
     else $error("non-blocking access issued with the pending queue full");
-  CountInRange: assert property (@(posedge clk_i) disable iff (!checking_q) count_q <= 3'(Depth))
+  CountInRange: assert property (@(posedge clk_i) disable iff (!checking) count_q <= 3'(Depth))
     else $error("pending queue count beyond its depth");
   // The scoreboard: a load never targets a register another load will still write.
-  NoLoadToBusyRegister: assert property (@(posedge clk_i) disable iff (!checking_q)
+  NoLoadToBusyRegister: assert property (@(posedge clk_i) disable iff (!checking)
       issue_i && !store_i |-> !((class_i == ClsFload) ? f_busy_q[rd_i] : (rd_i != 5'd0 && x_busy_q[rd_i])))
     else $error("load issued to a register with a load in flight");
-  NoLoadToX0: assert property (@(posedge clk_i) disable iff (!checking_q) x_we_o |-> rd_o != 5'd0)
+  NoLoadToX0: assert property (@(posedge clk_i) disable iff (!checking) x_we_o |-> rd_o != 5'd0)
     else $error("register write to x0 on port B");
 `endif
 

@@ -620,31 +620,28 @@ module cosim_core
 `ifdef COSIM_ASSERT
   // Assertions: compiled when sim/verilator_build.py passes --assert (the
   // default; the speed bench builds without them). Each message states the rule.
-  // They start the cycle after reset (a flop, so rst_ni stays an async reset only).
-  logic checking_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) checking_q <= 1'b0;
-    else checking_q <= 1'b1;
-  end
+  // They are checked from the cycle after reset (sim/rtl/cosim_assert_window.sv).
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
   // A waiting request does not change until accepted (valid/ready).
-  DmemReqStable: assert property (@(posedge clk_i) disable iff (!checking_q)
+  DmemReqStable: assert property (@(posedge clk_i) disable iff (!checking)
       dmem_req_valid_o && $past(dmem_req_valid_o && !dmem_req_ready_i)
       |-> dmem_req_addr_o == $past(dmem_req_addr_o) && dmem_req_we_o == $past(dmem_req_we_o)
           && (!dmem_req_we_o || (dmem_req_wdata_o == $past(dmem_req_wdata_o)
                                  && dmem_req_wstrb_o == $past(dmem_req_wstrb_o))))
     else $error("data request changed while waiting for the port");
   // (vl may change meanwhile: an older instruction's completion trims it.)
-  CopReqStable: assert property (@(posedge clk_i) disable iff (!checking_q)
+  CopReqStable: assert property (@(posedge clk_i) disable iff (!checking)
       cop_req_valid_o && $past(cop_req_valid_o && !cop_req_ready_i)
       |-> cop_req_o.insn == $past(cop_req_o.insn) && cop_req_o.seq == $past(cop_req_o.seq)
           && cop_req_o.rs1 == $past(cop_req_o.rs1) && cop_req_o.rs2 == $past(cop_req_o.rs2))
     else $error("coprocessor request changed while waiting for the port");
   // The two write ports never write one register in the same cycle (scoreboard).
-  WritePortsDisjoint: assert property (@(posedge clk_i) disable iff (!checking_q)
+  WritePortsDisjoint: assert property (@(posedge clk_i) disable iff (!checking)
       !(x_we && load_x_we && x_waddr == load_rd) && !(f_we && load_f_we && f_waddr == load_rd))
     else $error("write ports A and B write the same register in one cycle");
   // A blocking access is the only one in flight.
-  BlockingAccessAlone: assert property (@(posedge clk_i) disable iff (!checking_q) mem_waiting |-> !lsu_busy)
+  BlockingAccessAlone: assert property (@(posedge clk_i) disable iff (!checking) mem_waiting |-> !lsu_busy)
     else $error("blocking access waits with non-blocking accesses in flight");
 `endif
 

@@ -53,8 +53,8 @@ module vec_memcheck
   localparam int unsigned RBLg  = $clog2(RB);
   localparam int unsigned RprLg = $clog2(VLEN / DLEN);
 
-  typedef enum logic [1:0] {CkIdle, CkWalk, CkDone} ck_e;
-  ck_e ck_q, ck_d;
+  typedef enum logic [1:0] {StIdle, StWalk, StDone} state_e;
+  state_e state_q, state_d;
 
   logic [31:0] i_q, i_d;
   logic [2:0]  f_q, f_d;
@@ -145,7 +145,7 @@ module vec_memcheck
     row_mis  = 1'b0;
     row_k    = '0;
     row_addr = '0;
-    if (ck_q == CkWalk && row_mode) begin   // gated: idle cycles stay cheap
+    if (state_q == StWalk && row_mode) begin   // gated: idle cycles stay cheap
       for (int unsigned k = 0; k < MaxK; k++) begin
         logic [31:0] j, raw, iv, a;
         j = i_q + 32'(k);
@@ -170,25 +170,25 @@ module vec_memcheck
   end
 
   always_comb begin
-    ck_d  = ck_q;
+    state_d  = state_q;
     i_d   = i_q;
     f_d   = f_q;
     res_d = res_q;
-    unique case (ck_q)
-      CkIdle: begin
+    unique case (state_q)
+      StIdle: begin
         if (check_i && !fast_ok && (!need_idle || idle_i)) begin
-          ck_d  = CkWalk;
+          state_d  = StWalk;
           i_d   = req_i.vstart;
           f_d   = '0;
           res_d = '0;
         end
       end
-      CkWalk: begin
+      StWalk: begin
         if (i_q >= evl) begin
-          ck_d = CkDone;
+          state_d = StDone;
         end else if (row_mode) begin
           if (row_hit) begin
-            ck_d        = CkDone;
+            state_d        = StDone;
             res_d.elem  = i_q + row_k;
             res_d.field = '0;
             res_d.tval  = row_addr;
@@ -200,7 +200,7 @@ module vec_memcheck
         end else if (!active) begin
           i_d = i_q + 32'd1;
         end else if (misal || outside) begin
-          ck_d          = CkDone;
+          state_d          = StDone;
           res_d.elem    = i_q;
           res_d.field   = f_q;
           res_d.tval    = addr;
@@ -215,24 +215,24 @@ module vec_memcheck
           f_d = f_q + 3'd1;
         end
       end
-      default: begin   // CkDone: the answer waits for the handshake
-        if (fire_i) ck_d = CkIdle;
+      default: begin   // StDone: the answer waits for the handshake
+        if (fire_i) state_d = StIdle;
       end
     endcase
   end
 
-  assign walking_o = (ck_q == CkWalk);
-  assign hold_o    = check_i && (ck_q != CkDone) && !(ck_q == CkIdle && fast_ok);
-  assign ack_o     = (ck_q == CkDone) ? res_q : '0;
+  assign walking_o = (state_q == StWalk);
+  assign hold_o    = check_i && (state_q != StDone) && !(state_q == StIdle && fast_ok);
+  assign ack_o     = (state_q == StDone) ? res_q : '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ck_q  <= CkIdle;
+      state_q  <= StIdle;
       i_q   <= '0;
       f_q   <= '0;
       res_q <= '0;
     end else begin
-      ck_q  <= ck_d;
+      state_q  <= state_d;
       i_q   <= i_d;
       f_q   <= f_d;
       res_q <= res_d;

@@ -256,4 +256,84 @@ package vec_pkg;
     return (cls == VC_PERM) && (op == VA_GATHER) && (src != SRC_V);
   endfunction
 
+  // ---------------------------------------------------------------------------
+  // Register groups an instruction touches, for the scoreboard and the reorder
+  // buffer (over-approximated where exactness would cost more than it buys: a larger
+  // group only makes an instruction wait). The helpers look at a few fields of a
+  // whole instruction.
+  // ---------------------------------------------------------------------------
+  /* verilator lint_off UNUSEDSIGNAL */
+  // registers of EMUL = 2^(eew - sew + lmul), at least 1
+  function automatic logic [5:0] emul_regs(logic [1:0] eew, logic [1:0] sew, logic [2:0] lmul);
+    logic signed [4:0] lg;
+    lg = $signed({3'b0, eew}) - $signed({3'b0, sew}) + $signed({{2{lmul[2]}}, lmul});
+    if (lg <= 0) return 6'd1;
+    if (lg >= 3) return 6'd8;
+    return 6'd1 << lg[1:0];
+  endfunction
+
+  // registers of the largest register group any operand of x spans
+  function automatic logic [5:0] group_span(vinsn_t x);
+    logic [5:0] g, s;
+    vuop_t      u;
+    u = x.uop;
+    g = emul_regs(x.sew, x.sew, x.lmul);
+    s = g;
+    if (u.cls == VC_LOAD || u.cls == VC_STORE) begin
+      if (emul_regs(u.eew, x.sew, x.lmul) > s) s = emul_regs(u.eew, x.sew, x.lmul);
+      if (u.lsmode == LS_INDEXED && emul_regs(u.ieew, x.sew, x.lmul) > s) s = emul_regs(u.ieew, x.sew, x.lmul);
+    end else if (u.eew != x.sew || u.a_frac != 2'd0 || u.b_frac || u.narrow || u.wred) begin
+      s = g << 1;
+    end
+    if (u.nf != 3'd0 && 6'((32'(u.nf) + 1) * 32'(u.seg_regs)) > s) s = 6'((32'(u.nf) + 1) * 32'(u.seg_regs));
+    if (u.whole && 6'(u.nregs) > s) s = 6'(u.nregs);
+    return s;
+  endfunction
+
+  // multiply-adds read vd as their third operand
+  function automatic logic is_multiply_add(valu_e op);
+    return (op == VA_MACC) || (op == VA_NMSAC) || (op == VA_MADD) || (op == VA_NMSUB)
+        || (op >= VF_MACC && op <= VF_NMSUB);
+  endfunction
+
+  function automatic logic uses_v0(vinsn_t x);
+    return !x.uop.vm || x.uop.mask_op;
+  endfunction
+
+  function automatic logic has_destination(vinsn_t x);
+    return !(x.uop.cls inside {VC_STORE, VC_MVXS, VC_CPOP, VC_FIRST});
+  endfunction
+
+  // destination registers [vd, destination_end)
+  function automatic logic [5:0] destination_end(vinsn_t x);
+    logic [5:0] n, e;
+    n = (x.uop.cls inside {VC_CMP, VC_RED, VC_MVSX, VC_MASK}) ? 6'd1 : group_span(x);
+    e = 6'(x.uop.vd) + n;
+    return (e > 6'd32) ? 6'd32 : e;
+  endfunction
+
+  // does [a, a+an) overlap [lo, hi)?
+  function automatic logic ranges_overlap(logic [5:0] a, logic [5:0] an, logic [5:0] lo, logic [5:0] hi);
+    return (a < hi) && (lo < a + an);
+  endfunction
+
+  // does x read any register in [lo, hi)?
+  function automatic logic reads_registers(vinsn_t x, logic [5:0] lo, logic [5:0] hi);
+    logic [5:0] sp;
+    logic       mem, r;
+    vuop_t      u;
+    u   = x.uop;
+    sp  = group_span(x);
+    mem = (u.cls == VC_LOAD) || (u.cls == VC_STORE);
+    r   = 1'b0;
+    if (!mem && !is_splat_op(u.cls, u.op, u.src) && (u.src == SRC_V || u.cls inside {VC_RED, VC_MASK, VC_PERM})) begin
+      r = r | ranges_overlap(6'(u.vs1), sp, lo, hi);
+    end
+    if (!mem || u.lsmode == LS_INDEXED) r = r | ranges_overlap(6'(u.vs2), sp, lo, hi);
+    if (u.cls == VC_STORE || is_multiply_add(u.op)) r = r | ranges_overlap(6'(u.vd), sp, lo, hi);
+    if (uses_v0(x)) r = r | ranges_overlap(6'd0, 6'd1, lo, hi);
+    return r;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
 endpackage

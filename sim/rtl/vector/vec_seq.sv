@@ -17,90 +17,75 @@ module vec_seq
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows)
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,            // in: clock (the unit's gated clock)
+  input  logic            rst_ni,           // in: asynchronous reset, active low
   // instruction: taken when start_i && ready_o, kept in ins_q
-  input  logic            start_i,
-  input  vinsn_t          ins_i,
-  output logic            ready_o,     // idle, or finishing the current instruction
-  input  logic            stall_i,     // hold this cycle (operand row not ready)
-  output logic            busy_o,
-  output logic            done_o,      // one cycle: the current instruction finishes
-  output logic [31:0]     xres_o,      // x[rd] value (vmv.x.s, vcpop, vfirst)
-  output logic            vxsat_o,
-  output logic [4:0]      fflags_o,
+  input  logic            start_i,          // in: the queue head starts here this cycle
+  input  vinsn_t          ins_i,            // in: the queue head
+  output logic            ready_o,          // out: idle, or finishing the current instruction
+  input  logic            stall_i,          // in: hold this cycle (operand row not ready)
+  output logic            busy_o,           // out: an instruction is held
+  output logic            done_o,           // out: one cycle: the current instruction finishes
+  output logic [31:0]     xres_o,           // out: x[rd]/f[rd] value (vmv.x.s, vcpop, vfirst, vfmv.f.s)
+  output logic            vxsat_o,          // out: fixed-point saturation of the instruction
+  output logic [4:0]      fflags_o,         // out: fflags of the instruction
   // register file
-  output logic [RowW-1:0] raddr_a_o,
-  input  logic [DLEN-1:0] rdata_a_i,
-  output logic [RowW-1:0] raddr_b_o,
-  input  logic [DLEN-1:0] rdata_b_i,
-  output logic [RowW-1:0] raddr_c_o,
-  input  logic [DLEN-1:0] rdata_c_i,
-  input  logic [VLEN-1:0] v0_i,
-  output logic            we_o,
-  output logic [RowW-1:0] waddr_o,
-  output logic [DLEN-1:0] wdata_o,
-  output logic [DLEN-1:0] wbe_o,
+  output logic [RowW-1:0] raddr_a_o,        // out: row of read port a (vs2)
+  input  logic [DLEN-1:0] rdata_a_i,        // in: that row
+  output logic [RowW-1:0] raddr_b_o,        // out: row of read port b (vs1)
+  input  logic [DLEN-1:0] rdata_b_i,        // in: that row
+  output logic [RowW-1:0] raddr_c_o,        // out: row of read port c (vd, the addend)
+  input  logic [DLEN-1:0] rdata_c_i,        // in: that row
+  input  logic [VLEN-1:0] v0_i,             // in: v0 as a whole (mask, carries)
+  output logic            we_o,             // out: write port 0 writes this cycle
+  output logic [RowW-1:0] waddr_o,          // out: its row
+  output logic [DLEN-1:0] wdata_o,          // out: its data
+  output logic [DLEN-1:0] wbe_o,            // out: its per-bit enable
   // scoreboard: operand ports read this cycle, final-row frontier of vd
-  output logic [2:0]      rd_used_o,   // {c, b, a}
-  output logic [RowW:0]   wfront_o,
-  // activity (for the issue-5 width check and counters)
-  output logic            lane_active_o,
+  output logic [2:0]      rd_used_o,        // out: read ports {c, b, a} in use this cycle
+  output logic [RowW:0]   wfront_o,         // out: rows of vd below this one are final
+  output logic            lane_active_o,    // out: the lanes do element-wise work this cycle
   // performance events (vec_pkg::vec_perf_t): active body elements of element-wise
   // work (ALU, compare, reduction rows) and of FP multiply-adds processed this cycle
-  output logic [15:0]     perf_lane_ops_o,
-  output logic [15:0]     perf_fma_ops_o
+  output logic [15:0]     perf_lane_ops_o,  // out: lane operations this cycle
+  output logic [15:0]     perf_fma_ops_o    // out: FP multiply-adds this cycle
 );
 
   localparam int unsigned Lanes      = DLEN / 32;
   localparam int unsigned RowsPerReg = VLEN / DLEN;
-  localparam int unsigned RprLg      = $clog2(RowsPerReg);
+  localparam int unsigned RowsPerRegLg = $clog2(RowsPerReg);
   localparam int unsigned DlenLg     = $clog2(DLEN);
   localparam int unsigned MaxElems   = DLEN / 8;
 
-  typedef enum logic [1:0] {S_IDLE, S_RUN, S_PERM, S_FIN} state_e;
-
-  // divide / square root: one fpu_divsqrt per lane; a row waits for every lane
-  logic             div_op;
-  logic             div_started_q, div_started_d;
-  logic [Lanes-1:0] div_done_q, div_done_d;
-  logic [DLEN-1:0]  div_res_q, div_res_d;
-  logic [4:0]       div_flg_q [Lanes];
-  logic [4:0]       div_flg_d [Lanes];
-  logic             div_start;
-  logic [Lanes-1:0] div_lane_done;
-  logic [31:0]      div_lane_res [Lanes];
-  logic [4:0]       div_lane_flg [Lanes];
+  typedef enum logic [1:0] {StIdle, StRun, StPerm, StFin} state_e;
 
   state_e      state_q, state_d;
-  logic [31:0] g_q, g_d;           // row step (S_RUN) or element index (S_PERM)
-  logic [31:0] g_end_q, g_end_d;
+  logic [31:0] step_q, step_d;       // row step (StRun) or element index (StPerm)
+  logic [31:0] last_step_q, last_step_d;
   logic [31:0] evl_q, evl_d;
   logic [31:0] acc_q, acc_d;       // reduction accumulator / vcpop count / vfirst index
   logic        found_q, found_d;   // vfirst found
-  logic        sat_q, sat_d;
+  logic        saturated_q, saturated_d;
   logic [4:0]  flags_q, flags_d;   // accumulated fflags
-  logic        any_q, any_d;       // an active element seen (fp reductions)
+  logic        any_active_q, any_active_d;   // an active element seen (fp reductions)
 
   vinsn_t      ins_q;
-  vuop_t       u;
+  vuop_t       uop;
   logic [1:0]  eew;
-  int unsigned ebits;
   logic [31:0] vstart;
-  assign u      = ins_q.uop;
-  assign eew    = u.narrow ? u.eew + 2'd1 : u.eew;   // element width in the lanes
-  assign ebits  = 8 << eew;
+  assign uop    = ins_q.uop;
+  assign eew    = uop.narrow ? uop.eew + 2'd1 : uop.eew;   // element width in the lanes
   assign vstart = ins_q.vstart;
 
-  logic [31:0] emask;   // low SEW bits
-  assign emask = (eew == 2'd0) ? 32'h0000_00ff : (eew == 2'd1) ? 32'h0000_ffff : 32'hffff_ffff;
+  logic [31:0] element_mask;   // low SEW bits
+  assign element_mask = (eew == 2'd0) ? 32'h0000_00ff : (eew == 2'd1) ? 32'h0000_ffff : 32'hffff_ffff;
 
   logic bitwise;   // classes walking rows of 1-bit elements
-  assign bitwise = (u.cls == VC_MASK) || (u.cls == VC_CPOP) || (u.cls == VC_FIRST);
+  assign bitwise = (uop.cls == VC_MASK) || (uop.cls == VC_CPOP) || (uop.cls == VC_FIRST);
 
   // elements per row, log2
-  logic [31:0] epr_lg;
-  assign epr_lg = bitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew);
+  logic [31:0] elements_per_row_lg;
+  assign elements_per_row_lg = bitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew);
 
   // VLMAX = LMUL*VLEN/SEW, for slides and gathers
   logic [31:0] vlmax;
@@ -108,34 +93,34 @@ module vec_seq
 
   // Initial state of an instruction presented at start_i (from ins_i, since the
   // current one may still be finishing in ins_q)
-  vuop_t       ui;
-  logic [1:0]  ieew;
-  logic        ibitwise;
-  logic [31:0] ievl, ig, ig_end;
-  state_e      istate;
-  assign ui       = ins_i.uop;
-  assign ieew     = ui.narrow ? ui.eew + 2'd1 : ui.eew;
-  assign ibitwise = (ui.cls == VC_MASK) || (ui.cls == VC_CPOP) || (ui.cls == VC_FIRST);
+  vuop_t       uop_in;
+  logic [1:0]  eew_in;
+  logic        bitwise_in;
+  logic [31:0] evl_in, step_in, last_step_in;
+  state_e      state_in;
+  assign uop_in     = ins_i.uop;
+  assign eew_in     = uop_in.narrow ? uop_in.eew + 2'd1 : uop_in.eew;
+  assign bitwise_in = (uop_in.cls == VC_MASK) || (uop_in.cls == VC_CPOP) || (uop_in.cls == VC_FIRST);
   always_comb begin
     logic [31:0] lg;
-    ievl   = ui.whole ? (32'(ui.nregs) * VLEN) >> (3 + ieew) : ins_i.vl;
-    lg     = ibitwise ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(ieew);
-    ig     = ins_i.vstart >> lg;
-    ig_end = (ievl - 32'd1) >> lg;
-    if (ui.cls == VC_MVXS || ui.cls == VC_MVSX || ievl == 32'd0 || ins_i.vstart >= ievl) begin
-      istate = S_FIN;
-    end else if (ui.cls == VC_PERM && !is_splat_op(ui.cls, ui.op, ui.src)) begin
-      // element-serial; a gather with a scalar index (a splat) runs row by row in S_RUN
-      ig     = ins_i.vstart;
-      ig_end = ievl - 32'd1;
-      istate = S_PERM;
+    evl_in       = uop_in.whole ? (32'(uop_in.nregs) * VLEN) >> (3 + eew_in) : ins_i.vl;
+    lg           = bitwise_in ? 32'(DlenLg) : 32'(DlenLg - 3) - 32'(eew_in);
+    step_in      = ins_i.vstart >> lg;
+    last_step_in = (evl_in - 32'd1) >> lg;
+    if (uop_in.cls == VC_MVXS || uop_in.cls == VC_MVSX || evl_in == 32'd0 || ins_i.vstart >= evl_in) begin
+      state_in = StFin;
+    end else if (uop_in.cls == VC_PERM && !is_splat_op(uop_in.cls, uop_in.op, uop_in.src)) begin
+      // element-serial; a gather with a scalar index (a splat) runs row by row in StRun
+      step_in      = ins_i.vstart;
+      last_step_in = evl_in - 32'd1;
+      state_in     = StPerm;
     end else begin
-      istate = S_RUN;
+      state_in = StRun;
     end
   end
 
-  function automatic logic [RowW-1:0] rowaddr(logic [4:0] vreg, logic [31:0] rel_row);
-    return RowW'((32'(vreg) << RprLg) + rel_row);
+  function automatic logic [RowW-1:0] row_address(logic [4:0] vreg, logic [31:0] rel_row);
+    return RowW'((32'(vreg) << RowsPerRegLg) + rel_row);
   endfunction
 
   function automatic logic [31:0] sext_elem(logic [31:0] x, logic [1:0] w);
@@ -146,429 +131,191 @@ module vec_seq
     endcase
   endfunction
 
-  // Narrow source row -> destination-width elements: part `part` of the row
-  // (1/2^frac of it) holds this step's elements at EEW = dst >> frac.
-  function automatic logic [DLEN-1:0] widen_row(logic [DLEN-1:0] row, logic [1:0] frac,
-                                                logic [31:0] part, logic [1:0] deew, logic sgn);
-    logic [DLEN-1:0] src;
-    logic [DLEN-1:0] r;
-    src = row >> (part * (DLEN >> frac));
-    r   = row;
-    if (frac != 2'd0) begin
-      r = '0;
-      if (deew == 2'd1) begin
-        for (int unsigned k = 0; k < DLEN / 16; k++) r[16*k +: 16] = {{8{sgn & src[8*k+7]}}, src[8*k +: 8]};
-      end else if (frac == 2'd1) begin
-        for (int unsigned k = 0; k < DLEN / 32; k++) r[32*k +: 32] = {{16{sgn & src[16*k+15]}}, src[16*k +: 16]};
-      end else begin
-        for (int unsigned k = 0; k < DLEN / 32; k++) r[32*k +: 32] = {{24{sgn & src[8*k+7]}}, src[8*k +: 8]};
-      end
-    end
-    return r;
-  endfunction
-
-  function automatic logic [31:0] red_op(valu_e op, int unsigned eb, logic [31:0] acc,
-                                         logic [31:0] x);
-    logic [31:0]        m;
-    logic signed [32:0] sa, sx;
-    m  = (eb == 32) ? 32'hffff_ffff : ((32'd1 << eb) - 32'd1);
-    sa = (eb == 8) ? 33'($signed(acc[7:0])) : (eb == 16) ? 33'($signed(acc[15:0]))
-                                                         : 33'($signed(acc));
-    sx = (eb == 8) ? 33'($signed(x[7:0])) : (eb == 16) ? 33'($signed(x[15:0]))
-                                                       : 33'($signed(x));
-    unique case (op)
-      VA_RSUM:  return (acc + x) & m;
-      VA_RAND:  return (acc & x) & m;
-      VA_ROR:   return (acc | x) & m;
-      VA_RXOR:  return (acc ^ x) & m;
-      VA_RMINU: return (((acc & m) < (x & m)) ? acc : x) & m;
-      VA_RMIN:  return ((sa < sx) ? acc : x) & m;
-      VA_RMAXU: return (((acc & m) > (x & m)) ? acc : x) & m;
-      VA_RMAX:  return ((sa > sx) ? acc : x) & m;
-      default:  return acc;
-    endcase
-  endfunction
-
   // ---------------------------------------------------------------------------
-  // Row datapath (S_RUN): element activity of step g_q
+  // Row datapath (StRun): operand rows and element activity of step step_q
+  // (vec_operands.sv), the lanes, and the per-class results below
   // ---------------------------------------------------------------------------
-  logic [MaxElems-1:0] act;        // element k of the row is written
-  logic [MaxElems-1:0] v0e;        // v0 bit of element k
-  logic [DLEN-1:0]     bact;       // bitwise classes: bit b active
-  always_comb begin
-    act  = '0;
-    v0e  = '0;
-    bact = '0;
-    for (int unsigned k = 0; k < MaxElems; k++) begin
-      logic [31:0] j;
-      j = (g_q << epr_lg) + 32'(k);
-      if (32'(k) < (32'd1 << epr_lg) && !bitwise) begin
-        v0e[k] = (j < VLEN) ? v0_i[j[$clog2(VLEN)-1:0]] : 1'b0;
-        act[k] = (j >= vstart) && (j < evl_q) && (u.vm || u.mask_op || v0e[k]);
-      end
-    end
-    for (int unsigned b = 0; b < DLEN; b++) begin
-      logic [31:0] j;
-      logic        m;
-      j = (g_q << DlenLg) + 32'(b);
-      m = (j < VLEN) ? v0_i[j[$clog2(VLEN)-1:0]] : 1'b0;
-      bact[b] = bitwise && (j >= vstart) && (j < evl_q) && (u.vm || m);
-    end
-  end
+  logic [MaxElems-1:0] active;       // element k of the row is written
+  logic [MaxElems-1:0] v0_bits;      // v0 bit of element k
+  logic [DLEN-1:0]     bit_active;   // bitwise classes: bit b active
+  logic [DLEN-1:0]     a_row, b_row;
+  vec_operands #(.VLEN(VLEN), .DLEN(DLEN)) u_operands (
+    .uop_i            (uop),
+    .eew_i            (eew),
+    .bitwise_i        (bitwise),
+    .elements_lg_i    (elements_per_row_lg),
+    .step_i           (step_q),
+    .vstart_i         (vstart),
+    .evl_i            (evl_q),
+    .rs1_i            (ins_q.rs1),
+    .frs1_i           (ins_q.frs1),
+    .rdata_a_i        (rdata_a_i),
+    .rdata_b_i        (rdata_b_i),
+    .v0_i             (v0_i),
+    .active_o         (active),
+    .v0_bits_o        (v0_bits),
+    .bit_active_o     (bit_active),
+    .a_row_o          (a_row),
+    .b_row_o          (b_row)
+  );
 
-  // operand b row
-  logic [DLEN-1:0] brow;
-  always_comb begin
-    logic [31:0] s;
-    s = (u.src == SRC_X) ? ins_q.rs1 : (u.src == SRC_F) ? ins_q.frs1
-                                     : 32'($signed(u.imm));
-    if (u.b_frac && u.src == SRC_X) begin   // widening .vx: x[rs1] at SEW, extended
-      s = (eew == 2'd1) ? {{24{u.b_sgn & s[7]}}, s[7:0]} : {{16{u.b_sgn & s[15]}}, s[15:0]};
-    end
-    if (u.vid) begin
-      brow = '0;
-      for (int unsigned k = 0; k < MaxElems; k++) begin
-        if (32'(k) < (32'd1 << epr_lg)) begin
-          logic [31:0] j;
-          j = (g_q << epr_lg) + 32'(k);
-          unique case (eew)
-            2'd0:    brow[8*k +: 8] = j[7:0];
-            2'd1:    if (k < DLEN / 16) brow[16*k +: 16] = j[15:0];
-            default: if (k < DLEN / 32) brow[32*k +: 32] = j;
-          endcase
-        end
-      end
-    end else if (u.src == SRC_V) begin
-      brow = widen_row(rdata_b_i, {1'b0, u.b_frac}, g_q & 32'(u.b_frac), eew, u.b_sgn);
-    end else begin
-      brow = {Lanes{replicate(s, eew)}};
-    end
-  end
+  logic take;   // the next instruction is latched this cycle
+  assign take = start_i && ready_o;
 
-  // operand a (vs2), widened for widening ops and extensions
-  logic [DLEN-1:0] arow;
-  assign arow = widen_row(rdata_a_i, u.a_frac, g_q & ((32'd1 << u.a_frac) - 32'd1), eew, u.a_sgn);
-
-  // integer lanes
-  logic [DLEN-1:0]     ires;
-  logic [MaxElems-1:0] lcmp;
-  logic [MaxElems-1:0] lsat;
-  logic [4*Lanes-1:0]  lane_cmp, lane_sat;
-  for (genvar l = 0; l < Lanes; l++) begin : g_lane
-    logic [3:0] cin;
-    always_comb begin
-      unique case (eew)
-        2'd0:    cin = v0e[4*l +: 4];
-        2'd1:    cin = {2'b00, v0e[2*l +: 2]};
-        default: cin = {3'b000, v0e[l]};
-      endcase
-    end
-    vec_lane u_lane (
-      .op_i      (u.op),
-      .sew_i     (eew),
-      .a_i       (arow[32*l +: 32]),
-      .b_i       (brow[32*l +: 32]),
-      .c_i       (rdata_c_i[32*l +: 32]),
-      .cin_i     (cin),
-      .use_cin_i (u.mask_op),
-      .vxrm_i    (ins_q.vxrm),
-      .res_o     (ires[32*l +: 32]),
-      .cmp_o     (lane_cmp[4*l +: 4]),
-      .sat_o     (lane_sat[4*l +: 4])
-    );
-  end
-
-  // floating-point lanes (SEW=32: element k of a row is lane k). In reductions
-  // the lanes form a chain: lane l adds (or min/max-es) its element to the value
-  // from lane l-1 when the element is active.
-  logic             fp_op, fp_red;
-  logic [31:0]      fchain [Lanes+1];
-  logic [DLEN-1:0]  fres;
-  logic [Lanes-1:0] fcmp;
-  logic [4:0]       fflg [Lanes];
-  logic [31:0]      red_init;
-  assign fp_op  = is_fp_op(u.op);
-  assign fp_red = fp_op && (u.cls == VC_RED);
-  assign fchain[0] = red_init;
-  for (genvar l = 0; l < Lanes; l++) begin : g_fp_lane
-    logic [31:0] fa, fb;
-    assign fa = fp_red ? fchain[l] : arow[32*l +: 32];
-    assign fb = fp_red ? rdata_a_i[32*l +: 32] : brow[32*l +: 32];
-    vec_fp_lane u_fp_lane (
-      .op_i     (u.op),
-      .frm_i    (ins_q.frm),
-      .a_i      (fa),
-      .b_i      (fb),
-      .c_i      (rdata_c_i[32*l +: 32]),
-      .narrow16_i (u.narrow),
-      .res_o    (fres[32*l +: 32]),
-      .cmp_o    (fcmp[l]),
-      .fflags_o (fflg[l])
-    );
-    assign fchain[l+1] = act[l] ? fres[32*l +: 32] : fchain[l];
-  end
-  assign div_op = is_divsqrt_op(u.op);
-  for (genvar l = 0; l < Lanes; l++) begin : g_div_lane
-    logic div_busy;
-    fpu_divsqrt u_divsqrt (
-      .clk_i    (clk_i),
-      .rst_ni   (rst_ni),
-      .start_i  (div_start),
-      .sqrt_i   (u.op == VF_SQRT),
-      .a_i      ((u.op == VF_RDIV) ? brow[32*l +: 32] : arow[32*l +: 32]),
-      .b_i      ((u.op == VF_RDIV) ? arow[32*l +: 32] : brow[32*l +: 32]),
-      .rm_i     (ins_q.frm),
-      .busy_o   (div_busy),
-      .done_o   (div_lane_done[l]),
-      .result_o (div_lane_res[l]),
-      .fflags_o (div_lane_flg[l])
-    );
-    logic unused_div;
-    assign unused_div = div_busy;
-  end
-  always_comb begin
-    div_done_d = div_done_q;
-    div_res_d  = div_res_q;
-    div_flg_d  = div_flg_q;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      if (div_lane_done[l]) begin
-        div_done_d[l]         = 1'b1;
-        div_res_d[32*l +: 32] = div_lane_res[l];
-        div_flg_d[l]          = div_lane_flg[l];
-      end
-    end
-  end
-
-  logic [DLEN-1:0] lres;
-  logic [4:0]      row_flags;
-  assign lres = div_op ? div_res_q : fp_op ? fres : ires;
-  always_comb begin
-    row_flags = '0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      if (fp_op && act[l]) row_flags = row_flags | (div_op ? div_flg_q[l] : fflg[l]);
-    end
-  end
-
-  // per-element compare / saturation bits in element order
-  always_comb begin
-    lcmp = '0;
-    lsat = '0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      unique case (eew)
-        2'd0: begin
-          lcmp[4*l +: 4] = lane_cmp[4*l +: 4];
-          lsat[4*l +: 4] = lane_sat[4*l +: 4];
-        end
-        2'd1: begin
-          lcmp[2*l +: 2] = lane_cmp[4*l +: 2];
-          lsat[2*l +: 2] = lane_sat[4*l +: 2];
-        end
-        default: begin
-          lcmp[l] = lane_cmp[4*l];
-          lsat[l] = lane_sat[4*l];
-        end
-      endcase
-    end
-    if (fp_op) lcmp = MaxElems'(fcmp);
-  end
+  // the lanes (vec_lanes.sv): integer, FP (chained in reductions) and dividers
+  logic                fp_op, fp_reduce, div_op, div_ready;
+  logic                row_step, divide_wait, row_consumed;
+  logic [31:0]         reduce_init, fp_chain;
+  logic [DLEN-1:0]     lane_result;
+  logic [MaxElems-1:0] lane_compare, lane_saturate;
+  logic [4:0]          row_flags;
+  assign fp_op        = is_fp_op(uop.op);
+  assign fp_reduce       = fp_op && (uop.cls == VC_RED);
+  assign div_op       = is_divsqrt_op(uop.op);
+  // a row is processed in StRun unless stalled or the dividers still work on it
+  assign row_step     = (state_q == StRun) && !stall_i;
+  assign divide_wait  = row_step && div_op && !div_ready;
+  assign row_consumed = row_step && !(div_op && !div_ready);
+  vec_lanes #(.DLEN(DLEN)) u_lanes (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .op_i           (uop.op),
+    .eew_i          (eew),
+    .narrow16_i     (uop.narrow),
+    .use_carry_i    (uop.mask_op),
+    .vxrm_i         (ins_q.vxrm),
+    .frm_i          (ins_q.frm),
+    .fp_reduce_i    (fp_reduce),
+    .chain_init_i   (reduce_init),
+    .a_i            (a_row),
+    .b_i            (b_row),
+    .c_i            (rdata_c_i),
+    .reduce_i       (rdata_a_i),
+    .active_i       (active),
+    .carry_i        (v0_bits),
+    .clear_i        (take),
+    .divide_wait_i  (divide_wait),
+    .row_consumed_i (row_consumed),
+    .result_o       (lane_result),
+    .compare_o      (lane_compare),
+    .saturate_o     (lane_saturate),
+    .fflags_o       (row_flags),
+    .chain_o        (fp_chain),
+    .row_ready_o    (div_ready)
+  );
 
   // per-bit write enable of a SEW row from per-element activity
-  logic [DLEN-1:0] ebe;
+  logic [DLEN-1:0] element_wbe;
   always_comb begin
-    for (int unsigned b = 0; b < DLEN; b++) ebe[b] = act[b >> (3 + eew)];
+    for (int unsigned b = 0; b < DLEN; b++) element_wbe[b] = active[b >> (3 + eew)];
   end
 
-  // narrowing: pack the 2*SEW lane results to SEW (clipping for vnclip[u]) into
-  // half of a destination row
-  logic [DLEN-1:0] nres, nbe;
-  logic            nsat;
-  // clip a 2*SEW lane result to SEW: {saturated, value}
-  function automatic logic [16:0] clip_elem(logic [31:0] v, logic [1:0] weew, logic clip, logic sgn);
-    logic [31:0] umax, smax, smin;
-    logic [31:0] sv;
-    umax = (weew == 2'd1) ? 32'h0000_00ff : 32'h0000_ffff;
-    smax = (weew == 2'd1) ? 32'h0000_007f : 32'h0000_7fff;
-    smin = (weew == 2'd1) ? 32'hffff_ff80 : 32'hffff_8000;
-    sv   = (weew == 2'd1) ? 32'($signed(v[15:0])) : v;
-    if (clip && !sgn && v > umax) return {1'b1, umax[15:0]};
-    if (clip && sgn && $signed(sv) > $signed(smax)) return {1'b1, smax[15:0]};
-    if (clip && sgn && $signed(sv) < $signed(smin)) return {1'b1, smin[15:0]};
-    return {1'b0, v[15:0]};
-  endfunction
-
-  always_comb begin
-    logic [DLEN/2-1:0] n, nb;
-    logic [16:0]       c;
-    n    = '0;
-    nb   = '0;
-    nsat = 1'b0;
-    c    = '0;
-    for (int unsigned k = 0; k < DLEN / 16; k++) begin
-      if (eew == 2'd1) begin   // 16 -> 8
-        c            = clip_elem({16'b0, lres[16*k +: 16]}, eew, u.clip, u.op == VA_SSRA);
-        n[8*k +: 8]  = c[7:0];
-        nb[8*k +: 8] = {8{act[k]}};
-        nsat         = nsat | (c[16] & act[k]);
-      end else if (k < DLEN / 32) begin   // 32 -> 16
-        c              = clip_elem(lres[32*k +: 32], eew, u.clip, u.op == VA_SSRA);
-        n[16*k +: 16]  = c[15:0];
-        nb[16*k +: 16] = {16{act[k]}};
-        nsat           = nsat | (c[16] & act[k]);
-      end
-    end
-    nres = g_q[0] ? {n, (DLEN/2)'(0)} : {(DLEN/2)'(0), n};
-    nbe  = g_q[0] ? {nb, (DLEN/2)'(0)} : {(DLEN/2)'(0), nb};
-  end
+  // narrowing: the 2*SEW lane results packed to SEW into half a destination row
+  logic [DLEN-1:0] narrow_wdata, narrow_wbe;
+  logic            narrow_sat;
+  vec_narrow #(.DLEN(DLEN)) u_narrow (
+    .lanes_i  (lane_result),
+    .eew_i    (eew),
+    .clip_i   (uop.clip),
+    .signed_i (uop.op == VA_SSRA),
+    .active_i (active),
+    .half_i   (step_q[0]),
+    .wdata_o  (narrow_wdata),
+    .wbe_o    (narrow_wbe),
+    .sat_o    (narrow_sat)
+  );
 
   // mask logical
-  logic [DLEN-1:0] mres;
+  logic [DLEN-1:0] mask_result;
   always_comb begin
     logic [DLEN-1:0] x, y;
     x = rdata_a_i;   // vs2
     y = rdata_b_i;   // vs1
-    unique case (u.op)
-      VA_MANDN: mres = x & ~y;
-      VA_MAND:  mres = x & y;
-      VA_MOR:   mres = x | y;
-      VA_MXOR:  mres = x ^ y;
-      VA_MORN:  mres = x | ~y;
-      VA_MNAND: mres = ~(x & y);
-      VA_MNOR:  mres = ~(x | y);
-      default:  mres = ~(x ^ y);
+    unique case (uop.op)
+      VA_MANDN: mask_result = x & ~y;
+      VA_MAND:  mask_result = x & y;
+      VA_MOR:   mask_result = x | y;
+      VA_MXOR:  mask_result = x ^ y;
+      VA_MORN:  mask_result = x | ~y;
+      VA_MNAND: mask_result = ~(x & y);
+      VA_MNOR:  mask_result = ~(x | y);
+      default:  mask_result = ~(x ^ y);
     endcase
   end
 
-  // reduction over the active elements of the row
-  logic [31:0] red_acc;
-  assign red_init = !found_q ? rdata_b_i[31:0] : acc_q;   // vs1[0] on the first row
-  always_comb begin
-    logic [31:0] a;
-    a = red_init;
-    for (int unsigned k = 0; k < MaxElems; k++) begin
-      logic [31:0] x;
-      x = 32'(rdata_a_i >> (k * ebits));
-      if (u.wred) begin   // widening sum: extend the SEW element, accumulate at 2*SEW
-        x = (ebits == 8) ? {{24{u.a_sgn & x[7]}}, x[7:0]} : {{16{u.a_sgn & x[15]}}, x[15:0]};
-      end
-      if (act[k]) a = red_op(u.op, u.wred ? 2 * ebits : ebits, a, x);
-    end
-    red_acc = fp_red ? fchain[Lanes] : a;
-  end
-
-  // vcpop / vfirst over the row
-  logic [31:0] pop_row;
-  logic [31:0] first_row;
-  logic        first_hit;
-  always_comb begin
-    pop_row   = '0;
-    first_row = '0;
-    first_hit = 1'b0;
-    for (int b = DLEN - 1; b >= 0; b--) begin
-      if (bact[b] && rdata_a_i[b]) begin
-        pop_row   = pop_row + 32'd1;
-        first_row = (g_q << DlenLg) + 32'(b);
-        first_hit = 1'b1;
-      end
-    end
-  end
+  // reduction over the active elements of the row; vcpop / vfirst over the row
+  logic [31:0] reduce_result;
+  logic [31:0] row_population;
+  logic [31:0] row_first;
+  logic        row_first_hit;
+  assign reduce_init = !found_q ? rdata_b_i[31:0] : acc_q;   // vs1[0] on the first row
+  vec_reduce #(.DLEN(DLEN)) u_reduce (
+    .op_i         (uop.op),
+    .eew_i        (eew),
+    .widen_i      (uop.wred),
+    .signed_i     (uop.a_sgn),
+    .active_i     (active),
+    .bit_active_i (bit_active),
+    .rdata_a_i    (rdata_a_i),
+    .init_i       (reduce_init),
+    .fp_i         (fp_reduce),
+    .fp_chain_i   (fp_chain),
+    .row_i        (step_q),
+    .accumulate_o (reduce_result),
+    .population_o (row_population),
+    .first_o      (row_first),
+    .first_hit_o  (row_first_hit)
+  );
 
   // ---------------------------------------------------------------------------
-  // Element-serial permutation datapath (S_PERM): element i = g_q
+  // Element-serial permutation datapath (StPerm: element step_q; vec_perm.sv)
   // ---------------------------------------------------------------------------
-  logic [31:0] pi;
-  logic        p_src_valid;  // source element index in range (else 0 / scalar)
-  logic [31:0] p_src_idx;
-  logic        p_use_scalar;
-  logic [31:0] p_idx;        // gather index value
-  logic [31:0] p_off;        // slide amount
-  logic        p_active;
-  logic        p_write;
-  assign pi    = g_q;
-  assign p_off = (u.src == SRC_X) ? ins_q.rs1 : 32'(u.imm);
-  always_comb begin
-    int unsigned ieb;
-    logic [31:0] ibytes;
-    ieb    = (u.op == VA_GATHER16) ? 2 : (1 << eew);
-    ibytes = pi * ieb;
-    p_idx  = 32'(rdata_b_i >> (8 * (ibytes & (DLEN / 8 - 1))));
-    if (u.op == VA_GATHER16) p_idx = {16'b0, p_idx[15:0]};
-    else if (u.src != SRC_V) p_idx = p_off;
-    else p_idx = p_idx & emask;
-  end
-  always_comb begin
-    logic m;
-    m            = (pi < VLEN) ? v0_i[pi[$clog2(VLEN)-1:0]] : 1'b0;
-    p_active     = (pi >= vstart) && (pi < evl_q) && (u.vm || m);
-    p_write      = p_active;
-    p_use_scalar = 1'b0;
-    p_src_valid  = 1'b1;
-    p_src_idx    = pi;
-    unique case (u.op)
-      VA_SLIDEUP: begin
-        p_write   = p_active && (pi >= p_off);
-        p_src_idx = pi - p_off;
-      end
-      VA_SLIDEDN: begin
-        p_src_idx   = pi + p_off;
-        p_src_valid = (p_off < vlmax) && (pi + p_off < vlmax);
-      end
-      VA_SLIDE1UP: begin
-        p_use_scalar = (pi == 32'd0);
-        p_src_idx    = pi - 32'd1;
-      end
-      VA_SLIDE1DN: begin
-        p_use_scalar = (pi == evl_q - 32'd1);
-        p_src_idx    = pi + 32'd1;
-      end
-      VA_COMPRESS, VA_IOTA, VA_MSBF, VA_MSIF, VA_MSOF: ;   // source element i
-      default: begin   // gathers
-        p_src_idx   = p_idx;
-        p_src_valid = (p_idx < vlmax);
-      end
-    endcase
-  end
-  // vrgather.vx/.vi: every element takes vs2[x[rs1] or imm], so the sequencer
-  // reads that one source row and writes a whole destination row per cycle (the
-  // LSU takes splats too, when it is free and the sequencer is not)
-  logic splat;
-  assign splat = is_splat_op(u.cls, u.op, u.src);
-  logic [31:0] p_val;
-  logic [31:0] p_sbytes;
-  logic [31:0] p_dbytes;
-  assign p_sbytes = p_src_idx << eew;
-  assign p_dbytes = pi << eew;
-  always_comb begin
-    if (p_use_scalar)     p_val = (u.src == SRC_F) ? ins_q.frs1 : ins_q.rs1;
-    else if (p_src_valid) p_val = 32'(rdata_a_i >> (8 * (p_sbytes & (DLEN / 8 - 1))));
-    else                  p_val = '0;
-  end
-
-  // element-serial mask ops: vmsbf/vmsif/vmsof, viota (vs2 bit i), vcompress (vs1 bit i)
-  logic mser;
-  logic m_bit;
-  assign mser  = (u.op == VA_MSBF) || (u.op == VA_MSIF) || (u.op == VA_MSOF) || (u.op == VA_IOTA)
-              || (u.op == VA_COMPRESS);
-  assign m_bit = (u.op == VA_COMPRESS) ? rdata_b_i[pi[DlenLg-1:0]] : rdata_a_i[pi[DlenLg-1:0]];
+  logic            splat;   // vrgather.vx/.vi: a whole row per cycle in StRun (vec_perm.sv)
+  logic [31:0]     perm_source_row, perm_index_row, perm_value, perm_write_row;
+  logic            perm_we, perm_found_set, perm_count_inc;
+  logic [DLEN-1:0] perm_wdata, perm_wbe;
+  assign splat = is_splat_op(uop.cls, uop.op, uop.src);
+  vec_perm #(.VLEN(VLEN), .DLEN(DLEN)) u_perm (
+    .uop_i        (uop),
+    .eew_i        (eew),
+    .rs1_i        (ins_q.rs1),
+    .frs1_i       (ins_q.frs1),
+    .vstart_i     (vstart),
+    .evl_i        (evl_q),
+    .vlmax_i      (vlmax),
+    .index_i      (step_q),
+    .found_i      (found_q),
+    .count_i      (acc_q),
+    .rdata_a_i    (rdata_a_i),
+    .rdata_b_i    (rdata_b_i),
+    .v0_i         (v0_i),
+    .source_row_o (perm_source_row),
+    .index_row_o  (perm_index_row),
+    .value_o      (perm_value),
+    .we_o         (perm_we),
+    .write_row_o  (perm_write_row),
+    .wdata_o      (perm_wdata),
+    .wbe_o        (perm_wbe),
+    .found_set_o  (perm_found_set),
+    .count_inc_o  (perm_count_inc)
+  );
 
   // ---------------------------------------------------------------------------
   // Register-file read addresses
   // ---------------------------------------------------------------------------
   always_comb begin
-    raddr_b_o = rowaddr(u.vs1, g_q >> u.b_frac);
-    raddr_c_o = rowaddr(u.vd, g_q);
-    if (state_q == S_PERM && u.op == VA_COMPRESS) begin
-      raddr_b_o = rowaddr(u.vs1, pi >> DlenLg);
-    end else if (state_q == S_PERM) begin
-      raddr_b_o = rowaddr(u.vs1, ((u.op == VA_GATHER16) ? (pi << 1) : p_dbytes) >> (DlenLg - 3));
-    end else if (u.cls == VC_RED) begin
-      raddr_b_o = rowaddr(u.vs1, 32'd0);
+    raddr_b_o = row_address(uop.vs1, step_q >> uop.b_frac);
+    raddr_c_o = row_address(uop.vd, step_q);
+    if (state_q == StPerm) begin
+      raddr_b_o = row_address(uop.vs1, perm_index_row);
+    end else if (uop.cls == VC_RED) begin
+      raddr_b_o = row_address(uop.vs1, 32'd0);
     end
   end
   always_comb begin
-    raddr_a_o = rowaddr(u.vs2, g_q >> u.a_frac);
-    if (state_q == S_PERM && mser && u.op != VA_COMPRESS) raddr_a_o = rowaddr(u.vs2, pi >> DlenLg);
-    else if (state_q == S_PERM || (state_q == S_RUN && splat)) raddr_a_o = rowaddr(u.vs2, p_sbytes >> (DlenLg - 3));
-    else if (state_q == S_FIN) raddr_a_o = rowaddr(u.vs2, 32'd0);
+    raddr_a_o = row_address(uop.vs2, step_q >> uop.a_frac);
+    if (state_q == StPerm || (state_q == StRun && splat)) raddr_a_o = row_address(uop.vs2, perm_source_row);
+    else if (state_q == StFin) raddr_a_o = row_address(uop.vs2, 32'd0);
   end
 
   // ---------------------------------------------------------------------------
@@ -576,20 +323,18 @@ module vec_seq
   // ---------------------------------------------------------------------------
   always_comb begin
     state_d   = state_q;
-    g_d       = g_q;
-    g_end_d   = g_end_q;
+    step_d       = step_q;
+    last_step_d   = last_step_q;
     evl_d     = evl_q;
     acc_d     = acc_q;
     found_d   = found_q;
-    sat_d     = sat_q;
+    saturated_d     = saturated_q;
     flags_d   = flags_q;
-    any_d     = any_q;
-    div_started_d = div_started_q;
-    div_start = 1'b0;
+    any_active_d     = any_active_q;
     we_o      = 1'b0;
-    waddr_o   = rowaddr(u.vd, g_q);
-    wdata_o   = lres;
-    wbe_o     = ebe;
+    waddr_o   = row_address(uop.vd, step_q);
+    wdata_o   = lane_result;
+    wbe_o     = element_wbe;
     done_o    = 1'b0;
     xres_o    = acc_q;
     lane_active_o = 1'b0;
@@ -597,169 +342,135 @@ module vec_seq
     if (stall_i) begin
       // an operand row is not final yet: hold every state, write nothing
     end else unique case (state_q)
-      S_IDLE: ;
+      StIdle: ;
 
-      S_RUN: begin
-        lane_active_o = (u.cls == VC_ALU) || (u.cls == VC_CMP);
-        if (div_op && !(div_started_q && (&div_done_q))) begin
-          // start every lane on this row, then wait until all have finished
-          div_start     = !div_started_q;
-          div_started_d = 1'b1;
+      StRun: begin
+        lane_active_o = (uop.cls == VC_ALU) || (uop.cls == VC_CMP);
+        if (divide_wait) begin
+          // the dividers work on this row (vec_lanes starts them once): wait for all
         end else begin
-        unique case (u.cls)
+        unique case (uop.cls)
           VC_ALU: begin
             we_o    = 1'b1;
-            sat_d   = sat_q | (!fp_op && (|(lsat & act)));
+            saturated_d   = saturated_q | (!fp_op && (|(lane_saturate & active)));
             flags_d = flags_q | row_flags;
-            if (u.narrow) begin
-              waddr_o = rowaddr(u.vd, g_q >> 1);
-              wdata_o = nres;
-              wbe_o   = nbe;
-              sat_d   = sat_q | nsat;
+            if (uop.narrow) begin
+              waddr_o = row_address(uop.vd, step_q >> 1);
+              wdata_o = narrow_wdata;
+              wbe_o   = narrow_wbe;
+              saturated_d   = saturated_q | narrow_sat;
             end
           end
           VC_CMP: begin
             logic [31:0] bit0;
-            bit0    = g_q << epr_lg;
+            bit0    = step_q << elements_per_row_lg;
             we_o    = 1'b1;
-            waddr_o = rowaddr(u.vd, bit0 >> DlenLg);
-            wdata_o = DLEN'(lcmp) << (bit0 & (DLEN - 1));
-            wbe_o   = DLEN'(act) << (bit0 & (DLEN - 1));
+            waddr_o = row_address(uop.vd, bit0 >> DlenLg);
+            wdata_o = DLEN'(lane_compare) << (bit0 & (DLEN - 1));
+            wbe_o   = DLEN'(active) << (bit0 & (DLEN - 1));
             flags_d = flags_q | row_flags;
           end
           VC_MASK: begin
             we_o    = 1'b1;
-            wdata_o = mres;
-            wbe_o   = bact;
+            wdata_o = mask_result;
+            wbe_o   = bit_active;
           end
           VC_PERM: begin   // splat gather
             we_o    = 1'b1;
-            wdata_o = {Lanes{replicate(p_val, eew)}};
-            wbe_o   = ebe;
+            wdata_o = {Lanes{replicate(perm_value, eew)}};
+            wbe_o   = element_wbe;
           end
           VC_RED: begin
-            acc_d   = red_acc;
+            acc_d   = reduce_result;
             found_d = 1'b1;   // vs1[0] consumed
             flags_d = flags_q | row_flags;
-            any_d   = any_q | (|act);
+            any_active_d   = any_active_q | (|active);
           end
-          VC_CPOP: acc_d = acc_q + pop_row;
+          VC_CPOP: acc_d = acc_q + row_population;
           VC_FIRST: begin
-            if (!found_q && first_hit) begin
-              acc_d   = first_row;
+            if (!found_q && row_first_hit) begin
+              acc_d   = row_first;
               found_d = 1'b1;
             end
           end
           default: ;
         endcase
-        div_started_d = 1'b0;
-        g_d = g_q + 32'd1;
-        if (g_q == g_end_q) begin
-          // element-wise classes have nothing left for S_FIN: finish with the last row
-          if (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_MASK || u.cls == VC_PERM) begin
-            state_d = S_IDLE;
+        step_d = step_q + 32'd1;
+        if (step_q == last_step_q) begin
+          // element-wise classes have nothing left for StFin: finish with the last row
+          if (uop.cls == VC_ALU || uop.cls == VC_CMP || uop.cls == VC_MASK || uop.cls == VC_PERM) begin
+            state_d = StIdle;
             done_o  = 1'b1;
           end else begin
-            state_d = S_FIN;
+            state_d = StFin;
           end
         end
         end
       end
 
-      S_PERM: begin
-        logic [31:0] dbit;
-        dbit      = 8 * (p_dbytes & (DLEN / 8 - 1));
-        we_o      = p_write;
-        waddr_o   = rowaddr(u.vd, p_dbytes >> (DlenLg - 3));
-        wdata_o   = DLEN'(p_val) << dbit;
-        wbe_o     = DLEN'(emask) << dbit;
-        unique case (u.op)
-          VA_MSBF, VA_MSIF, VA_MSOF: begin
-            logic res;
-            res = (u.op == VA_MSBF) ? (!found_q && !m_bit)
-                : (u.op == VA_MSIF) ? !found_q : (!found_q && m_bit);
-            we_o    = p_active;
-            waddr_o = rowaddr(u.vd, pi >> DlenLg);
-            wdata_o = DLEN'(res) << pi[DlenLg-1:0];
-            wbe_o   = DLEN'(1) << pi[DlenLg-1:0];
-            if (p_active && m_bit) found_d = 1'b1;
-          end
-          VA_IOTA: begin
-            we_o    = p_active;
-            wdata_o = DLEN'(acc_q) << dbit;
-            if (p_active && m_bit) acc_d = acc_q + 32'd1;
-          end
-          VA_COMPRESS: begin
-            logic [31:0] cbytes;
-            cbytes  = acc_q << eew;
-            we_o    = m_bit;
-            waddr_o = rowaddr(u.vd, cbytes >> (DlenLg - 3));
-            wdata_o = DLEN'(p_val) << (8 * (cbytes & (DLEN / 8 - 1)));
-            wbe_o   = DLEN'(emask) << (8 * (cbytes & (DLEN / 8 - 1)));
-            if (m_bit) acc_d = acc_q + 32'd1;
-          end
-          default: ;
-        endcase
-        g_d       = g_q + 32'd1;
-        if (g_q == g_end_q) state_d = S_FIN;
+      StPerm: begin
+        we_o    = perm_we;
+        waddr_o = row_address(uop.vd, perm_write_row);
+        wdata_o = perm_wdata;
+        wbe_o   = perm_wbe;
+        if (perm_found_set) found_d = 1'b1;
+        if (perm_count_inc) acc_d = acc_q + 32'd1;
+        step_d = step_q + 32'd1;
+        if (step_q == last_step_q) state_d = StFin;
       end
 
-      S_FIN: begin
+      StFin: begin
         done_o = 1'b1;
-        unique case (u.cls)
+        unique case (uop.cls)
           VC_RED: begin
             we_o    = (evl_q != 32'd0);
-            waddr_o = rowaddr(u.vd, 32'd0);
+            waddr_o = row_address(uop.vd, 32'd0);
             wdata_o = DLEN'(acc_q);
-            if (u.op == VF_RUSUM && !any_q && acc_q[30:23] == 8'hff && acc_q[22:0] != '0) begin
+            if (uop.op == VF_RUSUM && !any_active_q && acc_q[30:23] == 8'hff && acc_q[22:0] != '0) begin
               // no active element: the NaN scalar is still added once (Spike), so it
               // comes out canonical and a signaling one raises NV
               wdata_o = DLEN'(fpu_pkg::CanonicalNaN);
               if (!acc_q[22] && evl_q != 32'd0) flags_d = flags_q | 5'b10000;
             end
-            wbe_o   = u.wred ? DLEN'((eew == 2'd0) ? 32'h0000_ffff : 32'hffff_ffff) : DLEN'(emask);
+            wbe_o   = uop.wred ? DLEN'((eew == 2'd0) ? 32'h0000_ffff : 32'hffff_ffff) : DLEN'(element_mask);
           end
           VC_MVSX: begin
             we_o    = (evl_q != 32'd0) && (vstart < evl_q);
-            waddr_o = rowaddr(u.vd, 32'd0);
-            wdata_o = DLEN'((u.src == SRC_F) ? ins_q.frs1 : ins_q.rs1);
-            wbe_o   = DLEN'(emask);
+            waddr_o = row_address(uop.vd, 32'd0);
+            wdata_o = DLEN'((uop.src == SRC_F) ? ins_q.frs1 : ins_q.rs1);
+            wbe_o   = DLEN'(element_mask);
           end
           VC_MVXS: begin
             xres_o    = sext_elem(rdata_a_i[31:0], ins_q.sew);
           end
           default: ;
         endcase
-        state_d = S_IDLE;
+        state_d = StIdle;
       end
 
-      default: state_d = S_IDLE;
+      default: state_d = StIdle;
     endcase
   end
 
-  assign busy_o   = (state_q != S_IDLE);
-  assign ready_o  = (state_q == S_IDLE) || done_o;
+  assign busy_o   = (state_q != StIdle);
+  assign ready_o  = (state_q == StIdle) || done_o;
   // the finishing row's flags are in the _d values
-  assign vxsat_o  = sat_d;
+  assign vxsat_o  = saturated_d;
   assign fflags_o = flags_d;
 
-  logic take;
-  assign take = start_i && ready_o;
-
   // operand ports this cycle reads (over-approximate; the scoreboard stalls on them)
-  logic mac_op;
-  assign mac_op = (u.op == VA_MACC) || (u.op == VA_NMSAC) || (u.op == VA_MADD) || (u.op == VA_NMSUB)
-               || (u.op >= VF_MACC && u.op <= VF_NMSUB);
+  logic multiply_add;
+  assign multiply_add = is_multiply_add(uop.op);
   always_comb begin
     rd_used_o = 3'b000;
     unique case (state_q)
-      S_RUN: begin
+      StRun: begin
         rd_used_o[0] = 1'b1;
-        rd_used_o[1] = !((u.cls == VC_ALU || u.cls == VC_CMP) && (u.src != SRC_V || u.vid)) && !splat;
-        rd_used_o[2] = mac_op;
+        rd_used_o[1] = !((uop.cls == VC_ALU || uop.cls == VC_CMP) && (uop.src != SRC_V || uop.vid)) && !splat;
+        rd_used_o[2] = multiply_add;
       end
-      S_PERM:  rd_used_o = 3'b011;
-      S_FIN:   rd_used_o[0] = (u.cls == VC_MVXS);
+      StPerm:  rd_used_o = 3'b011;
+      StFin:   rd_used_o[0] = (uop.cls == VC_MVXS);
       default: ;
     endcase
   end
@@ -768,76 +479,92 @@ module vec_seq
   // row g/2, in two halves) at step g and never again; others only at the end.
   always_comb begin
     logic [31:0] r;
-    r = 32'(u.vd) << RprLg;
-    if (state_q == S_RUN && (u.cls == VC_ALU || u.cls == VC_MASK || u.cls == VC_PERM)) begin
-      r = r + (u.narrow ? g_q >> 1 : g_q);
+    r = 32'(uop.vd) << RowsPerRegLg;
+    if (state_q == StRun && (uop.cls == VC_ALU || uop.cls == VC_MASK || uop.cls == VC_PERM)) begin
+      r = r + (uop.narrow ? step_q >> 1 : step_q);
     end
     wfront_o = (RowW + 1)'(r);
   end
 
-  // Performance events: a row is processed in S_RUN unless stalled or the divider
+  // Performance events: a row is processed in StRun unless stalled or the divider
   // is still working on it (its elements count once, in the cycle the row is written).
   logic row_done;
   logic is_fma;
-  logic [15:0] act_cnt;
-  assign row_done = (state_q == S_RUN) && !stall_i && !(div_op && !(div_started_q && (&div_done_q)));
-  assign is_fma   = u.op inside {VF_MACC, VF_NMACC, VF_MSAC, VF_NMSAC, VF_MADD, VF_NMADD, VF_MSUB, VF_NMSUB};
+  logic [15:0] active_count;
+  assign row_done = row_consumed;
+  assign is_fma   = uop.op inside {VF_MACC, VF_NMACC, VF_MSAC, VF_NMSAC, VF_MADD, VF_NMADD, VF_MSUB, VF_NMSUB};
   always_comb begin
-    act_cnt = '0;
-    for (int unsigned k = 0; k < MaxElems; k++) act_cnt = act_cnt + 16'(act[k]);
+    active_count = '0;
+    for (int unsigned k = 0; k < MaxElems; k++) active_count = active_count + 16'(active[k]);
   end
-  assign perf_lane_ops_o = (row_done && (u.cls == VC_ALU || u.cls == VC_CMP || u.cls == VC_RED)) ? act_cnt : '0;
-  assign perf_fma_ops_o  = (row_done && u.cls == VC_ALU && is_fma) ? act_cnt : '0;
+  assign perf_lane_ops_o = (row_done && (uop.cls == VC_ALU || uop.cls == VC_CMP || uop.cls == VC_RED)) ? active_count : '0;
+`ifdef COSIM_MUTATION_EXTRA_FMA
+  // Test-only mutation (tests/test_rtl_assertions.py): a row of multiply-adds on every
+  // lane counts one more than there are lanes. Results stay right; only FmaWithinLanes
+  // (and the counters afterwards) can see it.
+  assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma)
+                         ? active_count + 16'(active_count == 16'(Lanes)) : '0;
+`else
+  assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma) ? active_count : '0;
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ins_q   <= '0;
-      state_q <= S_IDLE;
-      g_q     <= '0;
-      g_end_q <= '0;
+      state_q <= StIdle;
+      step_q     <= '0;
+      last_step_q <= '0;
       evl_q   <= '0;
       acc_q   <= '0;
       found_q <= 1'b0;
-      sat_q   <= 1'b0;
+      saturated_q   <= 1'b0;
       flags_q <= '0;
-      any_q   <= 1'b0;
-      div_started_q <= 1'b0;
-      div_done_q    <= '0;
-      div_res_q     <= '0;
-      for (int unsigned l = 0; l < Lanes; l++) div_flg_q[l] <= '0;
+      any_active_q   <= 1'b0;
     end else if (take) begin
       ins_q   <= ins_i;
-      state_q <= istate;
-      g_q     <= ig;
-      g_end_q <= ig_end;
-      evl_q   <= ievl;
-      acc_q   <= (ui.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
+      state_q <= state_in;
+      step_q     <= step_in;
+      last_step_q <= last_step_in;
+      evl_q   <= evl_in;
+      acc_q   <= (uop_in.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
       found_q <= 1'b0;
-      sat_q   <= 1'b0;
+      saturated_q   <= 1'b0;
       flags_q <= '0;
-      any_q   <= 1'b0;
-      div_started_q <= 1'b0;
-      div_done_q    <= '0;
-      div_res_q     <= div_res_d;
-      div_flg_q     <= div_flg_d;
+      any_active_q   <= 1'b0;
     end else begin
       state_q <= state_d;
-      g_q     <= g_d;
-      g_end_q <= g_end_d;
+      step_q     <= step_d;
+      last_step_q <= last_step_d;
       evl_q   <= evl_d;
       acc_q   <= acc_d;
       found_q <= found_d;
-      sat_q   <= sat_d;
+      saturated_q   <= saturated_d;
       flags_q <= flags_d;
-      any_q   <= any_d;
-      div_started_q <= div_started_d;
-      div_done_q    <= (div_start || !div_started_d) ? '0 : div_done_d;
-      div_res_q     <= div_res_d;
-      div_flg_q     <= div_flg_d;
+      any_active_q   <= any_active_d;
     end
   end
 
+`ifdef COSIM_ASSERT
+  // Assertions (sim/rtl/vector/README.md "Assertions"): each message states the rule.
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+
+  // Each lane does at most one multiply-add per cycle.
+  FmaWithinLanes: assert property (@(posedge clk_i) disable iff (!checking)
+      perf_fma_ops_o <= 16'(Lanes))
+    else $error("more FP multiply-adds in one cycle than lanes");
+  // The top hands over an instruction only when the sequencer takes it (no drop).
+  StartWhenReady: assert property (@(posedge clk_i) disable iff (!checking) start_i |-> ready_o)
+    else $error("instruction started while the sequencer was not ready");
+  // Every write lands in the instruction's own destination register group, which
+  // the scoreboard reserved for it (no write to a group another instruction owns).
+  WriteInOwnGroup: assert property (@(posedge clk_i) disable iff (!checking)
+      we_o |-> 32'(waddr_o) >= (32'(uop.vd) << RowsPerRegLg)
+            && 32'(waddr_o) < (32'(destination_end(ins_q)) << RowsPerRegLg))
+    else $error("sequencer write outside its instruction's destination register group");
+`endif
+
   logic unused;
-  assign unused = ^{ins_q.seq, ins_q.rs2, ins_q.vl, ins_q.stop, ins_q.stop_i, ins_q.stop_f, u, ui, ins_i};
+  assign unused = ^{ins_q.seq, ins_q.rs2, ins_q.vl, ins_q.stop, ins_q.stop_i, ins_q.stop_f, uop, uop_in, ins_i};
 
 endmodule

@@ -34,39 +34,39 @@ module vec_unit
   localparam int unsigned RowW = $clog2(Rows),
   localparam int unsigned MB   = MemW / 8
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,            // in: clock
+  input  logic            rst_ni,           // in: asynchronous reset, active low
   // coprocessor issue
-  input  logic            cop_req_valid_i,
-  output logic            cop_req_ready_o,
-  input  cop_req_t        cop_req_i,
-  output logic            cop_illegal_o,
-  output cop_ack_t        cop_ack_o,     // memory fault / ff trim (vec_memcheck)
+  input  logic            cop_req_valid_i,  // in: the core presents an instruction
+  output logic            cop_req_ready_o,  // out: it is answered this cycle
+  input  cop_req_t        cop_req_i,        // in: instruction, operands, vtype/vl/vstart, seq
+  output logic            cop_illegal_o,    // out: the answer: illegal (else accepted)
+  output cop_ack_t        cop_ack_o,        // out: memory fault / ff trim (vec_memcheck)
   // coprocessor completion
-  output logic            cop_cmp_valid_o,
-  output cop_cmp_t        cop_cmp_o,
-  // memory port
-  output logic            mem_req_valid_o,
-  input  logic            mem_req_ready_i,
-  output logic [31:0]     mem_req_addr_o,
-  output logic            mem_req_we_o,
-  output logic [MB-1:0]   mem_req_be_o,
-  output logic [MemW-1:0] mem_req_wdata_o,
-  input  logic            mem_rsp_valid_i,
-  input  logic [MemW-1:0] mem_rsp_rdata_i,
+  output logic            cop_cmp_valid_o,  // out: an instruction completes (in order)
+  output cop_cmp_t        cop_cmp_o,        // out: its record: seq, x/f result, vxsat, fflags
+  // memory port (every request, store included, gets one in-order response)
+  output logic            mem_req_valid_o,  // out: a request is presented
+  input  logic            mem_req_ready_i,  // in: the port accepts it this cycle
+  output logic [31:0]     mem_req_addr_o,   // out: its MemW-aligned address
+  output logic            mem_req_we_o,     // out: a store
+  output logic [MB-1:0]   mem_req_be_o,     // out: its byte enables
+  output logic [MemW-1:0] mem_req_wdata_o,  // out: its store data
+  input  logic            mem_rsp_valid_i,  // in: the oldest request's response
+  input  logic [MemW-1:0] mem_rsp_rdata_i,  // in: its load data
   // status
-  output logic            busy_o,
-  output logic            mem_pending_o,
-  output logic            lane_active_o,
-  output vec_perf_t       perf_o,        // performance events of this cycle (vec_pkg)
-  // debug access to the VRF (idle only)
-  input  logic            dbg_we_i,
-  input  logic [RowW-1:0] dbg_addr_i,
-  input  logic [DLEN-1:0] dbg_wdata_i,
-  output logic [DLEN-1:0] dbg_rdata_o
+  output logic            busy_o,           // out: something is queued or executing
+  output logic            mem_pending_o,    // out: a vector memory instruction is queued or executing
+  output logic            lane_active_o,    // out: the lanes do element-wise work this cycle
+  output vec_perf_t       perf_o,           // out: performance events of this cycle (vec_pkg)
+  // debug access to the VRF (idle only; test benches, tied off in an SoC)
+  input  logic            dbg_we_i,         // in: write row dbg_addr_i
+  input  logic [RowW-1:0] dbg_addr_i,       // in: the row read or written
+  input  logic [DLEN-1:0] dbg_wdata_i,      // in: the data written
+  output logic [DLEN-1:0] dbg_rdata_o       // out: the row read
 );
 
-  localparam int unsigned PW = $clog2(IqDepth);   // IqDepth: a power of 2
+  localparam int unsigned IqPtrW = $clog2(IqDepth);   // IqDepth: a power of 2
 
   // ---------------------------------------------------------------------------
   // Clock gate: every flop below runs on gclk, which stops while the unit holds no
@@ -83,7 +83,7 @@ module vec_unit
     if (!rst_ni) active_tail_q <= '1;
     else active_tail_q <= {active_tail_q[0], unit_active};
   end
-  vec_clock_gate u_cg (
+  vec_clock_gate u_clock_gate (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .en_i   (unit_active || (|active_tail_q)),
@@ -94,172 +94,86 @@ module vec_unit
   // Decode and issue queue
   // ---------------------------------------------------------------------------
   logic  legal;
-  vuop_t dec_uop;
-  logic [1:0] dec_sew;
+  vuop_t decoded_uop;
+  logic [1:0] decoded_sew;
 
-  vec_decoder u_dec (
+  vec_decoder u_decoder (
     .insn_i   (cop_req_i.insn),
     .vtype_i  (cop_req_i.vtype),
     .vstart_i (cop_req_i.vstart),
     .frm_i    (cop_req_i.frm),
     .legal_o  (legal),
-    .uop_o    (dec_uop),
-    .sew_o    (dec_sew)
+    .uop_o    (decoded_uop),
+    .sew_o    (decoded_sew)
   );
 
   vinsn_t        iq_q [IqDepth];
-  logic [PW-1:0] iq_wp_q, iq_rp_q;
-  logic [PW:0]   iq_cnt_q;
+  logic [IqPtrW-1:0] iq_write_q, iq_read_q;
+  logic [IqPtrW:0]   iq_count_q;
   logic          iq_push, iq_pop;
-  vinsn_t        new_ins;
+  vinsn_t        new_instruction;
 
   always_comb begin
-    new_ins        = '0;
-    new_ins.uop    = dec_uop;
-    new_ins.rs1    = cop_req_i.rs1[31:0];
-    new_ins.rs2    = cop_req_i.rs2[31:0];
-    new_ins.frs1   = cop_req_i.frs1;
-    new_ins.sew    = dec_sew;
-    new_ins.lmul   = cop_req_i.vtype[2:0];
-    new_ins.vl     = cop_req_i.vl;
-    new_ins.vstart = cop_req_i.vstart;
-    new_ins.frm    = cop_req_i.frm;
-    new_ins.vxrm   = cop_req_i.vxrm;
-    new_ins.seq    = cop_req_i.seq;
-    new_ins.stop   = cop_ack_o.fault || cop_ack_o.trim;
-    new_ins.stop_i = cop_ack_o.elem;
-    new_ins.stop_f = cop_ack_o.field;
+    new_instruction        = '0;
+    new_instruction.uop    = decoded_uop;
+    new_instruction.rs1    = cop_req_i.rs1[31:0];
+    new_instruction.rs2    = cop_req_i.rs2[31:0];
+    new_instruction.frs1   = cop_req_i.frs1;
+    new_instruction.sew    = decoded_sew;
+    new_instruction.lmul   = cop_req_i.vtype[2:0];
+    new_instruction.vl     = cop_req_i.vl;
+    new_instruction.vstart = cop_req_i.vstart;
+    new_instruction.frm    = cop_req_i.frm;
+    new_instruction.vxrm   = cop_req_i.vxrm;
+    new_instruction.seq    = cop_req_i.seq;
+    new_instruction.stop   = cop_ack_o.fault || cop_ack_o.trim;
+    new_instruction.stop_i = cop_ack_o.elem;
+    new_instruction.stop_f = cop_ack_o.field;
   end
 
   // Memory instructions are checked for faults before they are accepted
-  logic            mc_hold, mc_walking;
-  logic [RowW-1:0] mc_raddr;
+  logic            check_hold, check_walking;
+  logic [RowW-1:0] check_raddr;
   logic [VLEN-1:0] v0;
-  logic [DLEN-1:0] rd_e;
+  logic [DLEN-1:0] rdata_e;
   logic            idle;
   vec_memcheck #(
     .VLEN(VLEN), .DLEN(DLEN),
     .Mem0Base(Mem0Base), .Mem0Size(Mem0Size), .Mem1Base(Mem1Base), .Mem1Size(Mem1Size),
     .Mem2Base(Mem2Base), .Mem2Size(Mem2Size)
-  ) u_mc (
+  ) u_memcheck (
     .clk_i (gclk), .rst_ni,
-    .check_i   (cop_req_valid_i && legal && (dec_uop.cls == VC_LOAD || dec_uop.cls == VC_STORE)),
+    .check_i   (cop_req_valid_i && legal && (decoded_uop.cls == VC_LOAD || decoded_uop.cls == VC_STORE)),
     .fire_i    (iq_push),
     .req_i     (cop_req_i),
-    .uop_i     (dec_uop),
+    .uop_i     (decoded_uop),
     .idle_i    (idle),
     .v0_i      (v0),
-    .raddr_o   (mc_raddr),
-    .rdata_i   (rd_e),
-    .walking_o (mc_walking),
-    .hold_o    (mc_hold),
+    .raddr_o   (check_raddr),
+    .rdata_i   (rdata_e),
+    .walking_o (check_walking),
+    .hold_o    (check_hold),
     .ack_o     (cop_ack_o)
   );
 
-  assign cop_req_ready_o = (iq_cnt_q != (PW + 1)'(IqDepth)) && !mc_hold;
+  assign cop_req_ready_o = (iq_count_q != (IqPtrW + 1)'(IqDepth)) && !check_hold;
   assign cop_illegal_o   = !legal;
   assign iq_push         = cop_req_valid_i && cop_req_ready_o && legal;
 
-  localparam int unsigned RW  = $clog2(RobDepth);   // RobDepth: a power of 2
-  localparam int unsigned RPR = VLEN / DLEN;        // rows per register
-  localparam int unsigned RprLg = $clog2(RPR);
-
-  // The helpers below look at a few fields of a whole instruction.
-  /* verilator lint_off UNUSEDSIGNAL */
-  // ---------------------------------------------------------------------------
-  // Register groups an instruction touches (over-approximated where exactness
-  // would cost more than it buys: a larger group only makes an instruction wait)
-  // ---------------------------------------------------------------------------
-  // registers of EMUL = 2^(eew - sew + lmul), at least 1
-  function automatic logic [5:0] emul_regs(logic [1:0] eew, logic [1:0] sew, logic [2:0] lmul);
-    logic signed [4:0] lg;
-    lg = $signed({3'b0, eew}) - $signed({3'b0, sew}) + $signed({{2{lmul[2]}}, lmul});
-    if (lg <= 0) return 6'd1;
-    if (lg >= 3) return 6'd8;
-    return 6'd1 << lg[1:0];
-  endfunction
-
-  // registers of the largest register group any operand of x spans
-  function automatic logic [5:0] ins_span(vinsn_t x);
-    logic [5:0] g, s;
-    vuop_t      u;
-    u = x.uop;
-    g = emul_regs(x.sew, x.sew, x.lmul);
-    s = g;
-    if (u.cls == VC_LOAD || u.cls == VC_STORE) begin
-      if (emul_regs(u.eew, x.sew, x.lmul) > s) s = emul_regs(u.eew, x.sew, x.lmul);
-      if (u.lsmode == LS_INDEXED && emul_regs(u.ieew, x.sew, x.lmul) > s) s = emul_regs(u.ieew, x.sew, x.lmul);
-    end else if (u.eew != x.sew || u.a_frac != 2'd0 || u.b_frac || u.narrow || u.wred) begin
-      s = g << 1;
-    end
-    if (u.nf != 3'd0 && 6'((32'(u.nf) + 1) * 32'(u.seg_regs)) > s) s = 6'((32'(u.nf) + 1) * 32'(u.seg_regs));
-    if (u.whole && 6'(u.nregs) > s) s = 6'(u.nregs);
-    return s;
-  endfunction
-
-  function automatic logic is_mac(valu_e op);
-    return (op == VA_MACC) || (op == VA_NMSAC) || (op == VA_MADD) || (op == VA_NMSUB)
-        || (op >= VF_MACC && op <= VF_NMSUB);
-  endfunction
-
-  function automatic logic uses_v0(vinsn_t x);
-    return !x.uop.vm || x.uop.mask_op;
-  endfunction
-
-  function automatic logic has_dest(vinsn_t x);
-    return !(x.uop.cls inside {VC_STORE, VC_MVXS, VC_CPOP, VC_FIRST});
-  endfunction
-
-  // destination registers [vd, dest_end)
-  function automatic logic [5:0] dest_end(vinsn_t x);
-    logic [5:0] n, e;
-    n = (x.uop.cls inside {VC_CMP, VC_RED, VC_MVSX, VC_MASK}) ? 6'd1 : ins_span(x);
-    e = 6'(x.uop.vd) + n;
-    return (e > 6'd32) ? 6'd32 : e;
-  endfunction
-
-  function automatic logic ovl(logic [5:0] a, logic [5:0] an, logic [5:0] lo, logic [5:0] hi);
-    return (a < hi) && (lo < a + an);
-  endfunction
-
-  // does x read any register in [lo, hi)?
-  function automatic logic ins_reads(vinsn_t x, logic [5:0] lo, logic [5:0] hi);
-    logic [5:0] sp;
-    logic       mem, r;
-    vuop_t      u;
-    u   = x.uop;
-    sp  = ins_span(x);
-    mem = (u.cls == VC_LOAD) || (u.cls == VC_STORE);
-    r   = 1'b0;
-    if (!mem && !is_splat_op(u.cls, u.op, u.src) && (u.src == SRC_V || u.cls inside {VC_RED, VC_MASK, VC_PERM})) begin
-      r = r | ovl(6'(u.vs1), sp, lo, hi);
-    end
-    if (!mem || u.lsmode == LS_INDEXED) r = r | ovl(6'(u.vs2), sp, lo, hi);
-    if (u.cls == VC_STORE || is_mac(u.op)) r = r | ovl(6'(u.vd), sp, lo, hi);
-    if (uses_v0(x)) r = r | ovl(6'd0, 6'd1, lo, hi);
-    return r;
-  endfunction
-
-  function automatic logic [RowW:0] reg_row(logic [5:0] r);
-    return (RowW + 1)'(32'(r) << RprLg);
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
+  localparam int unsigned TagW = $clog2(RobDepth);   // RobDepth: a power of 2
 
   // ---------------------------------------------------------------------------
   // Engines and their instructions
   // ---------------------------------------------------------------------------
   vinsn_t   head;
   logic     head_mem, head_lsu;
-  assign head     = iq_q[iq_rp_q];
+  assign head     = iq_q[iq_read_q];
   assign head_mem = (head.uop.cls == VC_LOAD) || (head.uop.cls == VC_STORE);
 
-  logic   disp;                 // the queue head starts this cycle
-  vinsn_t s_cur_q, l_cur_q;     // instruction of each engine (valid while busy)
-  vinsn_t l_dcur_q;             // the LSU's draining instruction
-  logic [RW-1:0] s_tag_q, l_tag_q, l_dtag_q;   // their reorder-buffer entries
-  logic   lsu_req_busy, lsu_dr_busy, lsu_to_drain, lsu_done_drain;
-  logic [RowW:0] lsu_dfront;
-  logic [RW-1:0] l_done_tag;
+  logic            dispatch;   // the queue head starts this cycle
+  logic [TagW-1:0] seq_tag, lsu_done_tag, rob_head, rob_tail;
+  logic   lsu_issue_busy, lsu_drain_busy, lsu_to_drain, lsu_done_drain;
+  logic [RowW:0] lsu_drain_front;
 
   logic   seq_ready, seq_busy, seq_done, seq_stall;
   logic   lsu_ready, lsu_busy, lsu_done, lsu_stall;
@@ -274,14 +188,14 @@ module vec_unit
   logic [RowW:0] seq_front, lsu_front;
   logic [15:0] seq_lane_ops, seq_fma_ops, lsu_mem_bytes;
 
-  logic [RowW-1:0] s_ra, s_rb, s_rc, s_wa, l_ra, l_rb, l_wa, ld_addr;
-  logic [DLEN-1:0] s_wd, s_wbe, l_wd, l_wbe, l_wd_m, l_wbe_m;
-  logic            s_we, l_we, l_we_m;
-  logic [DLEN-1:0] rd_a, rd_b, rd_c, rd_d;
+  logic [RowW-1:0] seq_raddr_a, seq_raddr_b, seq_raddr_c, seq_waddr, lsu_raddr_d, lsu_raddr_e, lsu_waddr, port_d_raddr;
+  logic [DLEN-1:0] seq_wdata, seq_wbe, lsu_wdata, lsu_wbe, port1_wdata, port1_wbe;
+  logic            seq_we, lsu_we, port1_we;
+  logic [DLEN-1:0] rdata_a, rdata_b, rdata_c, rdata_d;
 
   vec_seq #(.VLEN(VLEN), .DLEN(DLEN)) u_seq (
     .clk_i (gclk), .rst_ni,
-    .start_i       (disp && !head_lsu),
+    .start_i       (dispatch && !head_lsu),
     .ins_i         (head),
     .ready_o       (seq_ready),
     .stall_i       (seq_stall),
@@ -290,17 +204,17 @@ module vec_unit
     .xres_o        (seq_xres),
     .vxsat_o       (seq_vxsat),
     .fflags_o      (seq_fflags),
-    .raddr_a_o     (s_ra),
-    .rdata_a_i     (rd_a),
-    .raddr_b_o     (s_rb),
-    .rdata_b_i     (rd_b),
-    .raddr_c_o     (s_rc),
-    .rdata_c_i     (rd_c),
+    .raddr_a_o     (seq_raddr_a),
+    .rdata_a_i     (rdata_a),
+    .raddr_b_o     (seq_raddr_b),
+    .rdata_b_i     (rdata_b),
+    .raddr_c_o     (seq_raddr_c),
+    .rdata_c_i     (rdata_c),
     .v0_i          (v0),
-    .we_o          (s_we),
-    .waddr_o       (s_wa),
-    .wdata_o       (s_wd),
-    .wbe_o         (s_wbe),
+    .we_o          (seq_we),
+    .waddr_o       (seq_waddr),
+    .wdata_o       (seq_wdata),
+    .wbe_o         (seq_wbe),
     .rd_used_o     (seq_used),
     .wfront_o      (seq_front),
     .lane_active_o (lane_active_o),
@@ -311,29 +225,29 @@ module vec_unit
   logic lsu_pending;
   vec_lsu #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Outstanding(Outstanding)) u_lsu (
     .clk_i (gclk), .rst_ni,
-    .start_i         (disp && head_lsu),
+    .start_i         (dispatch && head_lsu),
     .ins_i           (head),
     .ready_o         (lsu_ready),
     .stall_i         (lsu_stall),
     .busy_o          (lsu_busy),
-    .req_busy_o      (lsu_req_busy),
-    .drain_busy_o    (lsu_dr_busy),
+    .req_busy_o      (lsu_issue_busy),
+    .drain_busy_o    (lsu_drain_busy),
     .to_drain_o      (lsu_to_drain),
     .done_o          (lsu_done),
     .done_drain_o    (lsu_done_drain),
-    .dfront_o        (lsu_dfront),
+    .dfront_o        (lsu_drain_front),
     .rd_used_o       (lsu_used),
     .wfront_o        (lsu_front),
     .mem_bytes_o     (lsu_mem_bytes),
-    .raddr_a_o       (l_ra),
-    .rdata_a_i       (rd_d),
-    .raddr_b_o       (l_rb),
-    .rdata_b_i       (rd_e),
+    .raddr_a_o       (lsu_raddr_d),
+    .rdata_a_i       (rdata_d),
+    .raddr_b_o       (lsu_raddr_e),
+    .rdata_b_i       (rdata_e),
     .v0_i            (v0),
-    .we_o            (l_we),
-    .waddr_o         (l_wa),
-    .wdata_o         (l_wd),
-    .wbe_o           (l_wbe),
+    .we_o            (lsu_we),
+    .waddr_o         (lsu_waddr),
+    .wdata_o         (lsu_wdata),
+    .wbe_o           (lsu_wbe),
     .mem_req_valid_o,
     .mem_req_ready_i,
     .mem_req_addr_o,
@@ -346,204 +260,97 @@ module vec_unit
   );
 
   // ---------------------------------------------------------------------------
-  // Reorder buffer: one entry per started, not yet completed instruction
+  // Reorder buffer (vec_rob.sv): in-order completions, the WAW answer
   // ---------------------------------------------------------------------------
-  logic [RobDepth-1:0] rob_v_q, rob_fin_q, rob_mem_q, rob_dst_q, rob_xw_q, rob_fw_q, rob_vxsat_q;
-  logic [7:0]          rob_seq_q    [RobDepth];
-  logic [4:0]          rob_rd_q     [RobDepth];
-  logic [5:0]          rob_d0_q     [RobDepth];   // destination registers [d0, d1)
-  logic [5:0]          rob_d1_q     [RobDepth];
-  logic [31:0]         rob_xres_q   [RobDepth];
-  logic [4:0]          rob_fflags_q [RobDepth];
-  logic [RW-1:0]       rob_hp_q, rob_tp_q;
-  logic [RW:0]         rob_cnt_q;
+  logic            rob_room, rob_empty, rob_has_mem, destination_busy;
+  logic            head_destination;
+  logic [5:0]      head_first, head_end;
+  assign head_destination = has_destination(head);
+  assign head_first       = 6'(head.uop.vd);
+  assign head_end         = destination_end(head);
 
-  logic cmp_fire, head_s_done, head_l_done;
-  assign head_s_done = seq_done && (s_tag_q == rob_hp_q);
-  assign l_done_tag  = lsu_done_drain ? l_dtag_q : l_tag_q;
-  assign head_l_done = lsu_done && (l_done_tag == rob_hp_q);
-  assign cmp_fire    = (rob_cnt_q != '0) && (rob_fin_q[rob_hp_q] || head_s_done || head_l_done);
-
-  // ---------------------------------------------------------------------------
-  // Scoreboard: may the queue head start this cycle?
-  // ---------------------------------------------------------------------------
-  logic [5:0] h_d0, h_d1;
-  logic       h_dst;
-  assign h_dst = has_dest(head);
-  assign h_d0  = 6'(head.uop.vd);
-  assign h_d1  = dest_end(head);
-
-  // Instructions still executing after this cycle: the sequencer's, the LSU's
-  // issuing one (also when it moves to the drain slot) and the LSU's draining one.
-  logic s_act, r_act, d_act;
-  assign s_act = seq_busy && !seq_done;
-  assign r_act = lsu_req_busy && !(lsu_done && !lsu_done_drain);
-  assign d_act = lsu_dr_busy && !(lsu_done && lsu_done_drain);
-
-  // does producer p (executing, with a destination) hold back the head's reads?
-  function automatic logic raw_on(logic act, vinsn_t p, vinsn_t h);
-    if (!act || !has_dest(p)) return 1'b0;
-    // with chaining only the mask (v0 is read as a whole); rows of the other
-    // operands are interlocked cycle by cycle (below)
-    if (Chain) return uses_v0(h) && (p.uop.vd == 5'd0);
-    return ins_reads(h, 6'(p.uop.vd), dest_end(p));
-  endfunction
-
-  logic eng_ok, rob_ok, waw, war, raw;
-  assign eng_ok = head_lsu ? lsu_ready : seq_ready;
-  assign rob_ok = (rob_cnt_q != (RW + 1)'(RobDepth)) || cmp_fire;
-  always_comb begin
-    // WAW: an older destination not completed yet (the commit trace reads a
-    // destination one cycle after its completion, so no younger write may land first)
-    waw = 1'b0;
-    for (int unsigned j = 0; j < RobDepth; j++) begin
-      if (rob_v_q[j] && rob_dst_q[j] && !(cmp_fire && RW'(j) == rob_hp_q) && h_dst
-          && rob_d0_q[j] < h_d1 && h_d0 < rob_d1_q[j]) begin
-        waw = 1'b1;
-      end
-    end
-    // WAR: the other engine still reads a register the head writes (the head's
-    // own engine is free or finishing: its reads are over)
-    war = h_dst && (head_lsu ? (s_act && ins_reads(s_cur_q, h_d0, h_d1))
-                             : (r_act && ins_reads(l_cur_q, h_d0, h_d1)));
-    raw = raw_on(s_act, s_cur_q, head) || raw_on(r_act, l_cur_q, head) || raw_on(d_act, l_dcur_q, head);
-  end
-  logic iq_nonempty;
-  assign iq_nonempty = (iq_cnt_q != '0);
-  assign disp   = iq_nonempty && eng_ok && rob_ok && !waw && !war && !raw;
-  assign iq_pop = disp;
+  vec_rob #(.RobDepth(RobDepth)) u_rob (
+    .clk_i (gclk), .rst_ni,
+    .dispatch_i          (dispatch),
+    .dispatch_ins_i      (head),
+    .dispatch_memory_i   (head_mem),
+    .tail_o              (rob_tail),
+    .room_o              (rob_room),
+    .seq_done_i          (seq_done),
+    .seq_tag_i           (seq_tag),
+    .seq_xres_i          (seq_xres),
+    .seq_vxsat_i         (seq_vxsat),
+    .seq_fflags_i        (seq_fflags),
+    .lsu_done_i          (lsu_done),
+    .lsu_tag_i           (lsu_done_tag),
+    .query_destination_i (head_destination),
+    .query_first_i       (head_first),
+    .query_end_i         (head_end),
+    .destination_busy_o  (destination_busy),
+    .head_o              (rob_head),
+    .cmp_valid_o         (cop_cmp_valid_o),
+    .cmp_o               (cop_cmp_o),
+    .empty_o             (rob_empty),
+    .memory_pending_o    (rob_has_mem)
+  );
 
   // ---------------------------------------------------------------------------
-  // Row interlock (chaining): an engine reading a row of a destination the other,
-  // older engine has not finished writing waits for it
+  // Scoreboard (vec_scoreboard.sv): may the queue head start; row interlock
   // ---------------------------------------------------------------------------
-  function automatic logic row_pending(logic [RowW-1:0] r, logic [5:0] d0, logic [5:0] d1,
-                                       logic [RowW:0] front);
-    return ({1'b0, r} >= reg_row(d0)) && ({1'b0, r} < reg_row(d1)) && ({1'b0, r} >= front);
-  endfunction
+  logic war, raw, engine_ready, iq_nonempty;
+  vec_scoreboard #(.VLEN(VLEN), .DLEN(DLEN), .RobDepth(RobDepth), .Chain(Chain)) u_scoreboard (
+    .clk_i (gclk), .rst_ni,
+    .head_i            (head),
+    .head_lsu_i        (head_lsu),
+    .dispatch_i        (dispatch),
+    .dispatch_tag_i    (rob_tail),
+    .rob_head_i        (rob_head),
+    .war_o             (war),
+    .raw_o             (raw),
+    .seq_busy_i        (seq_busy),
+    .seq_done_i        (seq_done),
+    .seq_used_i        (seq_used),
+    .seq_raddr_a_i     (seq_raddr_a),
+    .seq_raddr_b_i     (seq_raddr_b),
+    .seq_raddr_c_i     (seq_raddr_c),
+    .seq_front_i       (seq_front),
+    .lsu_issue_busy_i  (lsu_issue_busy),
+    .lsu_drain_busy_i  (lsu_drain_busy),
+    .lsu_done_i        (lsu_done),
+    .lsu_done_drain_i  (lsu_done_drain),
+    .lsu_to_drain_i    (lsu_to_drain),
+    .lsu_used_i        (lsu_used),
+    .lsu_raddr_d_i     (lsu_raddr_d),
+    .lsu_raddr_e_i     (lsu_raddr_e),
+    .lsu_front_i       (lsu_front),
+    .lsu_drain_front_i (lsu_drain_front),
+    .seq_tag_o         (seq_tag),
+    .lsu_done_tag_o    (lsu_done_tag),
+    .seq_stall_o       (seq_stall),
+    .lsu_stall_o       (lsu_stall)
+  );
 
-  // is entry a older than entry b?
-  function automatic logic older(logic [RW-1:0] a, logic [RW-1:0] b, logic [RW-1:0] hp);
-    return RW'(a - hp) < RW'(b - hp);
-  endfunction
-
-  always_comb begin
-    logic [5:0] d0, d1;
-    seq_stall = 1'b0;
-    lsu_stall = 1'b0;
-    // sequencer reads vs. the LSU's issuing and draining loads
-    d0 = 6'(l_cur_q.uop.vd);
-    d1 = dest_end(l_cur_q);
-    if (seq_busy && lsu_req_busy && older(l_tag_q, s_tag_q, rob_hp_q) && has_dest(l_cur_q)) begin
-      seq_stall = (seq_used[0] && row_pending(s_ra, d0, d1, lsu_front))
-               || (seq_used[1] && row_pending(s_rb, d0, d1, lsu_front))
-               || (seq_used[2] && row_pending(s_rc, d0, d1, lsu_front));
-    end
-    d0 = 6'(l_dcur_q.uop.vd);
-    d1 = dest_end(l_dcur_q);
-    if (seq_busy && lsu_dr_busy && older(l_dtag_q, s_tag_q, rob_hp_q) && has_dest(l_dcur_q)) begin
-      seq_stall = seq_stall
-               || (seq_used[0] && row_pending(s_ra, d0, d1, lsu_dfront))
-               || (seq_used[1] && row_pending(s_rb, d0, d1, lsu_dfront))
-               || (seq_used[2] && row_pending(s_rc, d0, d1, lsu_dfront));
-    end
-    // LSU reads (store data, indices) vs. the sequencer and the draining load
-    d0 = 6'(s_cur_q.uop.vd);
-    d1 = dest_end(s_cur_q);
-    if (lsu_req_busy && seq_busy && older(s_tag_q, l_tag_q, rob_hp_q) && has_dest(s_cur_q)) begin
-      lsu_stall = (lsu_used[0] && row_pending(l_ra, d0, d1, seq_front))
-               || (lsu_used[1] && row_pending(l_rb, d0, d1, seq_front));
-    end
-    d0 = 6'(l_dcur_q.uop.vd);
-    d1 = dest_end(l_dcur_q);
-    if (lsu_req_busy && lsu_dr_busy && has_dest(l_dcur_q)) begin
-      lsu_stall = lsu_stall
-               || (lsu_used[0] && row_pending(l_ra, d0, d1, lsu_dfront))
-               || (lsu_used[1] && row_pending(l_rb, d0, d1, lsu_dfront));
-    end
-  end
+  assign engine_ready = head_lsu ? lsu_ready : seq_ready;
+  assign iq_nonempty  = (iq_count_q != '0);
+  assign dispatch     = iq_nonempty && engine_ready && rob_room && !destination_busy && !war && !raw;
+  assign iq_pop       = dispatch;
 
   // ---------------------------------------------------------------------------
-  // Queue, reorder buffer and engine bookkeeping
+  // Issue queue
   // ---------------------------------------------------------------------------
   always_ff @(posedge gclk or negedge rst_ni) begin
     if (!rst_ni) begin
-      iq_wp_q   <= '0;
-      iq_rp_q   <= '0;
-      iq_cnt_q  <= '0;
+      iq_write_q  <= '0;
+      iq_read_q  <= '0;
+      iq_count_q <= '0;
       for (int unsigned q = 0; q < IqDepth; q++) iq_q[q] <= '0;
-      s_cur_q   <= '0;
-      l_cur_q   <= '0;
-      l_dcur_q  <= '0;
-      l_dtag_q  <= '0;
-      s_tag_q   <= '0;
-      l_tag_q   <= '0;
-      rob_v_q   <= '0;
-      rob_fin_q <= '0;
-      rob_mem_q <= '0;
-      rob_dst_q <= '0;
-      rob_xw_q  <= '0;
-      rob_fw_q  <= '0;
-      rob_vxsat_q <= '0;
-      for (int unsigned j = 0; j < RobDepth; j++) begin
-        rob_seq_q[j]    <= '0;
-        rob_rd_q[j]     <= '0;
-        rob_d0_q[j]     <= '0;
-        rob_d1_q[j]     <= '0;
-        rob_xres_q[j]   <= '0;
-        rob_fflags_q[j] <= '0;
-      end
-      rob_hp_q  <= '0;
-      rob_tp_q  <= '0;
-      rob_cnt_q <= '0;
     end else begin
       if (iq_push) begin
-        iq_q[iq_wp_q] <= new_ins;
-        iq_wp_q       <= iq_wp_q + 1'b1;
+        iq_q[iq_write_q] <= new_instruction;
+        iq_write_q       <= iq_write_q + 1'b1;
       end
-      if (iq_pop) iq_rp_q <= iq_rp_q + 1'b1;
-      iq_cnt_q <= iq_cnt_q + (PW + 1)'(iq_push) - (PW + 1)'(iq_pop);
-
-      // engine results (before a new entry: a finishing entry is never the new one)
-      if (seq_done) begin
-        rob_fin_q[s_tag_q]    <= 1'b1;
-        rob_xres_q[s_tag_q]   <= seq_xres;
-        rob_vxsat_q[s_tag_q]  <= seq_vxsat;
-        rob_fflags_q[s_tag_q] <= seq_fflags;
-      end
-      if (lsu_done) rob_fin_q[l_done_tag] <= 1'b1;
-      if (lsu_to_drain) begin
-        l_dcur_q <= l_cur_q;
-        l_dtag_q <= l_tag_q;
-      end
-      if (cmp_fire) begin
-        rob_v_q[rob_hp_q] <= 1'b0;
-        rob_hp_q          <= rob_hp_q + 1'b1;
-      end
-      if (disp) begin
-        rob_v_q[rob_tp_q]      <= 1'b1;
-        rob_fin_q[rob_tp_q]    <= 1'b0;
-        rob_mem_q[rob_tp_q]    <= head_mem;
-        rob_dst_q[rob_tp_q]    <= h_dst;
-        rob_xw_q[rob_tp_q]     <= head.uop.xwrite;
-        rob_fw_q[rob_tp_q]     <= head.uop.fwrite;
-        rob_vxsat_q[rob_tp_q]  <= 1'b0;
-        rob_seq_q[rob_tp_q]    <= head.seq;
-        rob_rd_q[rob_tp_q]     <= head.uop.vd;
-        rob_d0_q[rob_tp_q]     <= h_d0;
-        rob_d1_q[rob_tp_q]     <= h_d1;
-        rob_xres_q[rob_tp_q]   <= '0;
-        rob_fflags_q[rob_tp_q] <= '0;
-        rob_tp_q               <= rob_tp_q + 1'b1;
-        if (head_lsu) begin
-          l_cur_q <= head;
-          l_tag_q <= rob_tp_q;
-        end else begin
-          s_cur_q <= head;
-          s_tag_q <= rob_tp_q;
-        end
-      end
-      rob_cnt_q <= rob_cnt_q + (RW + 1)'(disp) - (RW + 1)'(cmp_fire);
+      if (iq_pop) iq_read_q <= iq_read_q + 1'b1;
+      iq_count_q <= iq_count_q + (IqPtrW + 1)'(iq_push) - (IqPtrW + 1)'(iq_pop);
     end
   end
 
@@ -551,75 +358,56 @@ module vec_unit
   // Register file: sequencer on ports a/b/c and write port 0, LSU on d/e and
   // write port 1; the debug port uses the LSU's ports while the unit is idle
   // ---------------------------------------------------------------------------
-  assign idle    = (rob_cnt_q == '0) && !iq_nonempty;
-  assign ld_addr = idle ? dbg_addr_i : l_ra;
+  assign idle    = rob_empty && !iq_nonempty;
+  assign port_d_raddr = idle ? dbg_addr_i : lsu_raddr_d;
   always_comb begin
-    l_we_m  = l_we;
-    l_wd_m  = l_wd;
-    l_wbe_m = l_wbe;
+    port1_we  = lsu_we;
+    port1_wdata  = lsu_wdata;
+    port1_wbe = lsu_wbe;
     if (idle) begin
-      l_we_m  = dbg_we_i;
-      l_wd_m  = dbg_wdata_i;
-      l_wbe_m = '1;
+      port1_we  = dbg_we_i;
+      port1_wdata  = dbg_wdata_i;
+      port1_wbe = '1;
     end
   end
-  assign dbg_rdata_o = rd_d;
+  assign dbg_rdata_o = rdata_d;
 
   vec_vrf #(.VLEN(VLEN), .DLEN(DLEN)) u_vrf (
     .clk_i (gclk), .rst_ni,
-    .raddr_a_i (s_ra),
-    .rdata_a_o (rd_a),
-    .raddr_b_i (s_rb),
-    .rdata_b_o (rd_b),
-    .raddr_c_i (s_rc),
-    .rdata_c_o (rd_c),
-    .raddr_d_i (ld_addr),
-    .rdata_d_o (rd_d),
-    .raddr_e_i ((mc_walking && idle) ? mc_raddr : l_rb),   // indices: the checker reads them while idle
-    .rdata_e_o (rd_e),
+    .raddr_a_i (seq_raddr_a),
+    .rdata_a_o (rdata_a),
+    .raddr_b_i (seq_raddr_b),
+    .rdata_b_o (rdata_b),
+    .raddr_c_i (seq_raddr_c),
+    .rdata_c_o (rdata_c),
+    .raddr_d_i (port_d_raddr),
+    .rdata_d_o (rdata_d),
+    .raddr_e_i ((check_walking && idle) ? check_raddr : lsu_raddr_e),   // indices: the checker reads them while idle
+    .rdata_e_o (rdata_e),
     .v0_o      (v0),
-    .we0_i     (s_we),
-    .waddr0_i  (s_wa),
-    .wdata0_i  (s_wd),
-    .wbe0_i    (s_wbe),
-    .we1_i     (idle ? l_we_m : l_we),
-    .waddr1_i  (idle ? dbg_addr_i : l_wa),
-    .wdata1_i  (l_wd_m),
-    .wbe1_i    (l_wbe_m)
+    .we0_i     (seq_we),
+    .waddr0_i  (seq_waddr),
+    .wdata0_i  (seq_wdata),
+    .wbe0_i    (seq_wbe),
+    .we1_i     (idle ? port1_we : lsu_we),
+    .waddr1_i  (idle ? dbg_addr_i : lsu_waddr),
+    .wdata1_i  (port1_wdata),
+    .wbe1_i    (port1_wbe)
   );
 
   // ---------------------------------------------------------------------------
-  // Completion (in order) and status
+  // Status
   // ---------------------------------------------------------------------------
-  always_comb begin
-    cop_cmp_o        = '0;
-    cop_cmp_valid_o  = cmp_fire;
-    cop_cmp_o.seq    = rob_seq_q[rob_hp_q];
-    cop_cmp_o.x_we   = rob_xw_q[rob_hp_q];
-    cop_cmp_o.f_we   = rob_fw_q[rob_hp_q];
-    cop_cmp_o.rd     = rob_rd_q[rob_hp_q];
-    if (rob_fin_q[rob_hp_q]) begin
-      cop_cmp_o.wdata  = {32'b0, rob_xres_q[rob_hp_q]};
-      cop_cmp_o.fflags = rob_fflags_q[rob_hp_q];
-      cop_cmp_o.vxsat  = rob_vxsat_q[rob_hp_q];
-    end else if (head_s_done) begin
-      cop_cmp_o.wdata  = {32'b0, seq_xres};
-      cop_cmp_o.fflags = seq_fflags;
-      cop_cmp_o.vxsat  = seq_vxsat;
-    end
-  end
-
-  logic iq_has_mem, rob_has_mem;
+  logic iq_has_mem;
   always_comb begin
     iq_has_mem = 1'b0;
     for (int unsigned q = 0; q < IqDepth; q++) begin
-      if ((PW + 1)'(q) < iq_cnt_q
-          && (iq_q[PW'(iq_rp_q + PW'(q))].uop.cls == VC_LOAD
-              || iq_q[PW'(iq_rp_q + PW'(q))].uop.cls == VC_STORE)) begin
+      if ((IqPtrW + 1)'(q) < iq_count_q
+          && (iq_q[IqPtrW'(iq_read_q + IqPtrW'(q))].uop.cls == VC_LOAD
+              || iq_q[IqPtrW'(iq_read_q + IqPtrW'(q))].uop.cls == VC_STORE)) begin
         iq_has_mem = 1'b1;
       end
     end
-    rob_has_mem = |(rob_v_q & rob_mem_q);
   end
 
   assign busy_o        = !idle;
@@ -628,14 +416,14 @@ module vec_unit
   // ---------------------------------------------------------------------------
   // Performance events (one sample per cycle; PIPELINE.md gives the meanings)
   // ---------------------------------------------------------------------------
-  logic [$clog2(Outstanding + 1):0] out_q;   // memory requests awaiting a response
+  logic [$clog2(Outstanding + 1):0] outstanding_q;   // memory requests awaiting a response
   always_ff @(posedge gclk or negedge rst_ni) begin
-    if (!rst_ni) out_q <= '0;
-    else out_q <= out_q + ($bits(out_q))'(mem_req_valid_o && mem_req_ready_i)
-                        - ($bits(out_q))'(mem_rsp_valid_i);
+    if (!rst_ni) outstanding_q <= '0;
+    else outstanding_q <= outstanding_q + ($bits(outstanding_q))'(mem_req_valid_o && mem_req_ready_i)
+                        - ($bits(outstanding_q))'(mem_rsp_valid_i);
   end
-  assign unit_active = !idle || cop_req_valid_i || dbg_we_i || mc_walking || seq_busy || lsu_busy
-                       || mem_req_valid_o || mem_rsp_valid_i || (out_q != '0);
+  assign unit_active = !idle || cop_req_valid_i || dbg_we_i || check_walking || seq_busy || lsu_busy
+                       || mem_req_valid_o || mem_rsp_valid_i || (outstanding_q != '0);
 
   always_comb begin
     perf_o              = '0;
@@ -644,16 +432,39 @@ module vec_unit
     perf_o.lane_ops     = seq_lane_ops;
     perf_o.fma_ops      = seq_fma_ops;
     perf_o.mem_bytes    = lsu_mem_bytes;
-    perf_o.port_busy    = mem_req_valid_o || (out_q != '0);
-    perf_o.stall_struct = iq_nonempty && !(eng_ok && rob_ok);
-    perf_o.stall_dep    = (iq_nonempty && eng_ok && rob_ok && (waw || war || raw))
+    perf_o.port_busy    = mem_req_valid_o || (outstanding_q != '0);
+    perf_o.stall_struct = iq_nonempty && !(engine_ready && rob_room);
+    perf_o.stall_dep    = (iq_nonempty && engine_ready && rob_room && (destination_busy || war || raw))
                        || seq_stall || lsu_stall;
     perf_o.stall_mem    = mem_req_valid_o && !mem_req_ready_i;
     perf_o.stall_issue  = idle;
     perf_o.iq_full      = !cop_req_ready_o;
   end
 
+`ifdef COSIM_ASSERT
+  // Assertions (sim/rtl/vector/README.md "Assertions"): each message states the rule.
+  // The unit's flops run on gclk; the checks run on the free clock, so they also see
+  // the cycles the gate stops.
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+
+  // A memory request waiting for the port does not change until accepted.
+  MemReqHeld: assert property (@(posedge clk_i) disable iff (!checking)
+      $past(mem_req_valid_o && !mem_req_ready_i)
+      |-> mem_req_valid_o && mem_req_addr_o == $past(mem_req_addr_o) && mem_req_we_o == $past(mem_req_we_o)
+          && (!mem_req_we_o || (mem_req_wdata_o == $past(mem_req_wdata_o)
+                                && mem_req_be_o == $past(mem_req_be_o))))
+    else $error("vector memory request changed or withdrawn while waiting for the port");
+  // The port moves at most MemW bits a cycle.
+  MemBytesWithinPort: assert property (@(posedge clk_i) disable iff (!checking)
+      perf_o.mem_bytes <= 16'(MB))
+    else $error("more bytes on the vector memory port in one cycle than its width");
+  // The debug port writes the register file only while no instruction is in flight.
+  DebugWriteIdle: assert property (@(posedge clk_i) disable iff (!checking) dbg_we_i |-> idle)
+    else $error("debug register-file write while instructions are in flight");
+`endif
+
   logic unused;
-  assign unused = ^{lsu_pending, cop_req_i.rs1[63:32], cop_req_i.rs2[63:32], rob_fin_q};
+  assign unused = ^{lsu_pending, cop_req_i.rs1[63:32], cop_req_i.rs2[63:32]};
 
 endmodule

@@ -138,11 +138,11 @@ module vec_tb_top
   assign perf_stalls_o     = {perf.iq_full, perf.stall_issue, perf.stall_mem, perf.stall_struct,
                               perf.stall_dep};
 
-  assign t_disp_o    = u_vec.disp;
-  assign t_s_we_o    = u_vec.s_we;
-  assign t_s_wa_o    = u_vec.s_wa;
-  assign t_l_we_o    = u_vec.l_we;
-  assign t_l_wa_o    = u_vec.l_wa;
+  assign t_disp_o    = u_vec.dispatch;
+  assign t_s_we_o    = u_vec.seq_we;
+  assign t_s_wa_o    = u_vec.seq_waddr;
+  assign t_l_we_o    = u_vec.lsu_we;
+  assign t_l_wa_o    = u_vec.lsu_waddr;
   assign t_s_stall_o = u_vec.seq_stall;
   assign t_l_stall_o = u_vec.lsu_stall;
 
