@@ -95,6 +95,8 @@ def compile_kernel(
     target = target_for(soc)
     if target.gemmini is not None and target.gemmini.loop_conv and imported.with_loop_conv is not None:
         imported = imported.with_loop_conv()  # quantized convolutions as loop_conv_ws, not im2col
+    elif target.gemmini is not None and imported.with_pool_rows is not None:
+        imported = imported.with_pool_rows(target.gemmini.acc_rows // 2)  # max pools on mvout
     if target.gemmini is not None and not has_layer_calls(imported.mlir):
         # nothing for Gemmini to run: the core's scalar code, compiled (and cached) as before
         target = without_gemmini(target)

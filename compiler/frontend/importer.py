@@ -26,7 +26,7 @@ from compiler.frontend.import_fixups import (
     narrow_scalar_compares,
 )
 from compiler.frontend.imported import Imported, TensorSpec, module_text, outputs_of, parse_tensor_type
-from compiler.frontend.layer_calls import has_conv_layers, has_layer_ops, import_with_layer_calls
+from compiler.frontend.layer_calls import has_conv_layers, has_layer_ops, has_pooled_convs, import_with_layer_calls
 from compiler.frontend.torch_decompositions import SCALAR_TOO, WINDOW_OPS
 from compiler.frontend.torch_decompositions import table as window_decompositions
 
@@ -285,6 +285,7 @@ def import_torch(
     source: str | None = None,
     window_ops: str = "vector",
     loop_conv: bool = False,
+    pool_rows: int = 0,
 ) -> Imported:
     """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors.
 
@@ -292,7 +293,9 @@ def import_torch(
     slices (:mod:`compiler.frontend.torch_decompositions`), ``"scalar"`` only those that pay off on
     scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
     scalar targets. ``loop_conv``: quantized convolutions (cosim_q.conv2d) as Gemmini conv loops
-    instead of im2col plus linears (:mod:`compiler.frontend.layer_calls`)."""
+    instead of im2col plus linears (:mod:`compiler.frontend.layer_calls`). ``pool_rows``: the
+    accumulator rows a Gemmini loop_ws owns, so that a conv's max pool (cosim_q.conv2d_pool) runs in
+    the store unit where a band of its rows fits (0: the pools run on the core)."""
     torch = _torch()
     from torch_mlir import fx  # imports torch (about 3 s): only where a torch program is imported
 
@@ -329,7 +332,7 @@ def import_torch(
     try:
         table = _decompositions(fired, scalar=window_ops == "scalar")
         if has_layer_ops(ep):  # quantized layers (cosim_q): calls of per-layer functions a backend maps
-            module = import_with_layer_calls(ep, table, loop_conv=loop_conv)
+            module = import_with_layer_calls(ep, table, loop_conv=loop_conv, pool_rows=pool_rows)
         else:
             module = fx.export_and_import(
                 ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=table
@@ -365,7 +368,13 @@ def import_torch(
         without_window_decompositions=(
             (
                 lambda: import_torch(
-                    fn, example_inputs, name=name, source=source, window_ops="scalar", loop_conv=loop_conv
+                    fn,
+                    example_inputs,
+                    name=name,
+                    source=source,
+                    window_ops="scalar",
+                    loop_conv=loop_conv,
+                    pool_rows=pool_rows,
                 )
             )
             if window_ops == "vector" and any(f not in SCALAR_TOO for f in fired)
@@ -374,6 +383,15 @@ def import_torch(
         with_loop_conv=(
             (lambda: import_torch(fn, example_inputs, name=name, source=source, window_ops=window_ops, loop_conv=True))
             if not loop_conv and has_conv_layers(ep)
+            else None
+        ),
+        with_pool_rows=(
+            (
+                lambda rows: import_torch(
+                    fn, example_inputs, name=name, source=source, window_ops=window_ops, pool_rows=rows
+                )
+            )
+            if not loop_conv and not pool_rows and has_pooled_convs(ep)
             else None
         ),
     )
