@@ -367,7 +367,9 @@ def layer_decompositions(loop_conv: bool = False, pool_rows: int = 0) -> dict:
         if name == "conv2d":
             table[op] = conv2d_as_conv_loop if loop_conv else conv2d_as_linears
         elif name == "conv2d_pool":
-            table[op] = conv2d_pool_in_layer(pool_rows) if pool_rows and not loop_conv else conv2d_pool_on_core(loop_conv)
+            table[op] = (
+                conv2d_pool_in_layer(pool_rows) if pool_rows and not loop_conv else conv2d_pool_on_core(loop_conv)
+            )
         else:
             table[op] = _own_kernel(op)
     return table

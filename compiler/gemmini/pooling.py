@@ -276,7 +276,11 @@ def emit_pool(b: Builder, geo: dict, plan: PoolPlan, bases: dict, half: int, con
                     tk = min(plan.tile_k, bk - ks * plan.tile_k)
                     last_k = ks == plan.k_steps - 1
                     pad_k = bk * d - k if last_k else 0
-                    b.insn(LOOP_WS_CONFIG_BOUNDS, (pad_k << 32) | ((d - cols) << 16) | (ti * d - pixels), (tk << 32) | (1 << 16) | ti)
+                    b.insn(
+                        LOOP_WS_CONFIG_BOUNDS,
+                        (pad_k << 32) | ((d - cols) << 16) | (ti * d - pixels),
+                        (tk << 32) | (1 << 16) | ti,
+                    )
                     col_k = ks * plan.tile_k * d
                     a = b.add(bases["a"], b.c(row0 * k + col_k))
                     w = b.add(bases["b"], b.c(j * d * k + col_k))
@@ -288,7 +292,9 @@ def emit_pool(b: Builder, geo: dict, plan: PoolPlan, bases: dict, half: int, con
                     b.insn(LOOP_WS_CONFIG_STRIDES_DC, 0, n)
                     accumulate = 1 if geo["bias"] or not first else 0
                     b.insn(LOOP_WS, accumulate | act << 8, 2)
-                b.insn(CONFIG, st_rs1, scale | n, f"config_st pool {plan.kernel}/{plan.stride} rows {band.r0}..{band.r1}")
+                b.insn(
+                    CONFIG, st_rs1, scale | n, f"config_st pool {plan.kernel}/{plan.stride} rows {band.r0}..{band.r1}"
+                )
                 out = b.add(bases["c"], b.c(((img * plan.ph + band.pr0) * plan.pw) * n + j * d))
                 # a pooled mvout's extent comes from config_st; rows = DIM keeps the command a legal mvout
                 b.insn(MVOUT, out, (d << 48) | (cols << 32) | acc_base, "mvout pooled")

@@ -264,7 +264,9 @@ def _fake_conv2d(
     return x.new_empty((x.shape[0], w.shape[0], h, wd), dtype=torch.int8)
 
 
-def _fake_conv2d_pool(x, w, bias, stride, padding, dilation, groups, scale, relu, pool_kernel, pool_stride, pool_padding):
+def _fake_conv2d_pool(
+    x, w, bias, stride, padding, dilation, groups, scale, relu, pool_kernel, pool_stride, pool_padding
+):
     y = _fake_conv2d(x, w, bias, stride, padding, dilation, groups, scale, relu)
     h = _conv_out(y.shape[2], pool_kernel[0], pool_stride[0], pool_padding[0], 1)
     wd = _conv_out(y.shape[3], pool_kernel[1], pool_stride[1], pool_padding[1], 1)
