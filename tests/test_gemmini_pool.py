@@ -240,3 +240,15 @@ def test_conv_pool_stem_on_dim4_rtl():
     r = verify("conv_pool_stem", "gemmini-dim4", on="rtl")
     assert r["status"] == "pass", r.get("message")
     assert r["accelerator_used"] is True
+
+
+@pytest.mark.iss
+@pytest.mark.parametrize(("case", "pooled"), [("lenet5", ["c1", "c2"]), ("conv_pool", ["0"])])
+def test_built_in_cases_fold_their_pools(case, pooled):
+    """LeNet-5's two conv + ReLU + max pool stages are pooled layers on Gemmini; no max pool is left on the core."""
+    r = verify(case, "gemmini-dim4", on="iss")
+    assert r["status"] == "pass", r.get("message")
+    regions = [p for p in r["profile"] if p.get("ops") == ["cosim_gemmini.linear_pool.default"]]
+    assert [p["name"] for p in regions] == pooled and all(p["where"] == "gemmini" for p in regions)
+    assert not any("max_pool" in op for p in r["profile"] for op in p.get("ops", []))
+    assert r["counters"]["pool_pixels"] > 0

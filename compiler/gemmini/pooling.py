@@ -161,7 +161,7 @@ def plan_attribute(geo: dict, plan: PoolPlan, g: GemminiTarget):
     entries = {
         "layer": s(
             f"conv (im2col) {geo['m']}x{geo['k']} @ {geo['k']}x{geo['n']} + max pool {plan.kernel}x{plan.kernel} "
-            f"stride {plan.stride} padding {plan.padding}: {nimg} x {oh}x{ow} -> {plan.ph}x{plan.pw}"
+            f"stride {plan.stride} padding {plan.padding}: {nimg} x {oh}x{ow} pooled to {plan.ph}x{plan.pw}"
         ),
         "dataflow": s("WS"),
         "hardware_loop": s("loop_ws without C (J = 1), pooled mvouts issued by the core"),
