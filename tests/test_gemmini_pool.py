@@ -64,6 +64,7 @@ CASES = [
     ((1, 3, 29, 29), 5, 7, 2, 3, True, (3, 2, 1)),  # ResNet's stem: 15x15 -> 8x8, padding at every border
     ((2, 4, 20, 20), 8, 3, 1, 1, False, (2, 2, 0)),  # no ReLU (no padding), two images, bands on dim4
     ((1, 2, 9, 9), 4, 3, 1, 1, True, (3, 1, 1)),  # stride 1: bands overlapping by two conv rows
+    ((1, 3, 10, 17), 4, 3, 1, 1, True, (2, 2, 0)),  # not square: 10x17 -> 5x8
 ]
 
 
@@ -83,12 +84,12 @@ def test_conv_pool_bit_exact_with_the_pool_on_mvout(soc, shape, oc, kc, cs, cp, 
     assert entry["accelerator"] == "gemmini" and "max pool" in entry["reason"]
     g = target_for(soc).gemmini
     n, _, ph, pw = ref.shape
-    oh = (shape[2] + 2 * cp - kc) // cs + 1
-    geo = {"name": "t", "image": [n, oh, oh], "kernel": pool[0], "stride": pool[1], "padding": pool[2]}
+    oh, ow = ((size + 2 * cp - kc) // cs + 1 for size in shape[2:])
+    geo = {"name": "t", "image": [n, oh, ow], "kernel": pool[0], "stride": pool[1], "padding": pool[2]}
     plan = plan_pool({**geo, "n": oc, "k": shape[1] * kc * kc}, g)
     blocks = -(-oc // g.dim)
     assert counters["pool_pixels"] == n * ph * pw * pool[0] ** 2 * blocks, counters
-    assert counters["gemmini_macs"] == plan.array_macs >= ref.numel() // (ph * pw) * oh * oh * shape[1] * kc * kc
+    assert counters["gemmini_macs"] == plan.array_macs >= ref.numel() // (ph * pw) * oh * ow * shape[1] * kc * kc
 
 
 @pytest.mark.iss
@@ -156,6 +157,25 @@ def test_a_pool_the_store_unit_cannot_run_stays_on_the_core(tmp_path):
     np.testing.assert_array_equal(got, f(x, w, bias).numpy())
     assert not _pooled_layers(kernel) and counters.get("pool_pixels", 0) == 0
     assert any("linear" in e["op"] for e in kernel.schedule)
+
+
+@pytest.mark.iss
+def test_on_a_loop_conv_config_the_pool_runs_on_the_core(tmp_path):
+    """gemmini-dim4 with loop_conv = true: the conv is a loop_conv_ws layer, its pool scalar code after it."""
+    text = (Path(__file__).resolve().parent.parent / "configs" / "gemmini-dim4.toml").read_text()
+    text = re.sub(
+        r"^loop_conv = false", "loop_conv = true", text.replace("gemmini-dim4", "gemmini-dim4-lc"), flags=re.M
+    )
+    soc = tmp_path / "gemmini-dim4-lc.toml"
+    soc.write_text(text)
+    gen = torch.Generator().manual_seed(2)
+    x, w = _int8(gen, 1, 3, 8, 8), _int8(gen, 4, 3, 3, 3)
+    bias = torch.randint(-3000, 3000, (4,), dtype=torch.int32, generator=gen)
+    f = _conv_pool(1, 1, True, (3, 2, 1))
+    (got,), counters, kernel = _run(f, (x, w, bias), str(soc), tmp_path)
+    np.testing.assert_array_equal(got, f(x, w, bias).numpy())
+    assert not _pooled_layers(kernel) and counters.get("pool_pixels", 0) == 0
+    assert counters.get("insn_loop_conv_ws", 0) > 0, counters
 
 
 def test_quantizer_folds_the_pool_into_the_conv():
