@@ -8,8 +8,8 @@
 // Each controller keeps its own commands' order itself (UNIT.md), so entries of
 // the same controller never hold each other back. An entry leaves the ROB when
 // its controller says it is done (done_*), in any order (a preload whose compute
-// never comes must not hold the others back); an age matrix says which entries
-// are older. tag_busy_o[t]: an entry of instruction-table tag t is not done yet
+// never comes must not hold the others back); a dependency matrix, filled at
+// allocation, says which entries each one waits for. tag_busy_o[t]: an entry of instruction-table tag t is not done yet
 // (the top completes a core instruction when its tag is no longer busy), preloads
 // excepted (nowait): their C lands when a later compute or drain comes, and only
 // the accumulator / scratchpad see it, which the hazards order.
@@ -65,11 +65,16 @@ module gemmini_unit_rob
 
   entry_t           ent_q [Depth];
   logic [Depth-1:0] v_q;
-  logic [Depth-1:0] older_q [Depth];   // older_q[e][o]: o was allocated before e
-  // wrlive_q[e][o]: o's write set is in force for e (o is no preload, or its
-  // compute came before e: a preload's C is written at its compute, WS, or
-  // later, OS, so commands between the two must not wait for it)
-  logic [Depth-1:0] wrlive_q [Depth];
+  // dep_q[e][o]: e waits for o while o is valid. Set at e's allocation where o was
+  // valid then (so older), belongs to another controller and conflicts with e;
+  // o's write set counts only if it is in force for e (o is no preload, or its
+  // compute came before e: a preload's C is written at its compute, WS, or later,
+  // OS, so commands between the two must not wait for it). Neither entry's sets
+  // nor that choice change afterwards, so the comparison is made once, at
+  // allocation, instead of for every queue head in every cycle (the same
+  // stalls; the test bench's cycle counts hold it). Column o is cleared when
+  // entry o is allocated again.
+  logic [Depth-1:0] dep_q [Depth];
   logic [Depth-1:0] pre_q, armed_q;
 
   // per-controller queues of entry indices
@@ -120,12 +125,7 @@ module gemmini_unit_rob
     hi = '0;
     for (int unsigned c = 0; c < 3; c++) begin
       hi = fifo_q[c][fh_q[c]];
-      for (int unsigned o = 0; o < Depth; o++) begin
-        if (v_q[o] && older_q[hi][o] && ent_q[o].ctl != gm_ctl_e'(c)
-            && conflict(ent_q[o].sets, ent_q[hi].sets, wrlive_q[hi][o])) begin
-          blocked[c] = 1'b1;
-        end
-      end
+      blocked[c] = (dep_q[hi] & v_q) != '0;
       q_valid_o[c]       = fc_q[c] != '0 && !blocked[c];
       q_cmd_o[c].funct   = ent_q[hi].funct;
       q_cmd_o[c].rs1     = ent_q[hi].rs1;
@@ -155,10 +155,7 @@ module gemmini_unit_rob
       v_q     <= '0;
       pre_q   <= '0;
       armed_q <= '0;
-      for (int unsigned e = 0; e < Depth; e++) begin
-        older_q[e]  <= '0;
-        wrlive_q[e] <= '0;
-      end
+      for (int unsigned e = 0; e < Depth; e++) dep_q[e] <= '0;
       for (int unsigned c = 0; c < 3; c++) begin
         fh_q[c] <= '0;
         ft_q[c] <= '0;
@@ -171,11 +168,13 @@ module gemmini_unit_rob
       if (alloc) begin
         v_q[free_idx] <= 1'b1;
         // everything valid now is older than the new entry; it is younger than all
-        older_q[free_idx]  <= v_q;
-        wrlive_q[free_idx] <= ~pre_q | armed_q;
-        pre_q[free_idx]    <= alloc_preload_i;
-        armed_q[free_idx]  <= 1'b0;
-        for (int unsigned e = 0; e < Depth; e++) older_q[e][free_idx] <= 1'b0;
+        for (int unsigned o = 0; o < Depth; o++) begin
+          dep_q[free_idx][o] <= v_q[o] && ent_q[o].ctl != alloc_ctl_i
+                                && conflict(ent_q[o].sets, alloc_sets_i, !pre_q[o] || armed_q[o]);
+        end
+        pre_q[free_idx]   <= alloc_preload_i;
+        armed_q[free_idx] <= 1'b0;
+        for (int unsigned e = 0; e < Depth; e++) dep_q[e][free_idx] <= 1'b0;
       end
       if (arm_valid_i) armed_q[PW'(arm_id_i)] <= 1'b1;
       for (int unsigned c = 0; c < 3; c++) begin
