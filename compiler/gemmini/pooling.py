@@ -22,7 +22,8 @@ consecutive rows:
   the band's pooling geometry and the pooled mvout of each channel block after its loop.
 
 LoopMatmul flips its accumulator half only after a loop that stores C, so every loop of this layer runs in
-the same half, fixed by how many C-storing loop_ws ran before it since reset. ``forward`` runs once, its
+the same half, fixed by how many C-storing loop_ws ran before it since reset. ``forward`` runs once (the
+main :mod:`harness.program` writes calls it once after reset), its
 layer calls in order, each grid of loops static: :func:`accumulator_halves` counts them at compile time
 (the plan's ``acc_half``). The mvouts after a loop and the next loop's writes to the same rows are
 ordered by Gemmini's reorder buffer like any other local-address hazard.
