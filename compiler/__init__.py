@@ -78,6 +78,17 @@ def _key(imported: Imported, target: Target) -> str:
     return h.hexdigest()[:24]
 
 
+def for_target(imported: Imported, target: Target) -> Imported:
+    """The import :func:`compile_kernel` compiles for ``target``: on a Gemmini config with loop_conv_ws the
+    quantized convolutions as conv loops, else the convs' max pools in their layers (the store unit pools on
+    mvout) where a loop's half of the accumulator holds them; ``imported`` itself otherwise."""
+    if target.gemmini is not None and target.gemmini.loop_conv and imported.with_loop_conv is not None:
+        return imported.with_loop_conv()
+    if target.gemmini is not None and imported.with_pool_rows is not None:
+        return imported.with_pool_rows(target.gemmini.acc_rows // 2)
+    return imported
+
+
 def compile_kernel(
     imported: Imported,
     soc,
@@ -93,8 +104,7 @@ def compile_kernel(
     from compiler.pipeline import lower
 
     target = target_for(soc)
-    if target.gemmini is not None and target.gemmini.loop_conv and imported.with_loop_conv is not None:
-        imported = imported.with_loop_conv()  # quantized convolutions as loop_conv_ws, not im2col
+    imported = for_target(imported, target)
     if target.gemmini is not None and not has_layer_calls(imported.mlir):
         # nothing for Gemmini to run: the core's scalar code, compiled (and cached) as before
         target = without_gemmini(target)

@@ -269,6 +269,27 @@ def _conv2d_depthwise():
     return _torch().nn.Conv2d(16, 16, 3, padding=1, groups=16), (_randn(1, 16, 10, 10),)
 
 
+@int8_case("conv_pool", ("conv2d", "relu", "max_pool2d"),
+           "nn.Conv2d(4, 6, 3, padding=1) + relu + max_pool2d(2) on 1x4x14x14: the pool on mvout")  # fmt: skip
+def _conv_pool():
+    nn = _torch().nn
+    return nn.Sequential(nn.Conv2d(4, 6, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)), (_randn(1, 4, 14, 14),)
+
+
+@int8_case("conv_pool_stem", ("conv2d", "batch_norm", "relu", "max_pool2d"),
+           "ResNet's stem: nn.Conv2d(3, 8, 7, stride=2, padding=3), BatchNorm, relu, max_pool2d(3, 2, padding=1) "
+           "on 1x3x30x30: the pool on mvout")  # fmt: skip
+def _conv_pool_stem():
+    _torch()
+    from harness.models.resnet import randomize_batch_norm
+
+    nn = _torch().nn
+    stem = nn.Sequential(
+        nn.Conv2d(3, 8, 7, stride=2, padding=3, bias=False), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(3, 2, 1)
+    )
+    return randomize_batch_norm(stem), (_randn(1, 3, 30, 30),)
+
+
 @int8_case("resnet_block", ("conv2d", "batch_norm", "relu", "add"), "ResNet basic block, 16 channels, 1x16x12x12")
 def _resnet_block():
     _torch()

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from compiler import compile_kernel
+from compiler import compile_kernel, for_target
 from compiler.frontend import import_mlir_file, import_torch
 from compiler.frontend.profile_regions import profile_markers, regions_of
 from configs import SocConfig, load_soc
@@ -106,8 +106,7 @@ def _compile_case(c: Case, soc, out_dir: Path, *, dump_ir, quant):
     t2 = time.perf_counter()
     program = build_program(kernel, soc, out_dir, case=c.name)
     seconds["link"] = time.perf_counter() - t2
-    if kernel.target.gemmini is not None and kernel.target.gemmini.loop_conv and imported.with_loop_conv is not None:
-        imported = imported.with_loop_conv()  # what compile_kernel compiled on this config
+    imported = for_target(imported, kernel.target)  # what compile_kernel compiled on this config
     return mat, kernel, program, seconds, regions_of(imported.mlir)
 
 

@@ -70,7 +70,10 @@ def test_user_programs_run_their_layers_on_gemmini(func, tmp_path):
 
 
 @pytest.mark.iss
-@pytest.mark.parametrize("name", _tiered(["linear_odd", "conv2d_strided", "attention"], ("conv2d_strided",)))
+@pytest.mark.parametrize(
+    "name",
+    _tiered(["linear_odd", "conv2d_strided", "conv_pool_stem", "attention"], ("conv2d_strided", "conv_pool_stem")),
+)
 def test_derived_dim8_config(name, tmp_path):
     result = _verify_on_gemmini(name, str(dim8_config(tmp_path)), "iss", tmp_path)
     assert result["soc"] == "gemmini-dim8"
@@ -79,7 +82,7 @@ def test_derived_dim8_config(name, tmp_path):
 def test_every_suite_case_is_int8_and_named():
     names = [c.name for c in gemmini_cases("suite")]
     required = {"mm_odd", "linear_odd", "bmm_odd", "conv2d_strided", "conv2d_padded", "conv2d_depthwise"}
-    assert required | {"lenet5", "mlp", "resnet_block", "attention"} <= set(names)
+    assert required | {"lenet5", "mlp", "resnet_block", "attention", "conv_pool", "conv_pool_stem"} <= set(names)
     assert {c.name for c in gemmini_cases("slow")} >= {"resnet18", "resnet18_224"}
     assert len(names) == len(set(names))
 

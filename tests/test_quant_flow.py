@@ -117,17 +117,17 @@ def _trained_cnn() -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
     return m, batch(64), batch(80)
 
 
-def test_small_cnn_folds_batchnorm_and_relu_into_the_conv():
+def test_small_cnn_folds_batchnorm_relu_and_max_pool_into_the_conv():
     m, calib_x, held_x = _trained_cnn()
     assert m(held_x).argmax(1).eq(torch.arange(80) % 10).float().mean() > 0.8  # it does classify
     calib = [(calib_x[i : i + 2],) for i in range(0, 64, 2)]
     qp = quantize(m, calib[0], calib)
     ts = _targets(qp)
-    assert "cosim_q.conv2d.default" in ts and "cosim_q.linear.default" in ts
-    assert not any("batch_norm" in x or "relu" in x for x in ts)
-    assert "aten.max_pool2d.default" in ts  # on int8, as it is
-    conv = next(n for n in qp.module.graph.nodes if n.target is ops.q.conv2d.default)
-    assert conv.args[-1] is True and conv.args[2] is not None  # relu flag, the folded BatchNorm's bias
+    assert "cosim_q.conv2d_pool.default" in ts and "cosim_q.linear.default" in ts
+    assert not any("batch_norm" in x or "relu" in x or "max_pool" in x for x in ts)  # the pool is the conv's
+    conv = next(n for n in qp.module.graph.nodes if n.target is ops.q.conv2d_pool.default)
+    assert conv.args[8] is True and conv.args[2] is not None  # relu flag, the folded BatchNorm's bias
+    assert list(conv.args[9:]) == [[2, 2], [2, 2], [0, 0]]  # max_pool2d(2): kernel, stride, padding
     acc = _check_accuracy(qp, m, [(held_x[i : i + 2],) for i in range(0, 80, 2)], 5.0)
     assert acc["outputs"]["out0"]["rows"] == 80 and acc["outputs"]["out0"]["top1_agreement"] >= 0.9
 

@@ -50,6 +50,9 @@ class Imported:
     # Quantized convolutions imported as im2col + linears, and how to import them again as
     # Gemmini conv loops (compiler.frontend.layer_calls) for configs that have loop_conv_ws.
     with_loop_conv: Callable[[], Imported] | None = field(default=None, repr=False)
+    # Convolutions followed by a max pool (cosim_q.conv2d_pool) imported with the pools on the core, and how
+    # to import them again with each pool in its conv's Gemmini layer, given the accumulator rows of a loop.
+    with_pool_rows: Callable[[int], Imported] | None = field(default=None, repr=False)
 
     def ir_hash_text(self) -> str:
         """Everything that determines generated code and data, as text for hashing."""

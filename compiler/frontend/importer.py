@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,7 @@ from compiler.frontend.import_fixups import (
     narrow_scalar_compares,
 )
 from compiler.frontend.imported import Imported, TensorSpec, module_text, outputs_of, parse_tensor_type
-from compiler.frontend.layer_calls import has_conv_layers, has_layer_ops, import_with_layer_calls
+from compiler.frontend.layer_calls import has_conv_layers, has_layer_ops, has_pooled_convs, import_with_layer_calls
 from compiler.frontend.torch_decompositions import SCALAR_TOO, WINDOW_OPS
 from compiler.frontend.torch_decompositions import table as window_decompositions
 
@@ -285,6 +286,7 @@ def import_torch(
     source: str | None = None,
     window_ops: str = "vector",
     loop_conv: bool = False,
+    pool_rows: int = 0,
 ) -> Imported:
     """``fn(*example_inputs)`` (an ``nn.Module`` or a callable) to linalg-on-tensors.
 
@@ -292,7 +294,9 @@ def import_torch(
     slices (:mod:`compiler.frontend.torch_decompositions`), ``"scalar"`` only those that pay off on
     scalar code; :func:`compiler.compile_kernel` re-imports with ``"scalar"`` for
     scalar targets. ``loop_conv``: quantized convolutions (cosim_q.conv2d) as Gemmini conv loops
-    instead of im2col plus linears (:mod:`compiler.frontend.layer_calls`)."""
+    instead of im2col plus linears (:mod:`compiler.frontend.layer_calls`). ``pool_rows``: the
+    accumulator rows a Gemmini loop_ws owns, so that a conv's max pool (cosim_q.conv2d_pool) runs in
+    the store unit where a band of its rows fits (0: the pools run on the core)."""
     torch = _torch()
     from torch_mlir import fx  # imports torch (about 3 s): only where a torch program is imported
 
@@ -329,7 +333,7 @@ def import_torch(
     try:
         table = _decompositions(fired, scalar=window_ops == "scalar")
         if has_layer_ops(ep):  # quantized layers (cosim_q): calls of per-layer functions a backend maps
-            module = import_with_layer_calls(ep, table, loop_conv=loop_conv)
+            module = import_with_layer_calls(ep, table, loop_conv=loop_conv, pool_rows=pool_rows)
         else:
             module = fx.export_and_import(
                 ep, output_type="linalg-on-tensors", func_name="forward", decomposition_table=table
@@ -365,7 +369,13 @@ def import_torch(
         without_window_decompositions=(
             (
                 lambda: import_torch(
-                    fn, example_inputs, name=name, source=source, window_ops="scalar", loop_conv=loop_conv
+                    fn,
+                    example_inputs,
+                    name=name,
+                    source=source,
+                    window_ops="scalar",
+                    loop_conv=loop_conv,
+                    pool_rows=pool_rows,
                 )
             )
             if window_ops == "vector" and any(f not in SCALAR_TOO for f in fired)
@@ -376,7 +386,28 @@ def import_torch(
             if not loop_conv and has_conv_layers(ep)
             else None
         ),
+        with_pool_rows=(
+            _memoized(
+                lambda rows: import_torch(
+                    fn, example_inputs, name=name, source=source, window_ops=window_ops, pool_rows=rows
+                )
+            )
+            if not loop_conv and not pool_rows and has_pooled_convs(ep)
+            else None
+        ),
     )
+
+
+def _memoized(reimport: Callable[[int], Imported]) -> Callable[[int], Imported]:
+    """``reimport`` run once per argument (the compiler and the harness's region table both ask for it)."""
+    done: dict[int, Imported] = {}
+
+    def get(rows: int) -> Imported:
+        if rows not in done:
+            done[rows] = reimport(rows)
+        return done[rows]
+
+    return get
 
 
 def _var_mean_f32(x, dim=None, *, correction=None, keepdim=False):

@@ -52,6 +52,11 @@ def _schema_names(namespace: str, op: str) -> list[str]:
     return [a.name for a in getattr(getattr(torch.ops, namespace), op).default._schema.arguments]
 
 
+def has_pooled_convs(ep) -> bool:
+    """Whether an exported program holds a cosim_q.conv2d_pool node (a conv with its max pool)."""
+    return any(n.op == "call_function" and str(n.target).startswith(f"{NAMESPACE}.conv2d_pool") for n in ep.graph.nodes)
+
+
 def has_conv_layers(ep) -> bool:
     """Whether an exported program holds a cosim_q.conv2d node."""
     return any(n.op == "call_function" and str(n.target).startswith(f"{NAMESPACE}.conv2d") for n in ep.graph.nodes)
@@ -87,8 +92,64 @@ def own_ops():
 
         lib.impl("conv2d_nhwc", eager, "CompositeExplicitAutograd")
         torch.library.register_fake(f"{OWN_NAMESPACE}::conv2d_nhwc", fake, lib=lib)
+        lib.define(
+            "linear_pool(Tensor x, Tensor w, Tensor? bias, float scale, bool relu, int[3] image, int kernel,"
+            " int stride, int padding) -> Tensor"
+        )
+        lib.impl("linear_pool", _linear_pool_eager, "CompositeExplicitAutograd")
+        torch.library.register_fake(f"{OWN_NAMESPACE}::linear_pool", _linear_pool_fake, lib=lib)
         _OWN_LIB = lib
     return getattr(torch.ops, OWN_NAMESPACE)
+
+
+def pooled_size(size: int, kernel: int, stride: int, padding: int) -> int:
+    """max_pool2d's output size along one axis (floor mode)."""
+    return (size + 2 * padding - kernel) // stride + 1
+
+
+def _linear_pool_eager(x, w, bias, scale, relu, image, kernel, stride, padding):
+    """cosim_q.linear on the im2col rows ``(n, oh, ow)`` of ``image`` = [N, OH, OW], then the max pool over
+    each image: rows ``(n, ph, pw)`` of the output channels."""
+    import torch
+
+    q = getattr(torch.ops, NAMESPACE)
+    n, oh, ow = image
+    y = q.linear(x, w, bias, scale, relu).reshape(n, oh, ow, -1).permute(0, 3, 1, 2)
+    pooled = torch.nn.functional.max_pool2d(y, kernel, stride, padding)
+    return pooled.permute(0, 2, 3, 1).reshape(-1, w.shape[0]).contiguous()
+
+
+def _linear_pool_fake(x, w, bias, scale, relu, image, kernel, stride, padding):
+    n, oh, ow = image
+    ph, pw = pooled_size(oh, kernel, stride, padding), pooled_size(ow, kernel, stride, padding)
+    return x.new_empty((n * ph * pw, w.shape[0]), dtype=x.dtype)
+
+
+# Gemmini's store unit pools on mvout (config_st): window and stride up to 3 (2-bit fields), padding up to 3,
+# the image's columns, the pooled rows and columns and the output's pixel pitch up to 255 (8-bit fields).
+POOL_FIELD_MAX = 3
+POOL_DIM_MAX = 255
+
+
+def pool_foldable(image, groups, relu, kernel, stride, padding, acc_rows: int) -> str | None:
+    """Why the max pool of a conv cannot run in Gemmini's store unit (None: it can). ``image``: the conv's
+    output [N, OH, OW]; ``acc_rows``: accumulator rows one band of conv rows may take (half the
+    accumulator: a loop_ws's share); a band of one pooled row needs ``kernel`` conv rows."""
+    _, oh, ow = image
+    if groups != 1:
+        return "a grouped conv is one layer per group"
+    if len(set(kernel)) != 1 or len(set(stride)) != 1 or len(set(padding)) != 1:
+        return "the store unit pools square windows with one stride and padding"
+    k, s, p = kernel[0], stride[0], padding[0]
+    if not (1 <= k <= POOL_FIELD_MAX and 1 <= s <= POOL_FIELD_MAX and p <= POOL_FIELD_MAX):
+        return f"window {k}, stride {s}, padding {p}: config_st's fields hold 1..{POOL_FIELD_MAX}"
+    if p and not relu:
+        return "the store unit counts padding pixels as zero, which is the maximum's -inf only after a ReLU"
+    if max(ow, pooled_size(oh, k, s, p), pooled_size(ow, k, s, p)) > POOL_DIM_MAX:
+        return f"an image side above config_st's {POOL_DIM_MAX}"
+    if k * ow > acc_rows:
+        return f"{k} conv rows of {ow} pixels exceed the {acc_rows} accumulator rows of a loop"
+    return None
 
 
 def loop_conv_legal(x, w, stride, padding, dilation, groups) -> bool:
@@ -207,6 +268,25 @@ def _own_kernel(op):
     return run
 
 
+def im2col(x, w, stride, padding, dilation):
+    """The patches of a convolution of ``x`` (NCHW) by ``w`` (OIHW): [N, OH, OW, C, KH*KW], each the
+    zero-padded input's strided, dilated slice for one filter offset."""
+    import torch
+
+    _, _, h, wd = x.shape
+    _, _, kh, kw = w.shape
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    xp = torch.nn.functional.pad(x, (pw, pw, ph, ph))
+    cols = [
+        xp[:, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw]
+        for i in range(kh)
+        for j in range(kw)
+    ]
+    return torch.stack(cols, dim=2).permute(0, 3, 4, 1, 2)
+
+
 def conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu):
     """cosim_q.conv2d as im2col on the core and one cosim_q.linear per group.
 
@@ -218,18 +298,10 @@ def conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu
     import torch
 
     q = getattr(torch.ops, NAMESPACE)
-    n, c, h, wd = x.shape
+    n = x.shape[0]
     oc, cg, kh, kw = w.shape
-    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    oh = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    ow = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-    xp = torch.nn.functional.pad(x, (pw, pw, ph, ph))
-    cols = [
-        xp[:, :, i * dh : i * dh + sh * (oh - 1) + 1 : sh, j * dw : j * dw + sw * (ow - 1) + 1 : sw]
-        for i in range(kh)
-        for j in range(kw)
-    ]
-    patches = torch.stack(cols, dim=2).permute(0, 3, 4, 1, 2)  # [N, OH, OW, C, KH*KW]
+    patches = im2col(x, w, stride, padding, dilation)
+    oh, ow = patches.shape[1], patches.shape[2]
     og = oc // groups
     outs = []
     for g in range(groups):
@@ -241,10 +313,48 @@ def conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu
     return y.reshape(n, oh, ow, oc).permute(0, 3, 1, 2).contiguous()
 
 
-def layer_decompositions(loop_conv: bool = False) -> dict:
+def conv2d_pool_in_layer(acc_rows: int):
+    """cosim_q.conv2d_pool as im2col on the core and one linear_pool layer (the pool on mvout) where
+    :func:`pool_foldable` allows, else the conv (:func:`conv2d_as_linears`) and max_pool2d on the core."""
+
+    def decompose(x, w, bias, stride, padding, dilation, groups, scale, relu, kernel, pool_stride, pool_padding):
+        import torch
+
+        patches = im2col(x, w, stride, padding, dilation)
+        n, oh, ow = patches.shape[:3]
+        why = pool_foldable((n, oh, ow), groups, relu, kernel, pool_stride, pool_padding, acc_rows)
+        if why is not None:
+            y = conv2d_as_linears(x, w, bias, stride, padding, dilation, groups, scale, relu)
+            return torch.nn.functional.max_pool2d(y, list(kernel), list(pool_stride), list(pool_padding))
+        oc = w.shape[0]
+        k, s, p = kernel[0], pool_stride[0], pool_padding[0]
+        rows = patches.reshape(n * oh * ow, -1)
+        out = own_ops().linear_pool(rows, w.reshape(oc, -1), bias, scale, relu, [n, oh, ow], k, s, p)
+        ph, pw = pooled_size(oh, k, s, p), pooled_size(ow, k, s, p)
+        return out.reshape(n, ph, pw, oc).permute(0, 3, 1, 2).contiguous()
+
+    return decompose
+
+
+def conv2d_pool_on_core(loop_conv: bool):
+    """cosim_q.conv2d_pool as the conv layer(s) and max_pool2d on the core."""
+
+    def decompose(x, w, bias, stride, padding, dilation, groups, scale, relu, kernel, pool_stride, pool_padding):
+        import torch
+
+        conv = conv2d_as_conv_loop if loop_conv else conv2d_as_linears
+        y = conv(x, w, bias, stride, padding, dilation, groups, scale, relu)
+        return torch.nn.functional.max_pool2d(y, list(kernel), list(pool_stride), list(pool_padding))
+
+    return decompose
+
+
+def layer_decompositions(loop_conv: bool = False, pool_rows: int = 0) -> dict:
     """What becomes of each cosim_q op before import: matmul, linear, bmm and add stay (layer
-    calls), conv2d becomes im2col plus linears, the rest (quantize, dequantize) the aten ops of
-    their eager kernels, run on the core."""
+    calls), conv2d becomes im2col plus linears, conv2d_pool im2col plus a linear_pool layer where
+    ``pool_rows`` (accumulator rows a loop_ws owns; 0: none, the program is not for Gemmini) holds a
+    band of its conv rows and the store unit can pool it (else the conv and a max_pool2d on the core),
+    the rest (quantize, dequantize) the aten ops of their eager kernels, run on the core."""
     import torch
 
     q = getattr(torch.ops, NAMESPACE)
@@ -256,12 +366,16 @@ def layer_decompositions(loop_conv: bool = False) -> dict:
         op = getattr(q, name).default
         if name == "conv2d":
             table[op] = conv2d_as_conv_loop if loop_conv else conv2d_as_linears
+        elif name == "conv2d_pool":
+            table[op] = (
+                conv2d_pool_in_layer(pool_rows) if pool_rows and not loop_conv else conv2d_pool_on_core(loop_conv)
+            )
         else:
             table[op] = _own_kernel(op)
     return table
 
 
-def import_with_layer_calls(ep, decomposition_table: dict, *, loop_conv: bool = False):
+def import_with_layer_calls(ep, decomposition_table: dict, *, loop_conv: bool = False, pool_rows: int = 0):
     """``ep`` (an ExportedProgram holding cosim_q nodes) to linalg on tensors, each matmul, linear,
     bmm and add a call of a private layer function (:func:`layer_decompositions` for the others);
     the rest imported as :func:`torch_mlir.fx.export_and_import` does. Each layer function is
@@ -272,9 +386,8 @@ def import_with_layer_calls(ep, decomposition_table: dict, *, loop_conv: bool = 
 
     from compiler.frontend import profile_regions
 
-    if loop_conv:
-        own_ops()  # defined before the decompositions trace it
-    table = {**decomposition_table, **layer_decompositions(loop_conv)}
+    own_ops()  # defined before the decompositions trace them
+    table = {**decomposition_table, **layer_decompositions(loop_conv, pool_rows)}
     # Decomposed here, not by the importer, so the layer nodes can be read in the order it imports them.
     ep = ep.run_decompositions(table)
     segments = profile_regions.segments(ep, is_layer_node)

@@ -44,10 +44,13 @@ def with_dataflow(imported, dataflow: str):
     with ir.Context():
         module = ir.Module.parse(imported.mlir)
         for fn in layer_functions(module):
-            if ir.StringAttr(fn.attributes["cosim_q.op"]).value in ("matmul", "bmm", "linear"):
+            if ir.StringAttr(fn.attributes["cosim_q.op"]).value in ("matmul", "bmm", "linear"):  # not linear_pool
                 fn.attributes[DATAFLOW_ATTR] = ir.StringAttr.get(dataflow)
         text = module_text(module)
-    again = imported.with_loop_conv
+    again, pooled = imported.with_loop_conv, imported.with_pool_rows
     return dataclasses.replace(
-        imported, mlir=text, with_loop_conv=(lambda: with_dataflow(again(), dataflow)) if again else None
+        imported,
+        mlir=text,
+        with_loop_conv=(lambda: with_dataflow(again(), dataflow)) if again else None,
+        with_pool_rows=(lambda rows: with_dataflow(pooled(rows), dataflow)) if pooled else None,
     )

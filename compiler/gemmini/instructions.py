@@ -27,6 +27,7 @@ from __future__ import annotations
 from torch_mlir import ir, passmanager
 from torch_mlir.dialects import func
 
+from compiler.gemmini import pooling
 from compiler.gemmini.output_stationary import OsPlan, emit_os, plan_os
 from compiler.gemmini.plan import PLAN_ATTR, AddPlan, ConvPlan, MatmulPlan, layer_functions, layer_geometry, plan_add
 from compiler.gemmini.rocc import (
@@ -202,6 +203,20 @@ def report_entry(fn, geo: dict, g: GemminiTarget) -> dict:
             "accelerator": "gemmini",
             "reason": how,
         }
+    if geo["op"] == pooling.OP:
+        pp = pooling.plan_pool(geo, g)
+        return {
+            "op": name,
+            "loops": [geo["m"], geo["n"], geo["k"]],
+            "iterators": ["parallel", "parallel", "reduction"],
+            "tile_sizes": [pp.tile_i * g.dim, g.dim, pp.tile_k * g.dim],
+            "vectorized": False,
+            "accelerator": "gemmini",
+            "reason": (
+                f"Gemmini loop_ws (WS) + max pool {pp.kernel}/{pp.stride}/{pp.padding} on mvout: {pp.loops} loop(s) "
+                f"without C, {len(pp.bands())} band(s) of {pp.rows_per_band} pooled rows an image"
+            ),
+        }
     os_plan = _os_plan_of(fn, geo, g)
     if os_plan is not None:
         return {
@@ -321,7 +336,7 @@ def emit_layer(fn, g: GemminiTarget) -> None:
             b.fence()
             func.ReturnOp([])
         return
-    os_plan = _os_plan_of(fn, geo, g)
+    os_plan = None if geo["op"] == pooling.OP else _os_plan_of(fn, geo, g)
     names = [ir.StringAttr(a).value for a in ir.ArrayAttr(fn.attributes["cosim_q.operands"])]
     roles = {"x": "a", "w": "b", "a": "a", "b": "b", "bias": "bias"}
     b = Builder(g.dim)
@@ -329,7 +344,10 @@ def emit_layer(fn, g: GemminiTarget) -> None:
         bases = {roles[nm]: b.address(v) for nm, v in zip(names, args, strict=False)}
         bases["c"] = b.address(args[len(names)])
         b.fence()
-        if os_plan is not None:
+        if geo["op"] == pooling.OP:
+            half = ir.IntegerAttr(ir.DictAttr(fn.attributes[PLAN_ATTR])["acc_half"]).value
+            pooling.emit_pool(b, geo, pooling.plan_pool(geo, g), bases, half, _configs)
+        elif os_plan is not None:
             emit_os(b, geo, os_plan, bases)
         else:
             plan = _plan_of(fn, geo, g)

@@ -38,6 +38,7 @@ from torch_mlir.dialects import bufferization, func, memref
 
 from compiler.errors import CompileError
 from compiler.frontend.layer_calls import NAMESPACE, OP_ATTR, OPERANDS_ATTR
+from compiler.gemmini import pooling
 from compiler.gemmini.output_stationary import DATAFLOWS, choose_dataflow, os_plan_attribute
 from compiler.targets import GemminiTarget
 
@@ -149,7 +150,7 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
 # ---------------------------------------------------------------- the pass
 PLAN_ATTR = "gemmini.plan"
 DATAFLOW_ATTR = "gemmini.dataflow"  # a layer's requested dataflow: auto (default), WS or OS
-MAPPED = ("matmul", "linear", "bmm", "add", "conv2d_nhwc")
+MAPPED = ("matmul", "linear", "bmm", "add", "conv2d_nhwc", "linear_pool")
 
 
 def layer_functions(module) -> list:
@@ -218,6 +219,29 @@ def layer_geometry(fn) -> dict:
             "a_scale": float(np.float32(_attr(fn, "a_scale"))),
             "b_scale": float(np.float32(_attr(fn, "b_scale"))),
             "relu": bool(_attr(fn, "relu", False)),
+            "out": out,
+        }
+    if kind == "linear_pool":
+        (m, k), (n, _) = shapes["x"], shapes["w"]
+
+        def integer(name: str) -> int:
+            return ir.IntegerAttr(fn.attributes[f"{NAMESPACE}.{name}"]).value
+
+        return {
+            "op": kind,
+            "name": name,
+            "m": m,
+            "n": n,
+            "k": k,
+            "batch": 1,
+            "b_transposed": True,
+            "bias": "bias" in shapes,
+            "scale": float(np.float32(_attr(fn, "scale"))),
+            "relu": bool(_attr(fn, "relu", False)),
+            "image": [ir.IntegerAttr(x).value for x in ir.ArrayAttr(fn.attributes[f"{NAMESPACE}.image"])],
+            "kernel": integer("kernel"),
+            "stride": integer("stride"),
+            "padding": integer("padding"),
             "out": out,
         }
     if kind == "matmul":
@@ -500,9 +524,12 @@ def plan_layers(module, g: GemminiTarget) -> int:
                 fn.attributes[PLAN_ATTR] = add_plan_attribute(geo, plan_add(geo["elements"], g), g)
             elif geo["op"] == "conv2d_nhwc":
                 fn.attributes[PLAN_ATTR] = conv_plan_attribute(geo, plan_conv(geo, g), g)
+            elif geo["op"] == pooling.OP:
+                fn.attributes[PLAN_ATTR] = pooling.plan_attribute(geo, pooling.plan_pool(geo, g), g)
             else:
                 plan = plan_matmul(geo["m"], geo["n"], geo["k"], g, batch=geo["batch"], bias=geo["bias"])
                 fn.attributes[PLAN_ATTR] = plan_attribute(geo, plan, g, requested_dataflow(fn))
             if not fn.regions[0].blocks:
                 _placeholder_body(fn)
+        pooling.accumulator_halves(module, PLAN_ATTR, g)
     return len(fns)

@@ -30,7 +30,7 @@ from torch import Tensor
 
 I8_MIN, I8_MAX = -128, 127
 
-OPS = ("matmul", "linear", "bmm", "conv2d", "add", "quantize", "dequantize")
+OPS = ("matmul", "linear", "bmm", "conv2d", "conv2d_pool", "add", "quantize", "dequantize")
 
 SCHEMAS = {
     "matmul": "matmul(Tensor a, Tensor b, Tensor? bias, float scale, bool relu) -> Tensor",
@@ -39,6 +39,10 @@ SCHEMAS = {
     "conv2d": (
         "conv2d(Tensor x, Tensor w, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups,"
         " float scale, bool relu) -> Tensor"
+    ),
+    "conv2d_pool": (
+        "conv2d_pool(Tensor x, Tensor w, Tensor? bias, int[2] stride, int[2] padding, int[2] dilation, int groups,"
+        " float scale, bool relu, int[2] pool_kernel, int[2] pool_stride, int[2] pool_padding) -> Tensor"
     ),
     "add": "add(Tensor a, Tensor b, float a_scale, float b_scale, bool relu) -> Tensor",
     "quantize": "quantize(Tensor x, float scale) -> Tensor",
@@ -132,6 +136,27 @@ def conv2d_ref(
     return requant(acc, scale, relu)
 
 
+def conv2d_pool_ref(
+    x: Tensor,
+    w: Tensor,
+    bias: Tensor | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    groups: int,
+    scale: float,
+    relu: bool,
+    pool_kernel: Sequence[int],
+    pool_stride: Sequence[int],
+    pool_padding: Sequence[int],
+) -> Tensor:
+    """max_pool2d(conv2d_ref(...)) on the int8 result (floor mode, padding counts as -inf): a conv with the
+    max pooling that follows it, one layer. The pool commutes with the requantization (monotone), so
+    pooling the int8 values is pooling the sums."""
+    y = conv2d_ref(x, w, bias, stride, padding, dilation, groups, scale, relu)
+    return torch.nn.functional.max_pool2d(y, list(pool_kernel), list(pool_stride), list(pool_padding))
+
+
 def _spread(w: Tensor, dim: int, d: int) -> Tensor:
     """``w`` with d - 1 zeros between neighbours along ``dim`` (2 or 3); functional (no slice writes),
     so the exported graph needs no in-place ops."""
@@ -197,6 +222,7 @@ REFERENCES = {
     "linear": linear_ref,
     "bmm": bmm_ref,
     "conv2d": conv2d_ref,
+    "conv2d_pool": conv2d_pool_ref,
     "add": add_ref,
     "quantize": quantize_ref,
     "dequantize": dequantize_ref,
@@ -238,6 +264,15 @@ def _fake_conv2d(
     return x.new_empty((x.shape[0], w.shape[0], h, wd), dtype=torch.int8)
 
 
+def _fake_conv2d_pool(
+    x, w, bias, stride, padding, dilation, groups, scale, relu, pool_kernel, pool_stride, pool_padding
+):
+    y = _fake_conv2d(x, w, bias, stride, padding, dilation, groups, scale, relu)
+    h = _conv_out(y.shape[2], pool_kernel[0], pool_stride[0], pool_padding[0], 1)
+    wd = _conv_out(y.shape[3], pool_kernel[1], pool_stride[1], pool_padding[1], 1)
+    return y.new_empty((y.shape[0], y.shape[1], h, wd), dtype=torch.int8)
+
+
 def _fake_add(a: Tensor, b: Tensor, a_scale: float, b_scale: float, relu: bool) -> Tensor:
     return torch.empty_like(a, dtype=torch.int8)
 
@@ -255,6 +290,7 @@ _FAKES = {
     "linear": _fake_linear,
     "bmm": _fake_bmm,
     "conv2d": _fake_conv2d,
+    "conv2d_pool": _fake_conv2d_pool,
     "add": _fake_add,
     "quantize": _fake_quantize,
     "dequantize": _fake_dequantize,

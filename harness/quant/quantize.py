@@ -242,6 +242,21 @@ class _Builder:
         self.done.add(r)
         return r, True
 
+    def fold_max_pool(self, n: fx.Node) -> tuple[fx.Node, list[int], list[int], list[int]] | None:
+        """A max_pool2d that is the only user of ``n`` (a conv's, or its ReLU's, output): it becomes part of
+        the layer (cosim_q.conv2d_pool; the backend decides where it runs). Returns (the pool node, kernel,
+        stride, padding); None for none, or a pool with dilation or ceil_mode."""
+        p = self.only_user(n, {aten.max_pool2d.default})
+        if p is None:
+            return None
+        kw = p.normalized_arguments(self.src, normalize_to_only_use_kwargs=True).kwargs
+        kernel = _pair(kw["kernel_size"])
+        stride = _pair(kw.get("stride") or kernel)
+        if _pair(kw.get("dilation", 1)) != [1, 1] or kw.get("ceil_mode", False):
+            return None
+        self.done.add(p)
+        return p, kernel, stride, _pair(kw.get("padding", 0))
+
     def is_activation(self, a) -> bool:
         return isinstance(a, fx.Node) and a.op != "get_attr" and (a in self.qv or _dtype(a) == torch.float32)
 
@@ -268,6 +283,7 @@ class _Builder:
                 self.done.add(bn)
                 last, bn_folded = bn, True
         last, relu = self.fold_relu(last)
+        pool = self.fold_max_pool(last) if n.target is aten.conv2d.default else None
         xq, xs = self.as_int8(x)
         # a scale fixed elsewhere holds for the weights as they are, not once a BatchNorm is folded in
         ws = (None if bn_folded else self.weight_scales.get(w.target)) or tensor_scale(wt)
@@ -284,12 +300,18 @@ class _Builder:
         wn = self.buffer(wq, f"{w.target}_q")
         if n.target is aten.conv2d.default:
             args = (xq, wn, bias, _pair(stride), _pair(padding), _pair(dilation), int(groups), requant, relu)
-            out = self.g.call_function(q.conv2d.default, args)
-            op = "conv2d"
+            if pool is None:
+                out = self.g.call_function(q.conv2d.default, args)
+                op = "conv2d"
+            else:
+                out = self.g.call_function(q.conv2d_pool.default, (*args, *pool[1:]))
+                op = "conv2d_pool"
         else:
             out = self.g.call_function(q.linear.default, (xq, wn, bias, requant, relu))
             op = "linear"
         self.layers.append({"name": lab, "op": op, "module": _module_path(n), "scale": requant, "relu": relu})
+        if pool is not None:  # the pooled values keep the conv's scale (as a max pool on the core does)
+            last = pool[0]
         self.qv[last] = (out, so)
         self.producer[last] = op
         return True
