@@ -24,7 +24,7 @@ from pathlib import Path
 from configs.paths import cache_root
 from sim.errors import SimError
 from sim.tb.gemmini.stream import TAG_W, Beat, StreamRun, read_result, write_stimulus
-from sim.verilator_build import TIMESCALE, runner_class, verilator_errors
+from sim.verilator_build import ASSERT_FLAGS, TIMESCALE, assertions_enabled, runner_class, verilator_errors
 from sim.verilator_tool import ensure_verilator_on_path, verilator_version
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,7 +46,8 @@ RTL_SOURCES: tuple[Path, ...] = tuple(
     )
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "gemmini_array_tb.sv",)
-FLAGS = ("-O2", "--x-assign", "0", "--x-initial", "0")
+# the blocks' assertions (`ifdef COSIM_ASSERT) are checked in these benches as in the SoC's builds
+FLAGS = ("-O2", "--x-assign", "0", "--x-initial", "0", *(ASSERT_FLAGS if assertions_enabled() else ()))
 RECIPE_VERSION = 1
 
 

@@ -22,6 +22,8 @@ COCOTB_MODULE = "sim.tb.gemmini.exec_cocotb"
 FPU_DIR = RTL_DIR.parent / "fpu"
 RTL_SOURCES: tuple[Path, ...] = (
     RTL_DIR / "gemmini_pkg.sv",
+    RTL_DIR / "gemmini_exec_pkg.sv",
+    RTL_DIR.parent / "cosim_assert_window.sv",
     *(FPU_DIR / n for n in ("fpu_pkg.sv", "fpu_i2f.sv", "fpu_fma.sv", "fpu_f2i.sv")),
     *(
         RTL_DIR / n
@@ -34,6 +36,11 @@ RTL_SOURCES: tuple[Path, ...] = (
             "gemmini_array.sv",
             "gemmini_spad.sv",
             "gemmini_acc.sv",
+            "gemmini_exec_intake.sv",
+            "gemmini_exec_fetch.sv",
+            "gemmini_exec_stream.sv",
+            "gemmini_exec_write.sv",
+            "gemmini_exec_done.sv",
             "gemmini_exec.sv",
         )
     ),
