@@ -540,7 +540,11 @@ module gemmini_exec
     push    = '0;
     push_id = '0;
     // intake: config_ex, a drain with nothing pending, a compute with no reads, an unknown funct
+`ifdef COSIM_MUTATION_PRELOAD_DONE_EARLY
+    push[0]    = in_done || (in_fire && c_pre);  // test only: a preload completes at intake too
+`else
     push[0]    = in_done;
+`endif
     push_id[0] = cmd_i.id;
     // intake: a pending OS result replaced without being written
     push[1]    = in_fire && c_cmp && os_replaced;
@@ -602,7 +606,26 @@ module gemmini_exec
     arrive[0] && arrive_last[0] && arrive[1] && arrive_last[1] |->
     {arrive_job[0], arrive_operand[0]} != {arrive_job[1], arrive_operand[1]})
     else $error("both fetch lanes finished operand %0d of job %0d", arrive_operand[0], arrive_job[0]);
-  // One completion per command: a command is never done twice in one cycle.
+  // One completion per command: an id is accepted only when its last command is
+  // done, and every completion names an accepted id not completed yet (the
+  // mutation COSIM_MUTATION_PRELOAD_DONE_EARLY breaks this; tests/test_gemmini_exec.py).
+  logic [2**IdW-1:0] open_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      open_q <= '0;
+    end else begin
+      if (in_fire) open_q[cmd_i.id] <= 1'b1;
+      for (int i = 0; i < Pushes; i++) if (push[i]) open_q[push_id[i]] <= 1'b0;
+    end
+  end
+  AcceptFreshId: assert property (@(posedge clk_i) disable iff (!checking) in_fire |-> !open_q[cmd_i.id])
+    else $error("exec accepted id %0d while its previous command is not done", cmd_i.id);
+  for (genvar i = 0; i < Pushes; i++) begin : g_done_open
+    DoneOfOpenId: assert property (@(posedge clk_i) disable iff (!checking)
+      push[i] |-> open_q[push_id[i]] || (in_fire && cmd_i.id == push_id[i]))
+      else $error("exec completes id %0d (path %0d), which is not open: a second completion", push_id[i], i);
+  end
+  // ... and no id twice in one cycle.
   for (genvar i = 0; i < Pushes; i++) begin : g_done_unique
     for (genvar j = i + 1; j < Pushes; j++) begin : g_pair
       DoneOnce: assert property (@(posedge clk_i) disable iff (!checking)

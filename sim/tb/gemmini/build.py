@@ -59,11 +59,11 @@ class ArrayBuild:
     cached: bool
 
 
-def _key(sources: Sequence[Path], extra: dict) -> str:
+def _key(sources: Sequence[Path], extra: dict, flags: Sequence[str] = FLAGS) -> str:
     inputs = {
         "recipe": RECIPE_VERSION,
         **extra,
-        "flags": FLAGS,
+        "flags": list(flags),
         "verilator": verilator_version(),
         "cocotb": metadata.version("cocotb"),
         "sources": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sources},
@@ -87,14 +87,20 @@ def build_array_tb(dim: int) -> ArrayBuild:
 
 
 def cached_build(
-    toplevel: str, sources: Sequence[Path], parameters: dict[str, int], dim: int, key_extra: dict
+    toplevel: str,
+    sources: Sequence[Path],
+    parameters: dict[str, int],
+    dim: int,
+    key_extra: dict,
+    flags: Sequence[str] = FLAGS,
 ) -> ArrayBuild:
-    """A cocotb Verilator build of ``toplevel`` under ``$COSIM_CACHE/<toplevel>``, keyed by ``key_extra`` and
-    the sources' contents; from the cache, or built now (waits for a concurrent builder of the same entry)."""
+    """A cocotb Verilator build of ``toplevel`` under ``$COSIM_CACHE/<toplevel>``, keyed by ``key_extra``, the
+    flags and the sources' contents; from the cache, or built now (waits for a concurrent builder of the same
+    entry)."""
     ensure_verilator_on_path()
     root = cache_root() / toplevel
     root.mkdir(parents=True, exist_ok=True)
-    entry = root / f"dim{dim}-{_key(sources, key_extra)}"
+    entry = root / f"dim{dim}-{_key(sources, key_extra, flags)}"
     m = _manifest(entry, toplevel)
     if m:
         return ArrayBuild(dim, entry, m["build_seconds"], True)
@@ -112,7 +118,7 @@ def cached_build(
                 sources=[str(p) for p in sources],
                 hdl_toplevel=toplevel,
                 parameters=parameters,
-                build_args=list(FLAGS),
+                build_args=list(flags),
                 build_dir=tmp,
                 timescale=TIMESCALE,
                 log_file=log,

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from sim.gemmini.params import GemminiParams
-from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
+from sim.tb.gemmini.build import FLAGS, RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
 
 TOPLEVEL = "exec_tb"
 COCOTB_MODULE = "sim.tb.gemmini.exec_cocotb"
@@ -58,10 +58,12 @@ def _parameters(p: GemminiParams) -> dict[str, int]:
     }
 
 
-def build_exec_tb(p: GemminiParams) -> ArrayBuild:
-    """The execute controller's test bench at ``p``'s sizes, from the cache or built now."""
+def build_exec_tb(p: GemminiParams, defines: tuple[str, ...] = ()) -> ArrayBuild:
+    """The execute controller's test bench at ``p``'s sizes, from the cache or built now; ``defines`` are
+    test-only macros (a mutation the assertions must catch)."""
     params = _parameters(p)
-    return cached_build(TOPLEVEL, RTL_SOURCES + TB_SOURCES, params, p.dim, params)
+    flags = (*FLAGS, *(f"+define+{d}" for d in defines))
+    return cached_build(TOPLEVEL, RTL_SOURCES + TB_SOURCES, params, p.dim, params, flags)
 
 
 @dataclass
