@@ -213,13 +213,14 @@ module gemmini_unit_alloc
   logic checking;
   cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
 
-  // A command offered to the ROB stays, unchanged, until taken (the ROB's
-  // ready may come late); an inserted drain comes only between a mesh command and
-  // a command that is not one.
+  // A command of the instruction buffer (or a drain inserted before it) offered
+  // to the ROB stays, unchanged, until taken. The unroller's offer may change:
+  // it offers a load until the look-ahead is ready, then the compute.
   AllocHeld: assert property (@(posedge clk_i) disable iff (!checking)
-    alloc_valid_o && !alloc_ready_i |=>
+    alloc_valid_o && !alloc_ready_i && !loop_q |=>
     alloc_valid_o && $stable(alloc_funct_o) && $stable(alloc_rs1_o) && $stable(alloc_rs2_o) && $stable(alloc_tag_o))
     else $error("gemmini allocation withdrew or changed a command before the ROB took it");
+  // An inserted drain comes only between a mesh command and one that is not.
   DrainAfterMesh: assert property (@(posedge clk_i) disable iff (!checking)
     alloc_valid_o && alloc_funct_o == FunctDrain |-> last_mesh_q)
     else $error("gemmini allocation inserted a drain after a command that is not a mesh command");
