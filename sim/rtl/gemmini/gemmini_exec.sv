@@ -96,18 +96,18 @@ module gemmini_exec
   // One operand read: `count` memory rows from `base` every `stride`.
   typedef struct packed {
     logic [JobW-1:0]   job;
-    logic [1:0]        opnd;      // operand_e
+    logic [1:0]        operand;      // operand_e
     logic              acc;
-    logic              tr;        // write memory row i as buffer column i
-    logic              chk_f;     // also wait for the job's own drain rows
+    logic              transpose;        // write memory row i as buffer column i
+    logic              check_drain;     // also wait for the job's own drain rows
     logic [25:0]       base;
     logic [15:0]       stride;
     logic [CountW-1:0] count;
-    logic [CountW-1:0] mcols;
+    logic [CountW-1:0] memory_cols;
     row_t              lo, hi;    // rows read: [lo, hi)
-    logic              cmp_last;  // a read of the compute: its done comes with the last of them
-    logic              cmp_pair;  // the compute reads A and B (done when both are in)
-    logic [IdW-1:0]    cmp_id;
+    logic              compute_last;  // a read of the compute: its done comes with the last of them
+    logic              compute_pair;  // the compute reads A and B (done when both are in)
+    logic [IdW-1:0]    compute_id;
   } task_t;
 
   // ---------------------------------------------------------------- job ring
@@ -134,7 +134,7 @@ module gemmini_exec
   logic [31:0]       macs_q [Jobs];
   logic [CountW-1:0] pre_bd_cols_q [Jobs];  // columns of the preload's weights (WS MAC count)
 
-  function automatic logic [JobW-1:0] rel(logic [JobW-1:0] x, logic [JobW-1:0] base);
+  function automatic logic [JobW-1:0] relative(logic [JobW-1:0] x, logic [JobW-1:0] base);
     return x - base;
   endfunction
 
@@ -142,7 +142,7 @@ module gemmini_exec
   logic [CountW-1:0] result_rows [Jobs], drain_rows [Jobs];
   always_comb begin
     for (int x = 0; x < Jobs; x++) begin
-      alive[x]       = PtrW'(rel(JobW'(x), head)) < jobs;
+      alive[x]       = PtrW'(relative(JobW'(x), head)) < jobs;
       result_acc[x]  = result_dst_q[x].acc;
       drain_acc[x]   = drain_dst_q[x].acc;
       result_rows[x] = result_dst_q[x].rows;
@@ -152,12 +152,12 @@ module gemmini_exec
 
   // ---------------------------------------------------------------- intake
 
-  logic              in_fire, c_pre, c_cmp, c_flip, c_drain, in_done, alloc, cj_alloc;
-  logic [JobW-1:0]   cj, pend;
-  logic              pend_v, osv, dr_pre, dr_cmp, pre_read, pre_c, pre_bd, read_a, read_b, mrec, os_replaced;
-  dst_t              os_dst, pre_dst, mdst;
-  row_t              flo, fhi, mlo, mhi;
-  logic [CountW-1:0] pre_bd_cols;
+  logic              cmd_fire, is_preload, is_compute, is_flip, is_drain, cmd_done, alloc, compute_alloc;
+  logic [JobW-1:0]   compute_job, pending_job;
+  logic              pending, os_pending, drain_preload, drain_compute, preload_read, preload_c, preload_bd, read_a, read_b, result, os_replaced;
+  dst_t              os_dst, preload_dst, result_dst;
+  row_t              drain_lo, drain_hi, result_lo, result_hi;
+  logic [CountW-1:0] preload_bd_cols;
   logic [31:0]       macs;
   logic              push0, push1;
   task_t             task0, task1;
@@ -165,21 +165,21 @@ module gemmini_exec
   logic [31:0]       cfg_scale;
   logic [ShiftW-1:0] cfg_shift;
   logic [15:0]       cfg_cstride;
-  logic              done_room, held, task_room1, task_room2, fetch_idle, stream_active, arr_busy, write_idle;
+  logic              done_room, held, task_room1, task_room2, fetch_idle, stream_active, array_busy, write_idle;
 
   gemmini_exec_intake #(.Dim(Dim), .HasWs(HasWs), .dst_t(dst_t), .task_t(task_t)) u_intake (
     .clk_i, .rst_ni,
     .cmd_valid_i, .cmd_ready_o, .cmd_i,
-    .fire_o            (in_fire),
-    .is_preload_o      (c_pre),
-    .is_compute_o      (c_cmp),
-    .is_flip_o         (c_flip),
-    .is_drain_o        (c_drain),
-    .done_o            (in_done),
+    .fire_o            (cmd_fire),
+    .is_preload_o      (is_preload),
+    .is_compute_o      (is_compute),
+    .is_flip_o         (is_flip),
+    .is_drain_o        (is_drain),
+    .done_o            (cmd_done),
     .done_room_i       (done_room),
     .task_room1_i      (task_room1),
     .task_room2_i      (task_room2),
-    .idle_i            (fetch_idle && !stream_active && !arr_busy && write_idle),
+    .idle_i            (fetch_idle && !stream_active && !array_busy && write_idle),
     .jobs_i            (jobs),
     .head_i            (head),
     .tail_i            (tail),
@@ -190,27 +190,27 @@ module gemmini_exec
     .drain_i           (drain_q),
     .drain_done_i      (drain_done_q),
     .alloc_o           (alloc),
-    .job_o             (cj),
-    .job_alloc_o       (cj_alloc),
-    .pending_o         (pend_v),
-    .pending_job_o     (pend),
-    .os_pending_o      (osv),
+    .job_o             (compute_job),
+    .job_alloc_o       (compute_alloc),
+    .pending_o         (pending),
+    .pending_job_o     (pending_job),
+    .os_pending_o      (os_pending),
     .os_dst_o          (os_dst),
-    .drain_preload_o   (dr_pre),
-    .drain_compute_o   (dr_cmp),
-    .drain_lo_o        (flo),
-    .drain_hi_o        (fhi),
-    .preload_read_o    (pre_read),
-    .preload_c_o       (pre_c),
-    .preload_dst_o     (pre_dst),
-    .preload_bd_o      (pre_bd),
-    .preload_bd_cols_o (pre_bd_cols),
+    .drain_preload_o   (drain_preload),
+    .drain_compute_o   (drain_compute),
+    .drain_lo_o        (drain_lo),
+    .drain_hi_o        (drain_hi),
+    .preload_read_o    (preload_read),
+    .preload_c_o       (preload_c),
+    .preload_dst_o     (preload_dst),
+    .preload_bd_o      (preload_bd),
+    .preload_bd_cols_o (preload_bd_cols),
     .read_a_o          (read_a),
     .read_b_o          (read_b),
-    .result_o          (mrec),
-    .result_dst_o      (mdst),
-    .result_lo_o       (mlo),
-    .result_hi_o       (mhi),
+    .result_o          (result),
+    .result_dst_o      (result_dst),
+    .result_lo_o       (result_lo),
+    .result_hi_o       (result_hi),
     .os_replaced_o     (os_replaced),
     .macs_o            (macs),
     .push0_o           (push0),
@@ -357,17 +357,17 @@ module gemmini_exec
     .out_df_o    (out_df),
     .out_tag_o   (out_tag),
     .out_c_o     (out_c),
-    .busy_o      (arr_busy)
+    .busy_o      (array_busy)
   );
 
   // ---------------------------------------------------------------- write queue
 
-  logic            wq_pop, wq_drain, wq_last;
-  logic [JobW-1:0] wq_job;
+  logic            write_pop, write_drain, write_last;
+  logic [JobW-1:0] write_job;
   /* verilator lint_off UNUSEDSIGNAL */
-  dst_t            wdst;  // rows are in the record for the stream, not the write
+  dst_t            write_dst;  // rows are in the record for the stream, not the write
   /* verilator lint_on UNUSEDSIGNAL */
-  assign wdst = wq_drain ? drain_dst_q[wq_job] : result_dst_q[wq_job];
+  assign write_dst = write_drain ? drain_dst_q[write_job] : result_dst_q[write_job];
 
   gemmini_exec_write #(.Dim(Dim), .SpRowW(SpRowW), .AccRowW(AccRowW), .TagW(TagW)) u_write (
     .clk_i, .rst_ni,
@@ -381,15 +381,15 @@ module gemmini_exec
     .out_tag_i        (out_tag),
     .out_row_i        (out_row),
     .out_c_i          (out_c),
-    .head_job_o       (wq_job),
-    .head_drain_o     (wq_drain),
-    .head_last_o      (wq_last),
-    .dst_acc_i        (wdst.acc),
-    .dst_accumulate_i (wdst.accum),
-    .dst_row_i        (wdst.row),
-    .dst_cols_i       (wdst.cols),
-    .dst_id_i         (wdst.id),
-    .pop_o            (wq_pop),
+    .head_job_o       (write_job),
+    .head_drain_o     (write_drain),
+    .head_last_o      (write_last),
+    .dst_acc_i        (write_dst.acc),
+    .dst_accumulate_i (write_dst.accum),
+    .dst_row_i        (write_dst.row),
+    .dst_cols_i       (write_dst.cols),
+    .dst_id_i         (write_dst.id),
+    .pop_o            (write_pop),
     .sp_wr_valid_o, .sp_wr_ready_i, .sp_wr_row_o, .sp_wr_mask_o, .sp_wr_data_o, .sp_wr_id_o,
     .acc_wr_valid_o, .acc_wr_ready_i, .acc_wr_row_o, .acc_wr_mask_o, .acc_wr_data_o, .acc_wr_accumulate_o,
     .acc_wr_id_o
@@ -428,7 +428,7 @@ module gemmini_exec
         // a new job
         tail_q <= tail_q + 1'b1;
         compute_q[tail] <= 1'b0; flip_q[tail] <= 1'b0; skip_q[tail] <= 1'b0;
-        drain_only_q[tail] <= c_drain;
+        drain_only_q[tail] <= is_drain;
         pre_c_q[tail] <= 1'b0; done_at_stream_q[tail] <= 1'b0;
         p_zero_q[tail] <= 1'b1; p_in_q[tail] <= 1'b1;
         a_zero_q[tail] <= 1'b1; a_in_q[tail] <= 1'b1; b_zero_q[tail] <= 1'b1; b_in_q[tail] <= 1'b1;
@@ -438,62 +438,62 @@ module gemmini_exec
         result_q[tail] <= 1'b0; result_done_q[tail] <= 1'b0; pre_bd_q[tail] <= 1'b0;
         macs_q[tail] <= '0;
       end
-      if (in_fire && c_pre) begin
-        if (pend_v) skip_q[pend] <= 1'b1;  // a preload replaced before its compute: nothing of it stays
-        pre_c_q[tail]       <= pre_c;
-        pre_dst_q[tail]     <= pre_dst;
-        pre_bd_q[tail]      <= pre_bd;
-        pre_bd_cols_q[tail] <= pre_bd_cols;
-        if (pre_read) begin
+      if (cmd_fire && is_preload) begin
+        if (pending) skip_q[pending_job] <= 1'b1;  // a preload replaced before its compute: nothing of it stays
+        pre_c_q[tail]       <= preload_c;
+        pre_dst_q[tail]     <= preload_dst;
+        pre_bd_q[tail]      <= preload_bd;
+        pre_bd_cols_q[tail] <= preload_bd_cols;
+        if (preload_read) begin
           p_zero_q[tail] <= 1'b0;
           p_in_q[tail]   <= 1'b0;
         end
-        if (dr_pre) begin
+        if (drain_preload) begin
           drain_q[tail]     <= 1'b1;
           drain_dst_q[tail] <= os_dst;
-          drain_lo_q[tail]  <= flo;
-          drain_hi_q[tail]  <= fhi;
+          drain_lo_q[tail]  <= drain_lo;
+          drain_hi_q[tail]  <= drain_hi;
         end
       end
-      if (in_fire && c_cmp) begin
-        compute_q[cj]        <= 1'b1;
-        flip_q[cj]           <= c_flip;
-        done_at_stream_q[cj] <= !cj_alloc && !pre_c_q[cj];
+      if (cmd_fire && is_compute) begin
+        compute_q[compute_job]        <= 1'b1;
+        flip_q[compute_job]           <= is_flip;
+        done_at_stream_q[compute_job] <= !compute_alloc && !pre_c_q[compute_job];
         if (read_a) begin
-          a_zero_q[cj] <= 1'b0;
-          a_in_q[cj]   <= 1'b0;
+          a_zero_q[compute_job] <= 1'b0;
+          a_in_q[compute_job]   <= 1'b0;
         end
         if (read_b) begin
-          b_zero_q[cj] <= 1'b0;
-          b_in_q[cj]   <= 1'b0;
+          b_zero_q[compute_job] <= 1'b0;
+          b_in_q[compute_job]   <= 1'b0;
         end
-        result_q[cj]     <= mrec;
-        result_dst_q[cj] <= mdst;
-        result_lo_q[cj]  <= mlo;
-        result_hi_q[cj]  <= mhi;
-        macs_q[cj]       <= macs;
-        if (dr_cmp) begin
-          drain_q[cj]          <= 1'b1;
-          drain_dst_q[cj]      <= os_dst;
-          drain_lo_q[cj]       <= flo;
-          drain_hi_q[cj]       <= fhi;
-          p_before_drain_q[cj] <= !cj_alloc;  // the P read was queued before this drain
+        result_q[compute_job]     <= result;
+        result_dst_q[compute_job] <= result_dst;
+        result_lo_q[compute_job]  <= result_lo;
+        result_hi_q[compute_job]  <= result_hi;
+        macs_q[compute_job]       <= macs;
+        if (drain_compute) begin
+          drain_q[compute_job]          <= 1'b1;
+          drain_dst_q[compute_job]      <= os_dst;
+          drain_lo_q[compute_job]       <= drain_lo;
+          drain_hi_q[compute_job]       <= drain_hi;
+          p_before_drain_q[compute_job] <= !compute_alloc;  // the P read was queued before this drain
         end
       end
-      if (in_fire && c_drain && osv) begin
-        if (pend_v) begin
-          drain_q[pend]          <= 1'b1;
-          drain_dst_q[pend]      <= os_dst;
-          drain_lo_q[pend]       <= flo;
-          drain_hi_q[pend]       <= fhi;
-          drain_cmd_q[pend]      <= 1'b1;
-          drain_id_q[pend]       <= cmd_i.id;
-          p_before_drain_q[pend] <= !p_zero_q[pend];
+      if (cmd_fire && is_drain && os_pending) begin
+        if (pending) begin
+          drain_q[pending_job]          <= 1'b1;
+          drain_dst_q[pending_job]      <= os_dst;
+          drain_lo_q[pending_job]       <= drain_lo;
+          drain_hi_q[pending_job]       <= drain_hi;
+          drain_cmd_q[pending_job]      <= 1'b1;
+          drain_id_q[pending_job]       <= cmd_i.id;
+          p_before_drain_q[pending_job] <= !p_zero_q[pending_job];
         end else begin
           drain_q[tail]     <= 1'b1;
           drain_dst_q[tail] <= os_dst;
-          drain_lo_q[tail]  <= flo;
-          drain_hi_q[tail]  <= fhi;
+          drain_lo_q[tail]  <= drain_lo;
+          drain_hi_q[tail]  <= drain_hi;
           drain_cmd_q[tail] <= 1'b1;
           drain_id_q[tail]  <= cmd_i.id;
         end
@@ -515,14 +515,14 @@ module gemmini_exec
       if (tile_end && kind == TileFlush) drain_streamed_q[stream_job] <= 1'b1;
 
       // ---- write: a result's last row accepted
-      if (wq_pop && wq_last) begin
-        if (wq_drain) drain_done_q[wq_job] <= 1'b1;
-        else result_done_q[wq_job] <= 1'b1;
+      if (write_pop && write_last) begin
+        if (write_drain) drain_done_q[write_job] <= 1'b1;
+        else result_done_q[write_job] <= 1'b1;
       end
 
       // a drain added to a job whose P is read: that P must ride on the drain tile or a carrier
-      if (in_fire && c_drain && osv && pend_v) carried_q[pend] <= 1'b0;
-      if (in_fire && c_cmp && dr_cmp) carried_q[cj] <= 1'b0;
+      if (cmd_fire && is_drain && os_pending && pending) carried_q[pending_job] <= 1'b0;
+      if (cmd_fire && is_compute && drain_compute) carried_q[compute_job] <= 1'b0;
     end
   end
 
@@ -532,8 +532,8 @@ module gemmini_exec
   logic [Pushes-1:0][IdW-1:0] push_id;
 
   // the other operand of a compute reading A and B is in (registered)
-  function automatic logic partner_in(logic [JobW-1:0] j, logic [1:0] opnd);
-    return opnd == OpA ? b_in_q[j] : a_in_q[j];
+  function automatic logic partner_in(logic [JobW-1:0] j, logic [1:0] operand);
+    return operand == OpA ? b_in_q[j] : a_in_q[j];
   endfunction
 
   always_comb begin
@@ -541,13 +541,13 @@ module gemmini_exec
     push_id = '0;
     // intake: config_ex, a drain with nothing pending, a compute with no reads, an unknown funct
 `ifdef COSIM_MUTATION_PRELOAD_DONE_EARLY
-    push[0]    = in_done || (in_fire && c_pre);  // test only: a preload completes at intake too
+    push[0]    = cmd_done || (cmd_fire && is_preload);  // test only: a preload completes at intake too
 `else
-    push[0]    = in_done;
+    push[0]    = cmd_done;
 `endif
     push_id[0] = cmd_i.id;
     // intake: a pending OS result replaced without being written
-    push[1]    = in_fire && c_cmp && os_replaced;
+    push[1]    = cmd_fire && is_compute && os_replaced;
     push_id[1] = os_dst.id;
     // fetch: a compute's reads are in (with A and B, at the later of the two;
     // lane 0 reports when both come in the same cycle)
@@ -561,15 +561,15 @@ module gemmini_exec
     push[3]    = (tile_end && kind == TileCompute && done_at_stream_q[stream_job]) || skip;
     push_id[3] = pre_dst_q[stream_job].id;
     // write: a result's last row
-    push[4]    = wq_pop && wq_last;
-    push_id[4] = wdst.id;
-    push[5]    = wq_pop && wq_last && wq_drain && drain_cmd_q[wq_job];
-    push_id[5] = drain_id_q[wq_job];
+    push[4]    = write_pop && write_last;
+    push_id[4] = write_dst.id;
+    push[5]    = write_pop && write_last && write_drain && drain_cmd_q[write_job];
+    push_id[5] = drain_id_q[write_job];
   end
 
   gemmini_exec_done #(.Pushes(Pushes), .Depth(16)) u_done (
     .clk_i, .rst_ni,
-    .accept_i     (in_fire),
+    .accept_i     (cmd_fire),
     .room_o       (done_room),
     .held_o       (held),
     .push_i       (push),
@@ -581,8 +581,8 @@ module gemmini_exec
   // ---------------------------------------------------------------- events
 
   assign perf_macs_o          = tile_start && kind == TileCompute ? macs_q[stream_job] : '0;
-  assign perf_busy_o          = jobs != '0 || held || arr_busy;
-  assign perf_mesh_busy_o     = arr_busy;
+  assign perf_busy_o          = jobs != '0 || held || array_busy;
+  assign perf_mesh_busy_o     = array_busy;
   assign perf_stall_mem_o     = (sp_rd_valid_o && !sp_rd_ready_i) || (acc_rd_valid_o && !acc_rd_ready_i) ||
                                 (sp_rd1_valid_o && !sp_rd1_ready_i) ||
                                 (sp_wr_valid_o && !sp_wr_ready_i) || (acc_wr_valid_o && !acc_wr_ready_i);
@@ -599,8 +599,8 @@ module gemmini_exec
   // A result row written belongs to a job still in the ring (the head retires
   // only after its rows are written).
   WriteOfStreamedJob: assert property (@(posedge clk_i) disable iff (!checking)
-    wq_pop |-> alive[wq_job])
-    else $error("exec wrote a result row of job %0d, which is not in the ring", wq_job);
+    write_pop |-> alive[write_job])
+    else $error("exec wrote a result row of job %0d, which is not in the ring", write_job);
   // An operand of a job is read by one task: the two lanes never finish the same one.
   OperandArrivesOnce: assert property (@(posedge clk_i) disable iff (!checking)
     arrive[0] && arrive_last[0] && arrive[1] && arrive_last[1] |->
@@ -614,15 +614,15 @@ module gemmini_exec
     if (!rst_ni) begin
       open_q <= '0;
     end else begin
-      if (in_fire) open_q[cmd_i.id] <= 1'b1;
+      if (cmd_fire) open_q[cmd_i.id] <= 1'b1;
       for (int i = 0; i < Pushes; i++) if (push[i]) open_q[push_id[i]] <= 1'b0;
     end
   end
-  AcceptFreshId: assert property (@(posedge clk_i) disable iff (!checking) in_fire |-> !open_q[cmd_i.id])
+  AcceptFreshId: assert property (@(posedge clk_i) disable iff (!checking) cmd_fire |-> !open_q[cmd_i.id])
     else $error("exec accepted id %0d while its previous command is not done", cmd_i.id);
   for (genvar i = 0; i < Pushes; i++) begin : g_done_open
     DoneOfOpenId: assert property (@(posedge clk_i) disable iff (!checking)
-      push[i] |-> open_q[push_id[i]] || (in_fire && cmd_i.id == push_id[i]))
+      push[i] |-> open_q[push_id[i]] || (cmd_fire && cmd_i.id == push_id[i]))
       else $error("exec completes id %0d (path %0d), which is not open: a second completion", push_id[i], i);
   end
   // ... and no id twice in one cycle.

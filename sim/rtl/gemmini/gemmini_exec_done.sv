@@ -21,38 +21,38 @@ module gemmini_exec_done
   output logic [IdW-1:0]                done_id_o      // out: ... its id
 );
 
-  logic [IdW-1:0]    dq_q [Depth];
-  logic [DepthW-1:0] dq_rd_q, dq_wr_q;
-  logic [DepthW:0]   dq_cnt_q;
+  logic [IdW-1:0]    ids_q [Depth];
+  logic [DepthW-1:0] head_q, tail_q;
+  logic [DepthW:0]   count_q;
   logic [DepthW:0]   held_q;  // commands accepted whose done has not left
 
-  assign done_valid_o = dq_cnt_q != '0;
-  assign done_id_o    = dq_q[dq_rd_q];
+  assign done_valid_o = count_q != '0;
+  assign done_id_o    = ids_q[head_q];
   assign room_o       = held_q < (DepthW + 1)'(Depth);
   assign held_o       = held_q != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      dq_rd_q  <= '0;
-      dq_wr_q  <= '0;
-      dq_cnt_q <= '0;
+      head_q  <= '0;
+      tail_q  <= '0;
+      count_q <= '0;
       held_q   <= '0;
-      for (int i = 0; i < Depth; i++) dq_q[i] <= '0;
+      for (int i = 0; i < Depth; i++) ids_q[i] <= '0;
     end else begin
-      logic [DepthW-1:0] w;
-      logic [DepthW:0]   n;
-      w = dq_wr_q;
-      n = '0;
+      logic [DepthW-1:0] tail;
+      logic [DepthW:0]   pushed;
+      tail = tail_q;
+      pushed = '0;
       for (int i = 0; i < Pushes; i++) begin
         if (push_i[i]) begin
-          dq_q[w] <= push_id_i[i];
-          w = w + 1'b1;
-          n = n + 1'b1;
+          ids_q[tail] <= push_id_i[i];
+          tail = tail + 1'b1;
+          pushed = pushed + 1'b1;
         end
       end
-      dq_wr_q  <= w;
-      dq_cnt_q <= dq_cnt_q + n - (DepthW + 1)'(done_valid_o);
-      if (done_valid_o) dq_rd_q <= dq_rd_q + 1'b1;
+      tail_q  <= tail;
+      count_q <= count_q + pushed - (DepthW + 1)'(done_valid_o);
+      if (done_valid_o) head_q <= head_q + 1'b1;
       held_q <= held_q + (DepthW + 1)'(accept_i) - (DepthW + 1)'(done_valid_o);
     end
   end
@@ -64,8 +64,8 @@ module gemmini_exec_done
   // Dones queued never exceed the commands held, nor the held count the depth:
   // a command completes at most once, and only after it was accepted.
   DoneCountInRange: assert property (@(posedge clk_i) disable iff (!checking)
-    dq_cnt_q <= held_q && held_q <= (DepthW + 1)'(Depth))
-    else $error("exec completions: %0d queued, %0d held, depth %0d", dq_cnt_q, held_q, Depth);
+    count_q <= held_q && held_q <= (DepthW + 1)'(Depth))
+    else $error("exec completions: %0d queued, %0d held, depth %0d", count_q, held_q, Depth);
   AcceptWithRoom: assert property (@(posedge clk_i) disable iff (!checking) accept_i |-> room_o)
     else $error("exec accepted a command with %0d held", held_q);
 `endif

@@ -90,200 +90,200 @@ module gemmini_exec_fetch
   output in_t [Dim-1:0]            read_p_o           // out: the P row
 );
 
-  function automatic logic [JobW-1:0] rel(logic [JobW-1:0] x, logic [JobW-1:0] base);
+  function automatic logic [JobW-1:0] relative(logic [JobW-1:0] x, logic [JobW-1:0] base);
     return x - base;
   endfunction
 
   // ---------------------------------------------------------------- task queue
 
-  task_t            tq_q [TaskDepth];
-  logic [TaskW-1:0] tq_rd_q, tq_wr_q, tq_rd1;
-  logic [TaskW:0]   tq_cnt_q;
-  logic [1:0]       tpop;  // tasks leaving the queue this cycle
+  task_t            tasks_q [TaskDepth];
+  logic [TaskW-1:0] task_head_q, task_tail_q, task_next;
+  logic [TaskW:0]   task_count_q;
+  logic [1:0]       task_pop;  // tasks leaving the queue this cycle
 
-  assign room1_o = tq_cnt_q <= (TaskW + 1)'(TaskDepth - 1);
-  assign room2_o = tq_cnt_q <= (TaskW + 1)'(TaskDepth - 2);
+  assign room1_o = task_count_q <= (TaskW + 1)'(TaskDepth - 1);
+  assign room2_o = task_count_q <= (TaskW + 1)'(TaskDepth - 2);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tq_rd_q  <= '0;
-      tq_wr_q  <= '0;
-      tq_cnt_q <= '0;
-      for (int i = 0; i < TaskDepth; i++) tq_q[i] <= '0;
+      task_head_q  <= '0;
+      task_tail_q  <= '0;
+      task_count_q <= '0;
+      for (int i = 0; i < TaskDepth; i++) tasks_q[i] <= '0;
     end else begin
       logic [TaskW-1:0] w;
-      w = tq_wr_q;
+      w = task_tail_q;
       if (push0_i) begin
-        tq_q[w] <= task0_i;
+        tasks_q[w] <= task0_i;
         w = w + 1'b1;
       end
       if (push1_i) begin
-        tq_q[w] <= task1_i;
+        tasks_q[w] <= task1_i;
         w = w + 1'b1;
       end
-      tq_wr_q  <= w;
-      tq_cnt_q <= tq_cnt_q + (TaskW + 1)'(push0_i) + (TaskW + 1)'(push1_i) - (TaskW + 1)'(tpop);
-      tq_rd_q  <= tq_rd_q + TaskW'(tpop);
+      task_tail_q  <= w;
+      task_count_q <= task_count_q + (TaskW + 1)'(push0_i) + (TaskW + 1)'(push1_i) - (TaskW + 1)'(task_pop);
+      task_head_q  <= task_head_q + TaskW'(task_pop);
     end
   end
 
   // ---------------------------------------------------------------- lanes
 
-  task_t             ft, ft2;
-  logic              ft_v, ft_buf_busy, ft_haz, ft_block, ft_fire, ft_last;
-  logic              ft2_v, ft2_buf_busy, ft2_haz, ft2_block, ft2_fire, ft2_last;
-  logic [CountW-1:0] fi_q, fi2_q;
-  logic              l2done_q;  // lane 1 has requested every row of its task
+  task_t             head_task, next_task;
+  logic              head_valid, head_set_busy, head_hazard, head_blocked, head_fire, head_last;
+  logic              next_valid, next_set_busy, next_hazard, next_blocked, next_fire, next_last;
+  logic [CountW-1:0] head_index_q, next_index_q;
+  logic              next_requested_q;  // lane 1 has requested every row of its task
   /* verilator lint_off UNUSEDSIGNAL */
-  row_t              ft_row, ft2_row;  // legal rows fit the port
+  row_t              head_row, next_row;  // legal rows fit the port
   /* verilator lint_on UNUSEDSIGNAL */
-  assign tq_rd1 = tq_rd_q + 1'b1;
-  assign ft     = tq_q[tq_rd_q];
-  assign ft2    = tq_q[tq_rd1];
-  assign ft_v   = tq_cnt_q != '0;
-  assign ft2_v  = tq_cnt_q >= (TaskW + 1)'(2) && !l2done_q && !ft2.acc;
+  assign task_next = task_head_q + 1'b1;
+  assign head_task     = tasks_q[task_head_q];
+  assign next_task    = tasks_q[task_next];
+  assign head_valid   = task_count_q != '0;
+  assign next_valid  = task_count_q >= (TaskW + 1)'(2) && !next_requested_q && !next_task.acc;
 
   // {the task's buffer set is still streamed, the task reads rows not written yet}
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [1:0] task_wait(task_t t);
-    logic [JobW-1:0] mrel;
-    logic busy, haz;
-    busy = rel(t.job, stream_i) >= JobW'(BufSets);
-    mrel = rel(t.job, head_i);
-    haz = 1'b0;
+    logic [JobW-1:0] job_age;
+    logic busy, hazard;
+    busy = relative(t.job, stream_i) >= JobW'(BufSets);
+    job_age = relative(t.job, head_i);
+    hazard = 1'b0;
     for (int x = 0; x < Jobs; x++) begin
       logic older, own;
-      older = alive_i[x] && rel(JobW'(x), head_i) < mrel;
-      own   = JobW'(x) == t.job && t.chk_f;
+      older = alive_i[x] && relative(JobW'(x), head_i) < job_age;
+      own   = JobW'(x) == t.job && t.check_drain;
       if (older && result_i[x] && !result_done_i[x] && result_acc_i[x] == t.acc &&
-          overlaps(t.lo, t.hi, result_lo_i[x], result_hi_i[x])) haz = 1'b1;
+          overlaps(t.lo, t.hi, result_lo_i[x], result_hi_i[x])) hazard = 1'b1;
       if ((older || own) && drain_i[x] && !drain_done_i[x] && drain_acc_i[x] == t.acc &&
-          overlaps(t.lo, t.hi, drain_lo_i[x], drain_hi_i[x])) haz = 1'b1;
+          overlaps(t.lo, t.hi, drain_lo_i[x], drain_hi_i[x])) hazard = 1'b1;
     end
-    return {busy, haz};
+    return {busy, hazard};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
-    {ft_buf_busy, ft_haz}   = task_wait(ft);
-    {ft2_buf_busy, ft2_haz} = task_wait(ft2);
-    ft_block  = ft_buf_busy || ft_haz;
-    ft2_block = ft2_buf_busy || ft2_haz;
-    ft_row    = row_t'(ft.base) + row_t'(fi_q) * row_t'(ft.stride);
-    ft2_row   = row_t'(ft2.base) + row_t'(fi2_q) * row_t'(ft2.stride);
-    ft_last   = fi_q == ft.count - 1'b1;
-    ft2_last  = fi2_q == ft2.count - 1'b1;
+    {head_set_busy, head_hazard}   = task_wait(head_task);
+    {next_set_busy, next_hazard} = task_wait(next_task);
+    head_blocked  = head_set_busy || head_hazard;
+    next_blocked = next_set_busy || next_hazard;
+    head_row    = row_t'(head_task.base) + row_t'(head_index_q) * row_t'(head_task.stride);
+    next_row   = row_t'(next_task.base) + row_t'(next_index_q) * row_t'(next_task.stride);
+    head_last   = head_index_q == head_task.count - 1'b1;
+    next_last  = next_index_q == next_task.count - 1'b1;
   end
 
   // (apart from the requests: the valids must not depend on the readies)
-  assign ft_fire  = ft_v && !ft_block && (ft.acc ? acc_rd_ready_i : sp_rd_ready_i);
-  assign ft2_fire = ft2_v && !ft2_block && sp_rd1_ready_i;
-  assign tpop     = !(ft_fire && ft_last) ? 2'd0 : (l2done_q || (ft2_fire && ft2_last)) ? 2'd2 : 2'd1;
+  assign head_fire  = head_valid && !head_blocked && (head_task.acc ? acc_rd_ready_i : sp_rd_ready_i);
+  assign next_fire = next_valid && !next_blocked && sp_rd1_ready_i;
+  assign task_pop     = !(head_fire && head_last) ? 2'd0 : (next_requested_q || (next_fire && next_last)) ? 2'd2 : 2'd1;
 
-  assign sp_rd_valid_o  = ft_v && !ft_block && !ft.acc;
-  assign acc_rd_valid_o = ft_v && !ft_block && ft.acc;
-  assign sp_rd_row_o    = SpRowW'(ft_row);
-  assign acc_rd_row_o   = AccRowW'(ft_row);
-  assign sp_rd1_valid_o = ft2_v && !ft2_block;
-  assign sp_rd1_row_o   = SpRowW'(ft2_row);
+  assign sp_rd_valid_o  = head_valid && !head_blocked && !head_task.acc;
+  assign acc_rd_valid_o = head_valid && !head_blocked && head_task.acc;
+  assign sp_rd_row_o    = SpRowW'(head_row);
+  assign acc_rd_row_o   = AccRowW'(head_row);
+  assign sp_rd1_valid_o = next_valid && !next_blocked;
+  assign sp_rd1_row_o   = SpRowW'(next_row);
 
-  assign head_valid_o  = ft_v;
-  assign head_job_o    = ft.job;
-  assign head_hazard_o = ft_haz;
+  assign head_valid_o  = head_valid;
+  assign head_job_o    = head_task.job;
+  assign head_hazard_o = head_hazard;
 
   // ---------------------------------------------------------------- reads in flight
 
   // lane 0's read in flight (its data arrive the next cycle)
-  logic              rq_v_q, rq_acc_q, rq_tr_q, rq_last_q, rq_cmp_q, rq_pair_q;
-  logic [JobW-1:0]   rq_job_q;
-  logic [1:0]        rq_opnd_q;
-  logic [BeatW-1:0]  rq_i_q;
-  logic [CountW-1:0] rq_mcols_q;
-  logic [IdW-1:0]    rq_cid_q;
+  logic              read_valid_q, read_acc_q, read_transpose_q, read_last_q, read_compute_q, read_pair_q;
+  logic [JobW-1:0]   read_job_q;
+  logic [1:0]        read_operand_q;
+  logic [BeatW-1:0]  read_index_q;
+  logic [CountW-1:0] read_cols_q;
+  logic [IdW-1:0]    read_id_q;
   // lane 1's read in flight
-  logic              rq1_v_q, rq1_tr_q, rq1_last_q, rq1_cmp_q, rq1_pair_q;
-  logic [JobW-1:0]   rq1_job_q;
-  logic [1:0]        rq1_opnd_q;
-  logic [BeatW-1:0]  rq1_i_q;
-  logic [CountW-1:0] rq1_mcols_q;
-  logic [IdW-1:0]    rq1_cid_q;
+  logic              read1_valid_q, read1_transpose_q, read1_last_q, read1_compute_q, read1_pair_q;
+  logic [JobW-1:0]   read1_job_q;
+  logic [1:0]        read1_operand_q;
+  logic [BeatW-1:0]  read1_index_q;
+  logic [CountW-1:0] read1_cols_q;
+  logic [IdW-1:0]    read1_id_q;
 
-  assign idle_o           = tq_cnt_q == '0 && !rq_v_q && !rq1_v_q;
-  assign arrive_o         = {rq1_v_q, rq_v_q};
-  assign arrive_last_o    = {rq1_last_q, rq_last_q};
-  assign arrive_operand_o = {rq1_opnd_q, rq_opnd_q};
-  assign arrive_job_o     = {rq1_job_q, rq_job_q};
-  assign arrive_compute_o = {rq1_cmp_q, rq_cmp_q};
-  assign arrive_pair_o    = {rq1_pair_q, rq_pair_q};
-  assign arrive_id_o      = {rq1_cid_q, rq_cid_q};
+  assign idle_o           = task_count_q == '0 && !read_valid_q && !read1_valid_q;
+  assign arrive_o         = {read1_valid_q, read_valid_q};
+  assign arrive_last_o    = {read1_last_q, read_last_q};
+  assign arrive_operand_o = {read1_operand_q, read_operand_q};
+  assign arrive_job_o     = {read1_job_q, read_job_q};
+  assign arrive_compute_o = {read1_compute_q, read_compute_q};
+  assign arrive_pair_o    = {read1_pair_q, read_pair_q};
+  assign arrive_id_o      = {read1_id_q, read_id_q};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fi_q        <= '0;
-      fi2_q       <= '0;
-      l2done_q    <= 1'b0;
-      rq_v_q      <= 1'b0;
-      rq_acc_q    <= 1'b0;
-      rq_tr_q     <= 1'b0;
-      rq_last_q   <= 1'b0;
-      rq_cmp_q    <= 1'b0;
-      rq_pair_q   <= 1'b0;
-      rq_job_q    <= '0;
-      rq_opnd_q   <= '0;
-      rq_i_q      <= '0;
-      rq_mcols_q  <= '0;
-      rq_cid_q    <= '0;
-      rq1_v_q     <= 1'b0;
-      rq1_tr_q    <= 1'b0;
-      rq1_last_q  <= 1'b0;
-      rq1_cmp_q   <= 1'b0;
-      rq1_pair_q  <= 1'b0;
-      rq1_job_q   <= '0;
-      rq1_opnd_q  <= '0;
-      rq1_i_q     <= '0;
-      rq1_mcols_q <= '0;
-      rq1_cid_q   <= '0;
+      head_index_q        <= '0;
+      next_index_q       <= '0;
+      next_requested_q    <= 1'b0;
+      read_valid_q      <= 1'b0;
+      read_acc_q    <= 1'b0;
+      read_transpose_q     <= 1'b0;
+      read_last_q   <= 1'b0;
+      read_compute_q    <= 1'b0;
+      read_pair_q   <= 1'b0;
+      read_job_q    <= '0;
+      read_operand_q   <= '0;
+      read_index_q      <= '0;
+      read_cols_q  <= '0;
+      read_id_q    <= '0;
+      read1_valid_q     <= 1'b0;
+      read1_transpose_q    <= 1'b0;
+      read1_last_q  <= 1'b0;
+      read1_compute_q   <= 1'b0;
+      read1_pair_q  <= 1'b0;
+      read1_job_q   <= '0;
+      read1_operand_q  <= '0;
+      read1_index_q     <= '0;
+      read1_cols_q <= '0;
+      read1_id_q   <= '0;
     end else begin
-      rq_v_q  <= ft_fire;
-      rq1_v_q <= ft2_fire;
+      read_valid_q  <= head_fire;
+      read1_valid_q <= next_fire;
       // row counters: lane 1's task moves to lane 0 when the head leaves
-      if (tpop == 2'd2) begin
-        fi_q     <= '0;
-        fi2_q    <= '0;
-        l2done_q <= 1'b0;
-      end else if (tpop == 2'd1) begin
-        fi_q     <= ft2_fire ? fi2_q + 1'b1 : fi2_q;
-        fi2_q    <= '0;
-        l2done_q <= 1'b0;
+      if (task_pop == 2'd2) begin
+        head_index_q     <= '0;
+        next_index_q    <= '0;
+        next_requested_q <= 1'b0;
+      end else if (task_pop == 2'd1) begin
+        head_index_q     <= next_fire ? next_index_q + 1'b1 : next_index_q;
+        next_index_q    <= '0;
+        next_requested_q <= 1'b0;
       end else begin
-        if (ft_fire) fi_q <= fi_q + 1'b1;
-        if (ft2_fire) begin
-          fi2_q    <= ft2_last ? '0 : fi2_q + 1'b1;
-          l2done_q <= ft2_last;
+        if (head_fire) head_index_q <= head_index_q + 1'b1;
+        if (next_fire) begin
+          next_index_q    <= next_last ? '0 : next_index_q + 1'b1;
+          next_requested_q <= next_last;
         end
       end
-      if (ft2_fire) begin
-        rq1_tr_q    <= ft2.tr;
-        rq1_last_q  <= ft2_last;
-        rq1_cmp_q   <= ft2_last && ft2.cmp_last;
-        rq1_pair_q  <= ft2.cmp_pair;
-        rq1_job_q   <= ft2.job;
-        rq1_opnd_q  <= ft2.opnd;
-        rq1_i_q     <= BeatW'(fi2_q);
-        rq1_mcols_q <= ft2.mcols;
-        rq1_cid_q   <= ft2.cmp_id;
+      if (next_fire) begin
+        read1_transpose_q    <= next_task.transpose;
+        read1_last_q  <= next_last;
+        read1_compute_q   <= next_last && next_task.compute_last;
+        read1_pair_q  <= next_task.compute_pair;
+        read1_job_q   <= next_task.job;
+        read1_operand_q  <= next_task.operand;
+        read1_index_q     <= BeatW'(next_index_q);
+        read1_cols_q <= next_task.memory_cols;
+        read1_id_q   <= next_task.compute_id;
       end
-      if (ft_fire) begin
-        rq_acc_q   <= ft.acc;
-        rq_tr_q    <= ft.tr;
-        rq_last_q  <= ft_last;
-        rq_cmp_q   <= ft_last && ft.cmp_last;
-        rq_pair_q  <= ft.cmp_pair;
-        rq_job_q   <= ft.job;
-        rq_opnd_q  <= ft.opnd;
-        rq_i_q     <= BeatW'(fi_q);
-        rq_mcols_q <= ft.mcols;
-        rq_cid_q   <= ft.cmp_id;
+      if (head_fire) begin
+        read_acc_q   <= head_task.acc;
+        read_transpose_q    <= head_task.transpose;
+        read_last_q  <= head_last;
+        read_compute_q   <= head_last && head_task.compute_last;
+        read_pair_q  <= head_task.compute_pair;
+        read_job_q   <= head_task.job;
+        read_operand_q  <= head_task.operand;
+        read_index_q     <= BeatW'(head_index_q);
+        read_cols_q <= head_task.memory_cols;
+        read_id_q   <= head_task.compute_id;
       end
     end
   end
@@ -292,56 +292,56 @@ module gemmini_exec_fetch
 
   // accumulator rows: scaled by acc_scale to int8, then ReLU (_acc_read_scaled);
   // the scale is computed only in the branch of an accumulator read.
-  in_t [Dim-1:0] rd_row;
+  in_t [Dim-1:0] row_in;
   always_comb begin
     for (int e = 0; e < Dim; e++) begin
       in_t v;
-      if (rq_acc_q) begin
+      if (read_acc_q) begin
         v = in_t'(scale_to_int(acc_rd_data_i[e*32 +: 32], acc_scale_i, 1'b1));  // within [-128, 127]
         if (relu_i && v < 0) v = '0;
       end else begin
         v = in_t'(sp_rd_data_i[e*8 +: 8]);
       end
-      rd_row[e] = CountW'(e) < rq_mcols_q ? v : '0;
+      row_in[e] = CountW'(e) < read_cols_q ? v : '0;
     end
   end
-  in_t [Dim-1:0] rd_row1;
+  in_t [Dim-1:0] row_in1;
   always_comb begin
-    for (int e = 0; e < Dim; e++) rd_row1[e] = CountW'(e) < rq1_mcols_q ? in_t'(sp_rd1_data_i[e*8 +: 8]) : '0;
+    for (int e = 0; e < Dim; e++) row_in1[e] = CountW'(e) < read1_cols_q ? in_t'(sp_rd1_data_i[e*8 +: 8]) : '0;
   end
 
   // [set][P/A/B][row][element]
-  in_t [Dim-1:0][Dim-1:0] buf_q [BufSets][3];
+  in_t [Dim-1:0][Dim-1:0] buffer_q [BufSets][3];
 
   always_ff @(posedge clk_i) begin
     // a task's first row clears its buffer; lanes fill different buffers
-    if (ft_fire && fi_q == '0) begin
-      buf_q[SetW'(ft.job)][ft.opnd] <= '0;
+    if (head_fire && head_index_q == '0) begin
+      buffer_q[SetW'(head_task.job)][head_task.operand] <= '0;
     end
-    if (ft2_fire && fi2_q == '0) begin
-      buf_q[SetW'(ft2.job)][ft2.opnd] <= '0;
+    if (next_fire && next_index_q == '0) begin
+      buffer_q[SetW'(next_task.job)][next_task.operand] <= '0;
     end
     // memory row i: buffer row i, or buffer column i when transposed (one row
     // or one column written, not a loop over every element)
-    if (rq_v_q) begin
-      if (rq_tr_q) begin
-        for (int r = 0; r < Dim; r++) buf_q[SetW'(rq_job_q)][rq_opnd_q][r][rq_i_q] <= rd_row[r];
+    if (read_valid_q) begin
+      if (read_transpose_q) begin
+        for (int r = 0; r < Dim; r++) buffer_q[SetW'(read_job_q)][read_operand_q][r][read_index_q] <= row_in[r];
       end else begin
-        buf_q[SetW'(rq_job_q)][rq_opnd_q][rq_i_q] <= rd_row;
+        buffer_q[SetW'(read_job_q)][read_operand_q][read_index_q] <= row_in;
       end
     end
-    if (rq1_v_q) begin
-      if (rq1_tr_q) begin
-        for (int r = 0; r < Dim; r++) buf_q[SetW'(rq1_job_q)][rq1_opnd_q][r][rq1_i_q] <= rd_row1[r];
+    if (read1_valid_q) begin
+      if (read1_transpose_q) begin
+        for (int r = 0; r < Dim; r++) buffer_q[SetW'(read1_job_q)][read1_operand_q][r][read1_index_q] <= row_in1[r];
       end else begin
-        buf_q[SetW'(rq1_job_q)][rq1_opnd_q][rq1_i_q] <= rd_row1;
+        buffer_q[SetW'(read1_job_q)][read1_operand_q][read1_index_q] <= row_in1;
       end
     end
   end
 
-  assign read_a_o = buf_q[read_set_i][OpA][read_row_i];
-  assign read_b_o = buf_q[read_set_i][OpB][read_row_i];
-  assign read_p_o = buf_q[read_p_set_i][OpP][read_p_row_i];
+  assign read_a_o = buffer_q[read_set_i][OpA][read_row_i];
+  assign read_b_o = buffer_q[read_set_i][OpB][read_row_i];
+  assign read_p_o = buffer_q[read_p_set_i][OpP][read_p_row_i];
 
 `ifdef COSIM_ASSERT
   // The queue's count stays within its depth and the intake pushes only with room
@@ -350,28 +350,28 @@ module gemmini_exec_fetch
   cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
 
   TaskCountInRange: assert property (@(posedge clk_i) disable iff (!checking)
-    tq_cnt_q <= (TaskW + 1)'(TaskDepth))
-    else $error("fetch task queue holds %0d tasks, more than %0d", tq_cnt_q, TaskDepth);
+    task_count_q <= (TaskW + 1)'(TaskDepth))
+    else $error("fetch task queue holds %0d tasks, more than %0d", task_count_q, TaskDepth);
   TaskPushWithRoom: assert property (@(posedge clk_i) disable iff (!checking)
-    (TaskW + 2)'(tq_cnt_q) + (TaskW + 2)'(push0_i) + (TaskW + 2)'(push1_i) <= (TaskW + 2)'(TaskDepth))
+    (TaskW + 2)'(task_count_q) + (TaskW + 2)'(push0_i) + (TaskW + 2)'(push1_i) <= (TaskW + 2)'(TaskDepth))
     else $error("fetch task pushed into a full queue");
   TaskPushInOrder: assert property (@(posedge clk_i) disable iff (!checking) push1_i |-> push0_i)
     else $error("fetch task 1 pushed without task 0");
-  TaskPopQueued: assert property (@(posedge clk_i) disable iff (!checking) (TaskW + 1)'(tpop) <= tq_cnt_q)
-    else $error("fetch pops %0d tasks of %0d", tpop, tq_cnt_q);
+  TaskPopQueued: assert property (@(posedge clk_i) disable iff (!checking) (TaskW + 1)'(task_pop) <= task_count_q)
+    else $error("fetch pops %0d tasks of %0d", task_pop, task_count_q);
   // A read request waiting for its bank stays, with its row, until taken (a
   // waiting lane-1 request moves to lane 0 when the head task leaves).
   ReadHeld: assert property (@(posedge clk_i) disable iff (!checking)
     (sp_rd_valid_o && !sp_rd_ready_i) || (acc_rd_valid_o && !acc_rd_ready_i) |=>
-    (sp_rd_valid_o || acc_rd_valid_o) && $stable(ft_row))
+    (sp_rd_valid_o || acc_rd_valid_o) && $stable(head_row))
     else $error("fetch lane 0 withdrew or changed a read the memory had not taken");
   Read1Held: assert property (@(posedge clk_i) disable iff (!checking)
-    sp_rd1_valid_o && !sp_rd1_ready_i && tpop == 2'd0 |=> sp_rd1_valid_o && $stable(sp_rd1_row_o))
+    sp_rd1_valid_o && !sp_rd1_ready_i && task_pop == 2'd0 |=> sp_rd1_valid_o && $stable(sp_rd1_row_o))
     else $error("fetch lane 1 withdrew or changed a read the memory had not taken");
   // The lanes never fill one buffer in the same cycle.
   LanesDisjoint: assert property (@(posedge clk_i) disable iff (!checking)
-    rq_v_q && rq1_v_q |-> {SetW'(rq_job_q), rq_opnd_q} != {SetW'(rq1_job_q), rq1_opnd_q})
-    else $error("both fetch lanes write the buffer of job %0d operand %0d", rq_job_q, rq_opnd_q);
+    read_valid_q && read1_valid_q |-> {SetW'(read_job_q), read_operand_q} != {SetW'(read1_job_q), read1_operand_q})
+    else $error("both fetch lanes write the buffer of job %0d operand %0d", read_job_q, read_operand_q);
 `endif
 
 endmodule

@@ -86,15 +86,15 @@ module gemmini_exec_intake
 
   // Rows a result writes: [lo, hi) (model _write_result / _os_drain_if_read).
   function automatic logic [63:0] dst_range(dst_t d, logic os, logic [15:0] cs);
-    row_t lo, hi, c0, rows;
-    c0   = row_t'(d.row);
+    row_t lo, hi, first, rows;
+    first   = row_t'(d.row);
     rows = row_t'(d.rows);
     if (os) begin
-      lo = c0 + row_t'(Dim - 1) - row_t'(Dim - 1) * row_t'(cs);
-      hi = c0 + row_t'(Dim - 1) - (row_t'(Dim) - rows) * row_t'(cs) + 1;
+      lo = first + row_t'(Dim - 1) - row_t'(Dim - 1) * row_t'(cs);
+      hi = first + row_t'(Dim - 1) - (row_t'(Dim) - rows) * row_t'(cs) + 1;
     end else begin
-      lo = c0;
-      hi = c0 + (rows - 1) * row_t'(cs) + 1;
+      lo = first;
+      hi = first + (rows - 1) * row_t'(cs) + 1;
     end
     return {lo, hi};
   endfunction
@@ -119,29 +119,29 @@ module gemmini_exec_intake
   endfunction
 
   // The operand read of `_read_operand` (fields of rs, logical transpose `t`).
-  function automatic task_t make_task(logic [JobW-1:0] job, operand_e opnd, logic [63:0] rs, logic t,
-                                      logic tr, logic [15:0] stride, logic chk, logic [IdW-1:0] cid);
-    task_t k;
-    logic [15:0] rows, cols, mrows, mcols;
-    rows       = rs[63:48];
-    cols       = rs[47:32];
-    mrows      = t ? cols : rows;
-    mcols      = t ? rows : cols;
-    k.job      = job;
-    k.opnd     = opnd;
-    k.acc      = rs[31];
-    k.tr       = tr;
-    k.chk_f    = chk;
-    k.base     = rs[25:0];
-    k.stride   = stride;
-    k.count    = field(mrows);
-    k.mcols    = field(mcols);
-    k.lo       = row_t'(rs[25:0]);
-    k.hi       = row_t'(rs[25:0]) + (row_t'(mrows) - 1) * row_t'(stride) + 1;
-    k.cmp_last = 1'b0;
-    k.cmp_pair = 1'b0;
-    k.cmp_id   = cid;
-    return k;
+  function automatic task_t make_task(logic [JobW-1:0] job, operand_e operand, logic [63:0] rs, logic transposed,
+                                      logic transpose, logic [15:0] stride, logic check_drain, logic [IdW-1:0] id);
+    task_t read;
+    logic [15:0] rows, cols, memory_rows, memory_cols;
+    rows               = rs[63:48];
+    cols               = rs[47:32];
+    memory_rows        = transposed ? cols : rows;
+    memory_cols        = transposed ? rows : cols;
+    read.job           = job;
+    read.operand       = operand;
+    read.acc           = rs[31];
+    read.transpose     = transpose;
+    read.check_drain   = check_drain;
+    read.base          = rs[25:0];
+    read.stride        = stride;
+    read.count         = field(memory_rows);
+    read.memory_cols   = field(memory_cols);
+    read.lo            = row_t'(rs[25:0]);
+    read.hi            = row_t'(rs[25:0]) + (row_t'(memory_rows) - 1) * row_t'(stride) + 1;
+    read.compute_last  = 1'b0;
+    read.compute_pair  = 1'b0;
+    read.compute_id    = id;
+    return read;
   endfunction
 
   function automatic logic task_zero(logic [63:0] rs);
@@ -156,137 +156,137 @@ module gemmini_exec_intake
   logic [31:0]       cfg_scale_q;
   logic [ShiftW-1:0] cfg_shift_q;
   logic [15:0]       cfg_astride_q, cfg_cstride_q;
-  logic              osv_q;                 // the pending OS result (`_os_out` naming a C)
+  logic              os_pending_q;                 // the pending OS result (`_os_out` naming a C)
   dst_t              os_dst_q;
-  logic              pend_v_q;              // a preload waits for its compute (`_pending`)
-  logic [JobW-1:0]   pend_q;
-  logic [CountW-1:0] wcols_q;               // WS: columns of the weights in the mesh (MAC count)
+  logic              pending_q;              // a preload waits for its compute (`_pending`)
+  logic [JobW-1:0]   pending_job_q;
+  logic [CountW-1:0] weight_cols_q;               // WS: columns of the weights in the mesh (MAC count)
 
-  logic c_cfg, c_pre, c_cmp, c_drain, c_flip, in_fire, idle_cfg;
-  assign c_cfg   = cmd_i.funct == FunctConfig;
-  assign c_pre   = cmd_i.funct == FunctPreload;
-  assign c_cmp   = cmd_i.funct == FunctComputePreloaded || cmd_i.funct == FunctComputeAccumulated;
-  assign c_drain = cmd_i.funct == FunctDrain;
-  assign c_flip  = cmd_i.funct == FunctComputePreloaded;
+  logic is_config, is_preload, is_compute, is_drain, is_flip, fire, config_ready;
+  assign is_config   = cmd_i.funct == FunctConfig;
+  assign is_preload   = cmd_i.funct == FunctPreload;
+  assign is_compute   = cmd_i.funct == FunctComputePreloaded || cmd_i.funct == FunctComputeAccumulated;
+  assign is_drain = cmd_i.funct == FunctDrain;
+  assign is_flip  = cmd_i.funct == FunctComputePreloaded;
 
   // The model's _os_drain_if_read: a read that overlaps the pending result's rows.
-  function automatic logic drain_hit(logic ov, dst_t od, logic [63:0] rs, logic [15:0] stride, logic [15:0] cs);
-    row_t lo, hi, mx, st;
-    logic [63:0] cr;
-    if (!ov || is_garbage(rs[31:0]) || rs[31] != od.acc) return 1'b0;
-    mx = row_t'(rs[63:48]) > row_t'(rs[47:32]) ? row_t'(rs[63:48]) : row_t'(rs[47:32]);
-    if (mx == 0) mx = 1;
-    st = stride == '0 ? 1 : row_t'(stride);
+  function automatic logic drain_hit(logic pending, dst_t dst, logic [63:0] rs, logic [15:0] stride, logic [15:0] cs);
+    row_t lo, hi, span, step;
+    logic [63:0] result_rows;
+    if (!pending || is_garbage(rs[31:0]) || rs[31] != dst.acc) return 1'b0;
+    span = row_t'(rs[63:48]) > row_t'(rs[47:32]) ? row_t'(rs[63:48]) : row_t'(rs[47:32]);
+    if (span == 0) span = 1;
+    step = stride == '0 ? 1 : row_t'(stride);
     lo = row_t'(rs[25:0]);
-    hi = lo + mx * st;
-    cr = dst_range(od, 1'b1, cs);
-    return lo < cr[31:0] && cr[63:32] < hi;
+    hi = lo + span * step;
+    result_rows = dst_range(dst, 1'b1, cs);
+    return lo < result_rows[31:0] && result_rows[63:32] < hi;
   endfunction
 
-  logic            dr_pre, dr_a, dr_b, dr_cmp;
-  logic [JobW-1:0] cj;        // the compute's job
-  logic            cj_alloc;  // the compute allocates its job (no preload waiting)
-  assign dr_pre   = cfg_os_q && drain_hit(osv_q, os_dst_q, cmd_i.rs1, 16'd1, cfg_cstride_q);
-  assign dr_a     = cfg_os_q && drain_hit(osv_q, os_dst_q, cmd_i.rs1, cfg_astride_q, cfg_cstride_q);
-  assign dr_b     = cfg_os_q && drain_hit(osv_q, os_dst_q, cmd_i.rs2, 16'd1, cfg_cstride_q);
-  assign dr_cmp   = dr_a || dr_b;
-  assign cj_alloc = !pend_v_q;
-  assign cj       = pend_v_q ? pend_q : tail_i;
+  logic            drain_preload, drain_a, drain_b, drain_compute;
+  logic [JobW-1:0] compute_job;        // the compute's job
+  logic            compute_alloc;  // the compute allocates its job (no preload waiting)
+  assign drain_preload   = cfg_os_q && drain_hit(os_pending_q, os_dst_q, cmd_i.rs1, 16'd1, cfg_cstride_q);
+  assign drain_a     = cfg_os_q && drain_hit(os_pending_q, os_dst_q, cmd_i.rs1, cfg_astride_q, cfg_cstride_q);
+  assign drain_b     = cfg_os_q && drain_hit(os_pending_q, os_dst_q, cmd_i.rs2, 16'd1, cfg_cstride_q);
+  assign drain_compute   = drain_a || drain_b;
+  assign compute_alloc = !pending_q;
+  assign compute_job       = pending_q ? pending_job_q : tail_i;
 
   logic ring_full;
   assign ring_full = jobs_i == PtrW'(Jobs);
 
   always_comb begin
-    logic rdy;
-    rdy = 1'b1;
-    if (c_cfg) rdy = idle_cfg;
-    else if (c_pre) rdy = !ring_full && task_room1_i;
-    else if (c_cmp) rdy = (pend_v_q || !ring_full) && task_room2_i;
-    else if (c_drain) rdy = !osv_q || pend_v_q || !ring_full;
-    cmd_ready_o = rdy && done_room_i;
+    logic ready;
+    ready = 1'b1;
+    if (is_config) ready = config_ready;
+    else if (is_preload) ready = !ring_full && task_room1_i;
+    else if (is_compute) ready = (pending_q || !ring_full) && task_room2_i;
+    else if (is_drain) ready = !os_pending_q || pending_q || !ring_full;
+    cmd_ready_o = ready && done_room_i;
   end
-  assign in_fire = cmd_valid_i && cmd_ready_o;
+  assign fire = cmd_valid_i && cmd_ready_o;
 
   // config_ex waits until nothing it affects is in flight: every job written
   // (a preload still waiting for its compute may stay: its reads are done).
   always_comb begin
     logic jobs_ok;
     jobs_ok = jobs_i == '0 ||
-              (jobs_i == PtrW'(1) && pend_v_q && pend_q == head_i && (!drain_i[head_i] || drain_done_i[head_i]));
-    idle_cfg = jobs_ok && idle_i;
+              (jobs_i == PtrW'(1) && pending_q && pending_job_q == head_i && (!drain_i[head_i] || drain_done_i[head_i]));
+    config_ready = jobs_ok && idle_i;
   end
 
   // ---------------------------------------------------------------- tasks and results
 
-  logic [63:0]       mrange_c, frange_c;
-  dst_t              mdst_c;
-  logic              mrec_c;       // the compute's tile carries a result
+  logic [63:0]       result_range, drain_range;
+  dst_t              result_dst;
+  logic              result;       // the compute's tile carries a result
   logic              os_replaced;  // OS: a preload replaces a pending result without writing it
-  logic              cmp_taskA, cmp_taskB;
-  logic [31:0]       macs_c;
-  logic [CountW-1:0] wc_c;         // WS: the weights' columns after this compute
+  logic              read_a, read_b;
+  logic [31:0]       macs;
+  logic [CountW-1:0] weight_cols;         // WS: the weights' columns after this compute
 
   always_comb begin
-    logic at, tra, trb;
-    task_t ta, tb;
+    logic a_transpose, a_buffer_transpose, b_transpose;
+    task_t task_a, task_b;
     push0_o = 1'b0;
     push1_o = 1'b0;
     task0_o = '0;
     task1_o = '0;
-    mrec_c = 1'b0;
-    mdst_c = '0;
+    result = 1'b0;
+    result_dst = '0;
     os_replaced = 1'b0;
-    cmp_taskA = !task_zero(cmd_i.rs1) && !is_garbage(cmd_i.rs1[31:0]);
-    cmp_taskB = !task_zero(cmd_i.rs2);
+    read_a = !task_zero(cmd_i.rs1) && !is_garbage(cmd_i.rs1[31:0]);
+    read_b = !task_zero(cmd_i.rs2);
     // preload: one read (WS weights, transposed with b_transpose; OS D)
-    if (c_pre) begin
-      push0_o = in_fire && !task_zero(cmd_i.rs1);
-      task0_o = make_task(tail_i, OpP, cmd_i.rs1, !cfg_os_q && cfg_bt_q, !cfg_os_q && cfg_bt_q, 16'd1, dr_pre, '0);
+    if (is_preload) begin
+      push0_o = fire && !task_zero(cmd_i.rs1);
+      task0_o = make_task(tail_i, OpP, cmd_i.rs1, !cfg_os_q && cfg_bt_q, !cfg_os_q && cfg_bt_q, 16'd1, drain_preload, '0);
     end
     // compute: A (a_stride; transposed as a_transpose; OS streams A's columns) and B/D
-    at  = cfg_at_q;
-    tra = at ^ cfg_os_q;
-    trb = cfg_os_q && cfg_bt_q;
-    ta  = make_task(cj, OpA, cmd_i.rs1, at, tra, cfg_astride_q, dr_cmp || (!cj_alloc && drain_i[cj]), cmd_i.id);
-    tb  = make_task(cj, OpB, cmd_i.rs2, trb, trb, 16'd1, dr_cmp || (!cj_alloc && drain_i[cj]), cmd_i.id);
-    if (c_cmp) begin
-      if (cmp_taskA && cmp_taskB) begin
-        ta.cmp_last = 1'b1;
-        ta.cmp_pair = 1'b1;
-        tb.cmp_last = 1'b1;
-        tb.cmp_pair = 1'b1;
-        push0_o = in_fire;
-        task0_o = ta;
-        push1_o = in_fire;
-        task1_o = tb;
-      end else if (cmp_taskA) begin
-        ta.cmp_last = 1'b1;
-        push0_o = in_fire;
-        task0_o = ta;
-      end else if (cmp_taskB) begin
-        tb.cmp_last = 1'b1;
-        push0_o = in_fire;
-        task0_o = tb;
+    a_transpose  = cfg_at_q;
+    a_buffer_transpose = a_transpose ^ cfg_os_q;
+    b_transpose = cfg_os_q && cfg_bt_q;
+    task_a  = make_task(compute_job, OpA, cmd_i.rs1, a_transpose, a_buffer_transpose, cfg_astride_q, drain_compute || (!compute_alloc && drain_i[compute_job]), cmd_i.id);
+    task_b  = make_task(compute_job, OpB, cmd_i.rs2, b_transpose, b_transpose, 16'd1, drain_compute || (!compute_alloc && drain_i[compute_job]), cmd_i.id);
+    if (is_compute) begin
+      if (read_a && read_b) begin
+        task_a.compute_last = 1'b1;
+        task_a.compute_pair = 1'b1;
+        task_b.compute_last = 1'b1;
+        task_b.compute_pair = 1'b1;
+        push0_o = fire;
+        task0_o = task_a;
+        push1_o = fire;
+        task1_o = task_b;
+      end else if (read_a) begin
+        task_a.compute_last = 1'b1;
+        push0_o = fire;
+        task0_o = task_a;
+      end else if (read_b) begin
+        task_b.compute_last = 1'b1;
+        push0_o = fire;
+        task0_o = task_b;
       end
       if (!cfg_os_q) begin
         // WS: the tile's rows are this job's preload's C
-        mrec_c = !cj_alloc && pre_c_i[cj];
-        mdst_c = pre_dst_i[cj];
+        result = !compute_alloc && pre_c_i[compute_job];
+        result_dst = pre_dst_i[compute_job];
       end else begin
         // OS: a flipped tile shifts the pending result out (unless drained just now)
-        mrec_c = c_flip && osv_q && !dr_cmp;
-        mdst_c = os_dst_q;
-        os_replaced = !c_flip && !cj_alloc && osv_q && !dr_cmp;
+        result = is_flip && os_pending_q && !drain_compute;
+        result_dst = os_dst_q;
+        os_replaced = !is_flip && !compute_alloc && os_pending_q && !drain_compute;
       end
     end
-    mrange_c = dst_range(mdst_c, cfg_os_q, cfg_cstride_q);
-    frange_c = dst_range(os_dst_q, 1'b1, cfg_cstride_q);
+    result_range = dst_range(result_dst, cfg_os_q, cfg_cstride_q);
+    drain_range = dst_range(os_dst_q, 1'b1, cfg_cstride_q);
     // useful MACs, as the model's gemmini_macs
-    wc_c = c_flip ? ((!cj_alloc && pre_bd_i[cj]) ? pre_bd_cols_i[cj] : '0) : wcols_q;
+    weight_cols = is_flip ? ((!compute_alloc && pre_bd_i[compute_job]) ? pre_bd_cols_i[compute_job] : '0) : weight_cols_q;
     if (!cfg_os_q) begin
-      macs_c = is_garbage(cmd_i.rs1[31:0]) ? '0 : 32'(cmd_i.rs1[63:48]) * 32'(cmd_i.rs1[47:32]) * 32'(wc_c);
+      macs = is_garbage(cmd_i.rs1[31:0]) ? '0 : 32'(cmd_i.rs1[63:48]) * 32'(cmd_i.rs1[47:32]) * 32'(weight_cols);
     end else begin
-      macs_c = (is_garbage(cmd_i.rs1[31:0]) || is_garbage(cmd_i.rs2[31:0])) ? '0 :
+      macs = (is_garbage(cmd_i.rs1[31:0]) || is_garbage(cmd_i.rs2[31:0])) ? '0 :
                32'(cmd_i.rs1[63:48]) * 32'(cmd_i.rs1[47:32]) * 32'(cmd_i.rs2[47:32]);
     end
   end
@@ -295,11 +295,11 @@ module gemmini_exec_intake
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pend_v_q      <= 1'b0;
-      pend_q        <= '0;
-      osv_q         <= 1'b0;
+      pending_q      <= 1'b0;
+      pending_job_q        <= '0;
+      os_pending_q         <= 1'b0;
       os_dst_q      <= '0;
-      wcols_q       <= '0;
+      weight_cols_q       <= '0;
       cfg_os_q      <= !HasWs;
       cfg_relu_q    <= 1'b0;
       cfg_at_q      <= 1'b0;
@@ -308,8 +308,8 @@ module gemmini_exec_intake
       cfg_shift_q   <= '0;
       cfg_astride_q <= 16'd1;
       cfg_cstride_q <= 16'd1;
-    end else if (in_fire) begin
-      if (c_cfg && cmd_i.rs1[1:0] == 2'd0) begin
+    end else if (fire) begin
+      if (is_config && cmd_i.rs1[1:0] == 2'd0) begin
         if (!cmd_i.rs1[7]) begin
           cfg_os_q    <= cmd_i.rs1[2] == 1'b0;
           cfg_relu_q  <= cmd_i.rs1[4:3] == 2'd1;
@@ -321,59 +321,59 @@ module gemmini_exec_intake
         cfg_astride_q <= cmd_i.rs1[31:16];
         cfg_cstride_q <= cmd_i.rs2[63:48];
       end
-      if (c_pre) begin
-        pend_v_q <= 1'b1;
-        pend_q   <= tail_i;
-        if (dr_pre) osv_q <= 1'b0;
+      if (is_preload) begin
+        pending_q <= 1'b1;
+        pending_job_q   <= tail_i;
+        if (drain_preload) os_pending_q <= 1'b0;
       end
-      if (c_cmp) begin
-        pend_v_q <= 1'b0;
+      if (is_compute) begin
+        pending_q <= 1'b0;
         if (!cfg_os_q) begin
-          if (c_flip) wcols_q <= wc_c;
-        end else if (!cj_alloc) begin
-          osv_q    <= pre_c_i[cj];  // the preload's C is now the pending result
-          os_dst_q <= pre_dst_i[cj];
-        end else if (c_flip || dr_cmp) begin
-          osv_q <= 1'b0;  // shifted out or drained
+          if (is_flip) weight_cols_q <= weight_cols;
+        end else if (!compute_alloc) begin
+          os_pending_q    <= pre_c_i[compute_job];  // the preload's C is now the pending result
+          os_dst_q <= pre_dst_i[compute_job];
+        end else if (is_flip || drain_compute) begin
+          os_pending_q <= 1'b0;  // shifted out or drained
         end
       end
-      if (c_drain && osv_q) osv_q <= 1'b0;
+      if (is_drain && os_pending_q) os_pending_q <= 1'b0;
     end
   end
 
   // ---------------------------------------------------------------- outputs
 
-  assign fire_o       = in_fire;
-  assign is_preload_o = c_pre;
-  assign is_compute_o = c_cmp;
-  assign is_flip_o    = c_flip;
-  assign is_drain_o   = c_drain;
-  assign done_o       = in_fire && (c_cfg || (c_drain && !osv_q) || (c_cmp && !cmp_taskA && !cmp_taskB) ||
-                                    !(c_cfg || c_pre || c_cmp || c_drain));
-  assign alloc_o      = in_fire && (c_pre || (c_cmp && cj_alloc) || (c_drain && osv_q && !pend_v_q));
-  assign job_o        = cj;
-  assign job_alloc_o  = cj_alloc;
-  assign pending_o    = pend_v_q;
-  assign pending_job_o = pend_q;
-  assign os_pending_o = osv_q;
+  assign fire_o       = fire;
+  assign is_preload_o = is_preload;
+  assign is_compute_o = is_compute;
+  assign is_flip_o    = is_flip;
+  assign is_drain_o   = is_drain;
+  assign done_o       = fire && (is_config || (is_drain && !os_pending_q) || (is_compute && !read_a && !read_b) ||
+                                    !(is_config || is_preload || is_compute || is_drain));
+  assign alloc_o      = fire && (is_preload || (is_compute && compute_alloc) || (is_drain && os_pending_q && !pending_q));
+  assign job_o        = compute_job;
+  assign job_alloc_o  = compute_alloc;
+  assign pending_o    = pending_q;
+  assign pending_job_o = pending_job_q;
+  assign os_pending_o = os_pending_q;
   assign os_dst_o     = os_dst_q;
-  assign drain_preload_o = dr_pre;
-  assign drain_compute_o = dr_cmp;
-  assign drain_lo_o   = frange_c[63:32];
-  assign drain_hi_o   = frange_c[31:0];
+  assign drain_preload_o = drain_preload;
+  assign drain_compute_o = drain_compute;
+  assign drain_lo_o   = drain_range[63:32];
+  assign drain_hi_o   = drain_range[31:0];
   assign preload_read_o    = !task_zero(cmd_i.rs1);
   assign preload_c_o       = names_c(cmd_i.rs2);
   assign preload_dst_o     = make_dst(cmd_i.rs2, cmd_i.id);
   assign preload_bd_o      = !is_garbage(cmd_i.rs1[31:0]);
   assign preload_bd_cols_o = field(cmd_i.rs1[47:32]);
-  assign read_a_o     = cmp_taskA;
-  assign read_b_o     = cmp_taskB;
-  assign result_o     = mrec_c;
-  assign result_dst_o = mdst_c;
-  assign result_lo_o  = mrange_c[63:32];
-  assign result_hi_o  = mrange_c[31:0];
+  assign read_a_o     = read_a;
+  assign read_b_o     = read_b;
+  assign result_o     = result;
+  assign result_dst_o = result_dst;
+  assign result_lo_o  = result_range[63:32];
+  assign result_hi_o  = result_range[31:0];
   assign os_replaced_o = os_replaced;
-  assign macs_o       = macs_c;
+  assign macs_o       = macs;
   assign os_o         = cfg_os_q;
   assign relu_o       = cfg_relu_q;
   assign acc_scale_o  = cfg_scale_q;
@@ -391,10 +391,10 @@ module gemmini_exec_intake
   AllocWithRoom: assert property (@(posedge clk_i) disable iff (!checking) alloc_o |-> !ring_full)
     else $error("exec intake opened a job in a full ring");
   PendingJobAlive: assert property (@(posedge clk_i) disable iff (!checking)
-    pend_v_q |-> PtrW'(JobW'(pend_q - head_i)) < jobs_i)
-    else $error("exec intake: the waiting preload's job %0d is not in the ring", pend_q);
+    pending_q |-> PtrW'(JobW'(pending_job_q - head_i)) < jobs_i)
+    else $error("exec intake: the waiting preload's job %0d is not in the ring", pending_job_q);
   // config_ex changes the dataflow, shift, strides only with nothing in flight.
-  ConfigIdle: assert property (@(posedge clk_i) disable iff (!checking) in_fire && c_cfg |-> idle_i)
+  ConfigIdle: assert property (@(posedge clk_i) disable iff (!checking) fire && is_config |-> idle_i)
     else $error("exec config_ex taken while reads, beats or writes were in flight");
 `endif
 

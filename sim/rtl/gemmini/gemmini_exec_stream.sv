@@ -69,69 +69,69 @@ module gemmini_exec_stream
   output logic                    wait_operand_o      // out: a compute waits for its operands
 );
 
-  logic [JobW-1:0] str_i, nx;
-  logic [PtrW-1:0] str_q;
-  assign str_i    = str_q[JobW-1:0];
-  assign stream_o = str_q;
+  logic [JobW-1:0] stream_job, next_job;
+  logic [PtrW-1:0] stream_q;
+  assign stream_job    = stream_q[JobW-1:0];
+  assign stream_o = stream_q;
 
-  tile_e            st_kind_q, kind;
-  logic [BeatW-1:0] st_k_q, k;
-  logic             st_act_q;
-  logic             st_cv_q, cv;        // this tile carries a P on in_d_i
-  logic [JobW-1:0]  st_cj_q, cjob;      // whose P
-  logic             go, beat_wr, beat_last, beat_fire, str_alive, nx_alive, wait_operand;
-  logic             adv_skip;           // a dead preload's job is passed over this cycle
+  tile_e            kind_q, kind;
+  logic [BeatW-1:0] beat_q, beat;
+  logic             active_q;
+  logic             carry_q, carry;        // this tile carries a P on in_d_i
+  logic [JobW-1:0]  carry_job_q, carry_job;      // whose P
+  logic             go, beat_write, beat_last, beat_fire, stream_alive, next_alive, wait_operand;
+  logic             skip;           // a dead preload's job is passed over this cycle
   in_t [Dim-1:0]    beat_a, beat_b, beat_d;
   logic             beat_flip;
 
-  assign str_alive = tail_i != str_q;
-  assign nx        = str_i + 1'b1;
-  assign nx_alive  = (tail_i - str_q) > PtrW'(1);
+  assign stream_alive = tail_i != stream_q;
+  assign next_job        = stream_job + 1'b1;
+  assign next_alive  = (tail_i - stream_q) > PtrW'(1);
 
   always_comb begin
-    logic drain_pending, ops_ok;
+    logic drain_pending, operands_in;
     go = 1'b0;
     kind = TileCompute;
-    k = st_k_q;
-    cv = 1'b0;
-    cjob = '0;
-    adv_skip = 1'b0;
+    beat = beat_q;
+    carry = 1'b0;
+    carry_job = '0;
+    skip = 1'b0;
     wait_operand = 1'b0;
-    drain_pending = drain_i[str_i] && !drain_streamed_i[str_i];
-    ops_ok = (a_in_i[str_i] || a_zero_i[str_i]) && (b_in_i[str_i] || b_zero_i[str_i]) && p_in_i[str_i];
-    if (st_act_q) begin
+    drain_pending = drain_i[stream_job] && !drain_streamed_i[stream_job];
+    operands_in = (a_in_i[stream_job] || a_zero_i[stream_job]) && (b_in_i[stream_job] || b_zero_i[stream_job]) && p_in_i[stream_job];
+    if (active_q) begin
       go   = 1'b1;
-      kind = st_kind_q;
-      cv   = st_cv_q;
-      cjob = st_cj_q;
-    end else if (str_alive) begin
-      k = '0;
+      kind = kind_q;
+      carry   = carry_q;
+      carry_job = carry_job_q;
+    end else if (stream_alive) begin
+      beat = '0;
       if (drain_pending) begin
         // an OS drain: a flipped tile of zeros (after the P it would overwrite is read)
         kind = TileFlush;
-        go   = !(p_before_drain_i[str_i] && !p_in_i[str_i]);
-        cv   = p_in_i[str_i];
-        cjob = str_i;
-      end else if (skip_i[str_i]) begin
-        adv_skip = p_in_i[str_i];
-      end else if (compute_i[str_i]) begin
-        if (flip_i[str_i] && !carried_i[str_i]) begin
+        go   = !(p_before_drain_i[stream_job] && !p_in_i[stream_job]);
+        carry   = p_in_i[stream_job];
+        carry_job = stream_job;
+      end else if (skip_i[stream_job]) begin
+        skip = p_in_i[stream_job];
+      end else if (compute_i[stream_job]) begin
+        if (flip_i[stream_job] && !carried_i[stream_job]) begin
           kind = TileCarrier;  // the flipped tile's P did not ride on the tile before: it needs only P
-          go   = p_in_i[str_i];
-          wait_operand = !p_in_i[str_i];
-          cv   = 1'b1;
-          cjob = str_i;
-        end else if (!ops_ok) begin
+          go   = p_in_i[stream_job];
+          wait_operand = !p_in_i[stream_job];
+          carry   = 1'b1;
+          carry_job = stream_job;
+        end else if (!operands_in) begin
           wait_operand = 1'b1;
         end else begin
           kind = TileCompute;
           go   = 1'b1;
           // carry the next job's P; wait for it while its read is under way
-          if (nx_alive && !drain_only_i[nx] && !skip_i[nx] && !(drain_i[nx] && !drain_streamed_i[nx])) begin
-            if (p_in_i[nx]) begin
-              cv   = 1'b1;
-              cjob = nx;
-            end else if (!(head_valid_i && head_job_i == nx && head_hazard_i)) begin
+          if (next_alive && !drain_only_i[next_job] && !skip_i[next_job] && !(drain_i[next_job] && !drain_streamed_i[next_job])) begin
+            if (p_in_i[next_job]) begin
+              carry   = 1'b1;
+              carry_job = next_job;
+            end else if (!(head_valid_i && head_job_i == next_job && head_hazard_i)) begin
               go = 1'b0;
               wait_operand = 1'b1;
             end
@@ -142,72 +142,72 @@ module gemmini_exec_stream
   end
 
   // beat contents
-  assign beat_o      = k;
-  assign carry_job_o = cjob;
-  assign carry_row_o = BeatW'(Dim - 1) - k;
+  assign beat_o      = beat;
+  assign carry_job_o = carry_job;
+  assign carry_row_o = BeatW'(Dim - 1) - beat;
   always_comb begin
-    logic [BeatW-1:0] r;
-    r = os_i ? BeatW'(Dim - 1) - k : k;  // the result row this beat brings out
+    logic [BeatW-1:0] result_row;
+    result_row = os_i ? BeatW'(Dim - 1) - beat : beat;  // the result row this beat brings out
     beat_a = '0;
     beat_b = '0;
     beat_d = '0;
     beat_flip = 1'b0;
-    beat_wr = 1'b0;
+    beat_write = 1'b0;
     beat_last = 1'b0;
     if (kind == TileCompute) begin
-      if (!a_zero_i[str_i]) beat_a = row_a_i;
-      if (!b_zero_i[str_i]) beat_b = row_b_i;
-      beat_flip = flip_i[str_i];
-      beat_wr   = result_i[str_i] && CountW'(r) < result_rows_i[str_i];
-      beat_last = os_i ? k == BeatW'(Dim - 1) : CountW'(k) == result_rows_i[str_i] - 1'b1;
+      if (!a_zero_i[stream_job]) beat_a = row_a_i;
+      if (!b_zero_i[stream_job]) beat_b = row_b_i;
+      beat_flip = flip_i[stream_job];
+      beat_write   = result_i[stream_job] && CountW'(result_row) < result_rows_i[stream_job];
+      beat_last = os_i ? beat == BeatW'(Dim - 1) : CountW'(beat) == result_rows_i[stream_job] - 1'b1;
     end else if (kind == TileFlush) begin
       beat_flip = 1'b1;
-      beat_wr   = CountW'(BeatW'(Dim - 1) - k) < drain_rows_i[str_i];
-      beat_last = k == BeatW'(Dim - 1);
+      beat_write   = CountW'(BeatW'(Dim - 1) - beat) < drain_rows_i[stream_job];
+      beat_last = beat == BeatW'(Dim - 1);
     end
-    if (cv && !p_zero_i[cjob]) beat_d = row_p_i;
+    if (carry && !p_zero_i[carry_job]) beat_d = row_p_i;
   end
 
-  assign beat_fire = go && (!beat_wr || credit_i);
+  assign beat_fire = go && (!beat_write || credit_i);
 
   logic tile_start, tile_end, advance;
-  assign tile_start = beat_fire && !st_act_q;
-  assign tile_end   = beat_fire && k == BeatW'(Dim - 1);
-  assign advance    = (tile_end && (kind == TileCompute || (kind == TileFlush && drain_only_i[str_i]))) || adv_skip;
+  assign tile_start = beat_fire && !active_q;
+  assign tile_end   = beat_fire && beat == BeatW'(Dim - 1);
+  assign advance    = (tile_end && (kind == TileCompute || (kind == TileFlush && drain_only_i[stream_job]))) || skip;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_act_q  <= 1'b0;
-      st_kind_q <= TileCompute;
-      st_k_q    <= '0;
-      st_cv_q   <= 1'b0;
-      st_cj_q   <= '0;
-      str_q     <= '0;
+      active_q  <= 1'b0;
+      kind_q <= TileCompute;
+      beat_q    <= '0;
+      carry_q   <= 1'b0;
+      carry_job_q   <= '0;
+      stream_q     <= '0;
     end else begin
       if (beat_fire) begin
-        st_act_q  <= !tile_end;
-        st_kind_q <= kind;
-        st_k_q    <= tile_end ? '0 : k + 1'b1;
-        st_cv_q   <= cv;
-        st_cj_q   <= cjob;
+        active_q  <= !tile_end;
+        kind_q <= kind;
+        beat_q    <= tile_end ? '0 : beat + 1'b1;
+        carry_q   <= carry;
+        carry_job_q   <= carry_job;
       end
-      if (advance) str_q <= str_q + 1'b1;
+      if (advance) stream_q <= stream_q + 1'b1;
     end
   end
 
   assign fire_o         = beat_fire;
   assign kind_o         = kind;
-  assign carry_o        = cv;
+  assign carry_o        = carry;
   assign flip_o         = beat_flip;
-  assign write_o        = beat_wr;
+  assign write_o        = beat_write;
   assign last_o         = beat_last;
   assign a_o            = beat_a;
   assign b_o            = beat_b;
   assign d_o            = beat_d;
   assign tile_start_o   = tile_start;
   assign tile_end_o     = tile_end;
-  assign skip_o         = adv_skip;
-  assign active_o       = st_act_q;
+  assign skip_o         = skip;
+  assign active_o       = active_q;
   assign wait_operand_o = wait_operand;
 
 `ifdef COSIM_ASSERT
@@ -217,19 +217,19 @@ module gemmini_exec_stream
   // The stream never passes the ring's tail, and a tile once started streams one
   // beat a cycle apart from credit waits, with its kind and carried P unchanged.
   StreamBehindTail: assert property (@(posedge clk_i) disable iff (!checking)
-    PtrW'(tail_i - str_q) <= PtrW'(Jobs))
+    PtrW'(tail_i - stream_q) <= PtrW'(Jobs))
     else $error("exec stream pointer left the job ring");
-  AdvanceFromLiveJob: assert property (@(posedge clk_i) disable iff (!checking) advance |-> str_alive)
+  AdvanceFromLiveJob: assert property (@(posedge clk_i) disable iff (!checking) advance |-> stream_alive)
     else $error("exec stream advanced past the ring's tail");
   TileKept: assert property (@(posedge clk_i) disable iff (!checking)
-    st_act_q |-> kind == st_kind_q && cv == st_cv_q && cjob == st_cj_q)
+    active_q |-> kind == kind_q && carry == carry_q && carry_job == carry_job_q)
     else $error("exec tile changed its kind or carried P midway");
   // A compute tile's operands are in before its first beat.
   OperandsIn: assert property (@(posedge clk_i) disable iff (!checking)
-    tile_start && kind == TileCompute |-> (a_in_i[str_i] || a_zero_i[str_i]) && (b_in_i[str_i] || b_zero_i[str_i]))
-    else $error("exec compute tile of job %0d started before its operands were in", str_i);
-  CarryIn: assert property (@(posedge clk_i) disable iff (!checking) tile_start && cv |-> p_in_i[cjob])
-    else $error("exec tile carries the P of job %0d before it is read", cjob);
+    tile_start && kind == TileCompute |-> (a_in_i[stream_job] || a_zero_i[stream_job]) && (b_in_i[stream_job] || b_zero_i[stream_job]))
+    else $error("exec compute tile of job %0d started before its operands were in", stream_job);
+  CarryIn: assert property (@(posedge clk_i) disable iff (!checking) tile_start && carry |-> p_in_i[carry_job])
+    else $error("exec tile carries the P of job %0d before it is read", carry_job);
 `endif
 
 endmodule

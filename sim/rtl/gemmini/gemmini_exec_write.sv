@@ -61,74 +61,74 @@ module gemmini_exec_write
 );
 
   typedef struct packed {
-    out_t [Dim-1:0]   c;
-    logic [BeatW-1:0] k;
+    out_t [Dim-1:0]   values;
+    logic [BeatW-1:0] beat;
     logic             last;
-    logic             fsel;
+    logic             drain;
     logic [JobW-1:0]  job;
   } entry_t;
 
-  entry_t            wq_q [Depth];
-  logic [DepthW-1:0] wq_rd_q, wq_wr_q;
-  logic [DepthW:0]   wq_cnt_q;
-  logic [DepthW:0]   wres_q;  // rows reserved (in the array or queued)
-  logic              wq_push, wq_pop;
-  entry_t            wh;
+  entry_t            queue_q [Depth];
+  logic [DepthW-1:0] head_q, tail_q;
+  logic [DepthW:0]   count_q;
+  logic [DepthW:0]   reserved_q;  // rows reserved (in the array or queued)
+  logic              push, pop;
+  entry_t            head;
   /* verilator lint_off UNUSEDSIGNAL */
-  row_t              wrow;  // legal rows fit the port
+  row_t              row;  // legal rows fit the port
   /* verilator lint_on UNUSEDSIGNAL */
 
-  assign wq_push      = out_valid_i && out_tag_i[TagW-1];
-  assign wh           = wq_q[wq_rd_q];
-  assign head_job_o   = wh.job;
-  assign head_drain_o = wh.fsel;
-  assign head_last_o  = wh.last;
-  assign credit_o     = wres_q < (DepthW + 1)'(Depth);
-  assign idle_o       = wres_q == '0;
+  assign push      = out_valid_i && out_tag_i[TagW-1];
+  assign head           = queue_q[head_q];
+  assign head_job_o   = head.job;
+  assign head_drain_o = head.drain;
+  assign head_last_o  = head.last;
+  assign credit_o     = reserved_q < (DepthW + 1)'(Depth);
+  assign idle_o       = reserved_q == '0;
 
   always_comb begin
     logic os;
-    os   = wh.fsel || os_i;
-    wrow = os ? row_t'(dst_row_i) + row_t'(Dim - 1) - row_t'(wh.k) * row_t'(c_stride_i)
-              : row_t'(dst_row_i) + row_t'(wh.k) * row_t'(c_stride_i);
+    os   = head.drain || os_i;
+    row = os ? row_t'(dst_row_i) + row_t'(Dim - 1) - row_t'(head.beat) * row_t'(c_stride_i)
+              : row_t'(dst_row_i) + row_t'(head.beat) * row_t'(c_stride_i);
     for (int e = 0; e < Dim; e++) begin
-      out_t v;
-      in_t  s;
-      v = wh.c[e];
-      s = v > out_t'(127) ? in_t'(127) : v < out_t'(-128) ? in_t'(-128) : in_t'(v);
-      if (relu_i && s < 0) s = '0;
-      sp_wr_data_o[e*8 +: 8]    = s;
-      acc_wr_data_o[e*32 +: 32] = 32'(signed'(v));
+      out_t value;
+      in_t  clipped;
+      value = head.values[e];
+      clipped = value > out_t'(127) ? in_t'(127) : value < out_t'(-128) ? in_t'(-128) : in_t'(value);
+      if (relu_i && clipped < 0) clipped = '0;
+      sp_wr_data_o[e*8 +: 8]    = clipped;
+      acc_wr_data_o[e*32 +: 32] = 32'(signed'(value));
       sp_wr_mask_o[e]           = CountW'(e) < dst_cols_i;
     end
   end
 
   assign acc_wr_mask_o       = sp_wr_mask_o;
-  assign sp_wr_valid_o       = wq_cnt_q != '0 && !dst_acc_i;
-  assign acc_wr_valid_o      = wq_cnt_q != '0 && dst_acc_i;
-  assign sp_wr_row_o         = SpRowW'(wrow);
-  assign acc_wr_row_o        = AccRowW'(wrow);
+  assign sp_wr_valid_o       = count_q != '0 && !dst_acc_i;
+  assign acc_wr_valid_o      = count_q != '0 && dst_acc_i;
+  assign sp_wr_row_o         = SpRowW'(row);
+  assign acc_wr_row_o        = AccRowW'(row);
   assign acc_wr_accumulate_o = dst_accumulate_i;
   assign sp_wr_id_o          = dst_id_i;
   assign acc_wr_id_o         = dst_id_i;
-  assign wq_pop = (sp_wr_valid_o && sp_wr_ready_i) || (acc_wr_valid_o && acc_wr_ready_i);
-  assign pop_o  = wq_pop;
+  assign pop = (sp_wr_valid_o && sp_wr_ready_i) || (acc_wr_valid_o && acc_wr_ready_i);
+  assign pop_o  = pop;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      wq_rd_q  <= '0;
-      wq_wr_q  <= '0;
-      wq_cnt_q <= '0;
-      wres_q   <= '0;
+      head_q  <= '0;
+      tail_q  <= '0;
+      count_q <= '0;
+      reserved_q   <= '0;
     end else begin
-      if (wq_push) begin
-        wq_q[wq_wr_q] <= '{c: out_c_i, k: out_row_i, last: out_tag_i[TagW-2], fsel: out_tag_i[TagW-3],
+      if (push) begin
+        queue_q[tail_q] <= '{values: out_c_i, beat: out_row_i, last: out_tag_i[TagW-2], drain: out_tag_i[TagW-3],
                            job: out_tag_i[JobW-1:0]};
-        wq_wr_q <= wq_wr_q + 1'b1;
+        tail_q <= tail_q + 1'b1;
       end
-      if (wq_pop) wq_rd_q <= wq_rd_q + 1'b1;
-      wq_cnt_q <= wq_cnt_q + (DepthW + 1)'(wq_push) - (DepthW + 1)'(wq_pop);
-      wres_q   <= wres_q + (DepthW + 1)'(reserve_i) - (DepthW + 1)'(wq_pop);
+      if (pop) head_q <= head_q + 1'b1;
+      count_q <= count_q + (DepthW + 1)'(push) - (DepthW + 1)'(pop);
+      reserved_q   <= reserved_q + (DepthW + 1)'(reserve_i) - (DepthW + 1)'(pop);
     end
   end
 
@@ -139,17 +139,17 @@ module gemmini_exec_write
   // Every queued row was reserved, the reservations fit the queue, and a row
   // leaving the array always finds room (the array has no back-pressure).
   WriteCountInRange: assert property (@(posedge clk_i) disable iff (!checking)
-    wq_cnt_q <= wres_q && wres_q <= (DepthW + 1)'(Depth))
-    else $error("exec write queue: %0d rows queued, %0d reserved, depth %0d", wq_cnt_q, wres_q, Depth);
+    count_q <= reserved_q && reserved_q <= (DepthW + 1)'(Depth))
+    else $error("exec write queue: %0d rows queued, %0d reserved, depth %0d", count_q, reserved_q, Depth);
   ReserveWithCredit: assert property (@(posedge clk_i) disable iff (!checking) reserve_i |-> credit_o)
     else $error("exec write queue reserved beyond its depth");
   PushWithRoom: assert property (@(posedge clk_i) disable iff (!checking)
-    wq_push |-> wq_cnt_q < (DepthW + 1)'(Depth) || wq_pop)
+    push |-> count_q < (DepthW + 1)'(Depth) || pop)
     else $error("exec write queue: a row left the array into a full queue");
   // A write waiting for its bank stays, with its row, until taken.
   WriteHeld: assert property (@(posedge clk_i) disable iff (!checking)
     (sp_wr_valid_o && !sp_wr_ready_i) || (acc_wr_valid_o && !acc_wr_ready_i) |=>
-    (sp_wr_valid_o || acc_wr_valid_o) && $stable(wrow) && $stable(wh))
+    (sp_wr_valid_o || acc_wr_valid_o) && $stable(row) && $stable(head))
     else $error("exec write withdrawn or changed before the memory took it");
 `endif
 
