@@ -108,10 +108,10 @@ module gemmini_unit
   // Issue (legality, the instruction buffer and table) and allocation (drains,
   // the loop unroller, the commands' read / write sets)
   // ---------------------------------------------------------------------------
-  logic            req_fire, ib_v, ib_pop, it_busy, it_cmp, it_close, cnt_fire;
-  logic [6:0]      ib_funct;
-  logic [63:0]     ib_rs1, ib_rs2, cnt_rd;
-  logic [TagW-1:0] ib_tag, it_close_tag, src_tag;
+  logic            req_fire, buf_valid, buf_pop, table_busy, table_complete, table_close, counter_fire;
+  logic [6:0]      buf_funct;
+  logic [63:0]     buf_rs1, buf_rs2, counter_value;
+  logic [TagW-1:0] buf_tag, table_close_tag, src_tag;
   logic [SeqW-1:0] src_seq;
   logic [Tags-1:0] tag_busy;
 
@@ -124,27 +124,27 @@ module gemmini_unit
     .cop_req_valid_i, .cop_req_ready_o, .cop_req_i, .cop_illegal_o,
     .req_fire_o       (req_fire),
     .illegal_reason_o,
-    .buf_valid_o      (ib_v),
-    .buf_funct_o      (ib_funct),
-    .buf_rs1_o        (ib_rs1),
-    .buf_rs2_o        (ib_rs2),
-    .buf_tag_o        (ib_tag),
-    .buf_pop_i        (ib_pop),
-    .close_i          (it_close),
-    .close_tag_i      (it_close_tag),
-    .wdata_valid_i    (cnt_fire),
-    .wdata_i          (cnt_rd),
+    .buf_valid_o      (buf_valid),
+    .buf_funct_o      (buf_funct),
+    .buf_rs1_o        (buf_rs1),
+    .buf_rs2_o        (buf_rs2),
+    .buf_tag_o        (buf_tag),
+    .buf_pop_i        (buf_pop),
+    .close_i          (table_close),
+    .close_tag_i      (table_close_tag),
+    .wdata_valid_i    (counter_fire),
+    .wdata_i          (counter_value),
     .tag_busy_i       (tag_busy),
     .seq_tag_i        (src_tag),
     .seq_o            (src_seq),
-    .table_busy_o     (it_busy),
-    .cop_cmp_valid_o  (it_cmp),
+    .table_busy_o     (table_busy),
+    .cop_cmp_valid_o  (table_complete),
     .cop_cmp_o
   );
-  assign cop_cmp_valid_o = it_cmp;
+  assign cop_cmp_valid_o = table_complete;
   assign cop_ack_o       = '0;
 
-  logic            rob_alloc_valid, rob_alloc_ready, rob_alloc, arm_valid, loop, lp_busy;
+  logic            rob_alloc_valid, rob_alloc_ready, rob_alloc, arm_valid, loop, loop_busy;
   gm_ctl_e         rob_alloc_ctl;
   logic [6:0]      rob_alloc_funct;
   logic [63:0]     rob_alloc_rs1, rob_alloc_rs2;
@@ -156,15 +156,15 @@ module gemmini_unit
     .TagW(TagW)
   ) u_alloc (
     .clk_i, .rst_ni,
-    .buf_valid_i   (ib_v),
-    .buf_funct_i   (ib_funct),
-    .buf_rs1_i     (ib_rs1),
-    .buf_rs2_i     (ib_rs2),
-    .buf_tag_i     (ib_tag),
-    .buf_pop_o     (ib_pop),
-    .close_o       (it_close),
-    .close_tag_o   (it_close_tag),
-    .counter_o     (cnt_fire),
+    .buf_valid_i   (buf_valid),
+    .buf_funct_i   (buf_funct),
+    .buf_rs1_i     (buf_rs1),
+    .buf_rs2_i     (buf_rs2),
+    .buf_tag_i     (buf_tag),
+    .buf_pop_o     (buf_pop),
+    .close_o       (table_close),
+    .close_tag_o   (table_close_tag),
+    .counter_o     (counter_fire),
     .alloc_valid_o (rob_alloc_valid),
     .alloc_ready_i (rob_alloc_ready),
     .alloc_ctl_o   (rob_alloc_ctl),
@@ -177,7 +177,7 @@ module gemmini_unit
     .arm_valid_o   (arm_valid),
     .arm_id_o      (arm_id),
     .loop_o        (loop),
-    .loop_busy_o   (lp_busy)
+    .loop_busy_o   (loop_busy)
   );
   assign rob_alloc = rob_alloc_valid && rob_alloc_ready;
 
@@ -527,9 +527,9 @@ module gemmini_unit
   // the counter instruction (funct 126) on events of this cycle
   gemmini_unit_counters #(.LenW(LenW)) u_counters (
     .clk_i, .rst_ni,
-    .fire_i          (cnt_fire),
-    .rs1_i           (ib_rs1),
-    .value_o         (cnt_rd),
+    .fire_i          (counter_fire),
+    .rs1_i           (buf_rs1),
+    .value_o         (counter_value),
     .mvin_rows_i     ({acc_wv[0] && acc_wr[0], sp_wv[0] && sp_wr[0]}),
     .mvout_rows_i    ({acc_rv[1] && acc_rr[1], sp_rv[1] && sp_rr[1]}),
     .mesh_busy_i     (ex_mesh_busy),
@@ -547,9 +547,9 @@ module gemmini_unit
   // Busy: work the unit finishes by itself. A preload's C waits for a later
   // compute or drain (the model may keep it pending for ever), so preloads do
   // not count; the array's rows in flight do.
-  assign busy_o = ib_v || it_busy || rob_active || loop || lp_busy || ex_mesh_busy;
+  assign busy_o = buf_valid || table_busy || rob_active || loop || loop_busy || ex_mesh_busy;
   assign progress_o = req_fire || rob_alloc || (|done_valid) || (mem_req_valid_o && mem_req_ready_i)
-                   || mem_rsp_valid_i || it_cmp || (|spm_wen) || (|accm_wen) || (|spm_ren) || (|accm_ren)
+                   || mem_rsp_valid_i || table_complete || (|spm_wen) || (|accm_wen) || (|spm_ren) || (|accm_ren)
                    || ex_mesh_busy;
 
   always_comb begin

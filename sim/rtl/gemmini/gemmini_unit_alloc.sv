@@ -48,14 +48,14 @@ module gemmini_unit_alloc
   output logic            loop_busy_o       // out: the unroller holds work
 );
 
-  logic            lp_in_valid, lp_in_ready, lp_out_valid, lp_out_ready, lp_busy;
-  logic [6:0]      lp_out_funct;
-  logic [63:0]     lp_out_rs1, lp_out_rs2;
+  logic            loop_in_valid, loop_in_ready, loop_out_valid, loop_out_ready, loop_busy;
+  logic [6:0]      loop_out_funct;
+  logic [63:0]     loop_out_rs1, loop_out_rs2;
   logic            loop_q, loop_wait_q;
   logic [TagW-1:0] loop_tag_q;
   logic            last_mesh_q;
 
-  logic            src_v;
+  logic            src_valid;
   logic [6:0]      src_funct;
   logic [63:0]     src_rs1, src_rs2;
   logic [TagW-1:0] src_tag;
@@ -64,10 +64,10 @@ module gemmini_unit_alloc
   logic            rob_alloc;
 
   always_comb begin
-    src_v     = loop_q ? lp_out_valid : buf_valid_i;
-    src_funct = loop_q ? lp_out_funct : buf_funct_i;
-    src_rs1   = loop_q ? lp_out_rs1 : buf_rs1_i;
-    src_rs2   = loop_q ? lp_out_rs2 : buf_rs2_i;
+    src_valid     = loop_q ? loop_out_valid : buf_valid_i;
+    src_funct = loop_q ? loop_out_funct : buf_funct_i;
+    src_rs1   = loop_q ? loop_out_rs1 : buf_rs1_i;
+    src_rs2   = loop_q ? loop_out_rs2 : buf_rs2_i;
     src_tag   = loop_q ? loop_tag_q : buf_tag_i;
     src_mesh  = src_funct inside {7'd4, 7'd5, 7'd6};
     unique case (src_funct)
@@ -77,11 +77,11 @@ module gemmini_unit_alloc
       7'd4, 7'd5, 7'd6:  src_ctl = CtlExec;
       default:           src_ctl = CtlNone;
     endcase
-    need_drain = src_v && last_mesh_q && !src_mesh;
+    need_drain = src_valid && last_mesh_q && !src_mesh;
   end
 
   // the loop's instruction completes when its last command is allocated
-  assign loop_end = loop_q && !loop_wait_q && !lp_busy && !lp_out_valid;
+  assign loop_end = loop_q && !loop_wait_q && !loop_busy && !loop_out_valid;
 
   always_comb begin
     alloc_valid_o = 1'b0;
@@ -89,15 +89,15 @@ module gemmini_unit_alloc
     alloc_funct_o = FunctDrain;
     alloc_rs1_o   = '0;
     alloc_rs2_o   = '0;
-    lp_in_valid   = 1'b0;
-    lp_out_ready  = 1'b0;
+    loop_in_valid   = 1'b0;
+    loop_out_ready  = 1'b0;
     buf_pop_o     = 1'b0;
     close_o       = 1'b0;
     close_tag_o   = buf_tag_i;
     counter_o     = 1'b0;
     if (need_drain) begin
       alloc_valid_o = 1'b1;
-    end else if (src_v && src_ctl != CtlNone) begin
+    end else if (src_valid && src_ctl != CtlNone) begin
       alloc_valid_o = 1'b1;
       alloc_ctl_o   = src_ctl;
       alloc_funct_o = src_funct;
@@ -105,19 +105,19 @@ module gemmini_unit_alloc
       alloc_rs2_o   = src_rs2;
       if (alloc_ready_i) begin
         if (loop_q) begin
-          lp_out_ready = 1'b1;
+          loop_out_ready = 1'b1;
         end else begin
           buf_pop_o = 1'b1;
           close_o   = 1'b1;
         end
       end
-    end else if (src_v && !loop_q) begin
+    end else if (src_valid && !loop_q) begin
       // loop_ws and its configs go to the unroller; flush, clkgate_en and the
       // counter complete here
       if (src_funct inside {[7'd8 : 7'd13]}) begin
-        lp_in_valid = 1'b1;
-        buf_pop_o   = lp_in_ready;
-        close_o     = lp_in_ready && src_funct != 7'd8;
+        loop_in_valid = 1'b1;
+        buf_pop_o   = loop_in_ready;
+        close_o     = loop_in_ready && src_funct != 7'd8;
       end else begin
         buf_pop_o = 1'b1;
         close_o   = 1'b1;
@@ -141,7 +141,7 @@ module gemmini_unit_alloc
       last_mesh_q <= 1'b0;
     end else begin
       loop_wait_q <= 1'b0;
-      if (lp_in_valid && lp_in_ready && src_funct == 7'd8) begin
+      if (loop_in_valid && loop_in_ready && src_funct == 7'd8) begin
         loop_q      <= 1'b1;
         loop_wait_q <= 1'b1;
         loop_tag_q  <= buf_tag_i;
@@ -156,17 +156,17 @@ module gemmini_unit_alloc
     .Dim(Dim), .SpRows(SpRows), .AccRows(AccRows), .MaxBlockLen(MaxBlockLen), .MaxBlockLenAcc(MaxBlockLenAcc)
   ) u_loop (
     .clk_i, .rst_ni,
-    .in_valid_i  (lp_in_valid),
-    .in_ready_o  (lp_in_ready),
+    .in_valid_i  (loop_in_valid),
+    .in_ready_o  (loop_in_ready),
     .in_funct_i  (buf_funct_i),
     .in_rs1_i    (buf_rs1_i),
     .in_rs2_i    (buf_rs2_i),
-    .out_valid_o (lp_out_valid),
-    .out_ready_i (lp_out_ready),
-    .out_funct_o (lp_out_funct),
-    .out_rs1_o   (lp_out_rs1),
-    .out_rs2_o   (lp_out_rs2),
-    .busy_o      (lp_busy)
+    .out_valid_o (loop_out_valid),
+    .out_ready_i (loop_out_ready),
+    .out_funct_o (loop_out_funct),
+    .out_rs1_o   (loop_out_rs1),
+    .out_rs2_o   (loop_out_rs2),
+    .busy_o      (loop_busy)
   );
 
   gm_sets_t sets;
@@ -180,34 +180,34 @@ module gemmini_unit_alloc
   );
 
   // The preload waiting for its compute (allocation order).
-  logic           pend_v_q, is_compute;
-  logic [IdW-1:0] pend_id_q;
-  gm_rows_t       pend_wr_q;
+  logic           pending_q, is_compute;
+  logic [IdW-1:0] pending_id_q;
+  gm_rows_t       pending_write_q;
   assign is_compute  = alloc_funct_o inside {7'd4, 7'd5};
-  assign arm_valid_o = rob_alloc && is_compute && pend_v_q;
-  assign arm_id_o    = pend_id_q;
+  assign arm_valid_o = rob_alloc && is_compute && pending_q;
+  assign arm_id_o    = pending_id_q;
   always_comb begin
     alloc_sets_o = sets;
-    if (is_compute && pend_v_q) alloc_sets_o.wr = pend_wr_q;
+    if (is_compute && pending_q) alloc_sets_o.wr = pending_write_q;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pend_v_q  <= 1'b0;
-      pend_id_q <= '0;
-      pend_wr_q <= '0;
+      pending_q  <= 1'b0;
+      pending_id_q <= '0;
+      pending_write_q <= '0;
     end else if (rob_alloc) begin
       if (alloc_funct_o == 7'd6) begin
-        pend_v_q  <= 1'b1;
-        pend_id_q <= alloc_id_i;
-        pend_wr_q <= sets.wr;
+        pending_q  <= 1'b1;
+        pending_id_q <= alloc_id_i;
+        pending_write_q <= sets.wr;
       end else if (is_compute) begin
-        pend_v_q <= 1'b0;
+        pending_q <= 1'b0;
       end
     end
   end
 
   assign loop_o      = loop_q;
-  assign loop_busy_o = lp_busy;
+  assign loop_busy_o = loop_busy;
 
 `ifdef COSIM_ASSERT
   logic checking;

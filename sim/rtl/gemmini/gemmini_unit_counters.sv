@@ -44,45 +44,45 @@ module gemmini_unit_counters #(
     ext_bytes_wr = 32'(bytes_written_i);
   end
 
-  logic [6:0]  cnt_cfg_q [8];  // bit 6: external
-  logic [31:0] cnt_val_q [8];
-  logic [31:0] snap_q [8];
-  logic        snap_v_q;
-  logic [2:0]  cnt_idx;
-  assign cnt_idx = rs1_i[6:4];
-  assign value_o = 64'(snap_v_q ? snap_q[cnt_idx] : cnt_val_q[cnt_idx]);
+  logic [6:0]  counter_event_q [8];  // bit 6: external
+  logic [31:0] counter_q [8];
+  logic [31:0] snapshot_q [8];
+  logic        snapshot_valid_q;
+  logic [2:0]  counter_index;
+  assign counter_index = rs1_i[6:4];
+  assign value_o = 64'(snapshot_valid_q ? snapshot_q[counter_index] : counter_q[counter_index]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      snap_v_q <= 1'b0;
+      snapshot_valid_q <= 1'b0;
       for (int unsigned i = 0; i < 8; i++) begin
-        cnt_cfg_q[i] <= '0;
-        cnt_val_q[i] <= '0;
-        snap_q[i]    <= '0;
+        counter_event_q[i] <= '0;
+        counter_q[i] <= '0;
+        snapshot_q[i]    <= '0;
       end
     end else begin
       for (int unsigned i = 0; i < 8; i++) begin
-        if (cnt_cfg_q[i][6]) begin
-          if (cnt_cfg_q[i][5:0] == 6'd4) cnt_val_q[i] <= cnt_val_q[i] + ext_bytes_rd;
-          if (cnt_cfg_q[i][5:0] == 6'd5) cnt_val_q[i] <= cnt_val_q[i] + ext_bytes_wr;
+        if (counter_event_q[i][6]) begin
+          if (counter_event_q[i][5:0] == 6'd4) counter_q[i] <= counter_q[i] + ext_bytes_rd;
+          if (counter_event_q[i][5:0] == 6'd5) counter_q[i] <= counter_q[i] + ext_bytes_wr;
         end else begin
-          cnt_val_q[i] <= cnt_val_q[i] + event_inc[cnt_cfg_q[i][5:0]];
+          counter_q[i] <= counter_q[i] + event_inc[counter_event_q[i][5:0]];
         end
       end
       if (fire_i) begin
         if (rs1_i[0]) begin
-          snap_v_q <= 1'b0;
-          for (int unsigned i = 0; i < 8; i++) cnt_val_q[i] <= '0;
+          snapshot_valid_q <= 1'b0;
+          for (int unsigned i = 0; i < 8; i++) counter_q[i] <= '0;
         end
         if (rs1_i[1]) begin
-          snap_v_q <= 1'b0;
+          snapshot_valid_q <= 1'b0;
         end else if (rs1_i[2]) begin
-          snap_v_q <= 1'b1;
-          for (int unsigned i = 0; i < 8; i++) snap_q[i] <= cnt_val_q[i];
+          snapshot_valid_q <= 1'b1;
+          for (int unsigned i = 0; i < 8; i++) snapshot_q[i] <= counter_q[i];
         end
         if (rs1_i[3]) begin
-          cnt_cfg_q[cnt_idx] <= {rs1_i[31], rs1_i[17:12]};
-          cnt_val_q[cnt_idx] <= '0;
+          counter_event_q[counter_index] <= {rs1_i[31], rs1_i[17:12]};
+          counter_q[counter_index] <= '0;
         end
       end
     end

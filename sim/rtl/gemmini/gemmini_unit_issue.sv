@@ -58,8 +58,8 @@ module gemmini_unit_issue
 );
 
   logic [6:0]  req_funct;
-  logic        dec_legal, req_fire, accept, gm_opcode;
-  gm_illegal_e dec_reason, reason_q;
+  logic        decode_legal, req_fire, accept, gm_opcode;
+  gm_illegal_e decode_reason, reason_q;
   assign req_funct = cop_req_i.insn[31:25];
 
   gemmini_unit_decode #(
@@ -71,90 +71,90 @@ module gemmini_unit_issue
     .funct_i  (req_funct),
     .rs1_i    (cop_req_i.rs1),
     .rs2_i    (cop_req_i.rs2),
-    .legal_o  (dec_legal),
-    .reason_o (dec_reason),
+    .legal_o  (decode_legal),
+    .reason_o (decode_reason),
     .accept_i (accept)
   );
 
-  logic            ib_v_q;
-  logic [6:0]      ib_funct_q;
-  logic [63:0]     ib_rs1_q, ib_rs2_q;
-  logic [TagW-1:0] ib_tag_q;
+  logic            buf_valid_q;
+  logic [6:0]      buf_funct_q;
+  logic [63:0]     buf_rs1_q, buf_rs2_q;
+  logic [TagW-1:0] buf_tag_q;
 
-  logic [SeqW-1:0] it_seq_q [Tags];
-  logic [4:0]      it_rd_q [Tags];
-  logic [Tags-1:0] it_xwe_q, it_open_q;
-  logic [63:0]     it_wdata_q [Tags];
-  logic [TagW-1:0] it_head_q, it_tail_q;
-  logic [TagW:0]   it_cnt_q;
-  logic            it_cmp;
+  logic [SeqW-1:0] table_seq_q [Tags];
+  logic [4:0]      table_rd_q [Tags];
+  logic [Tags-1:0] table_xwe_q, table_open_q;
+  logic [63:0]     table_wdata_q [Tags];
+  logic [TagW-1:0] table_head_q, table_tail_q;
+  logic [TagW:0]   table_count_q;
+  logic            table_complete;
 
   assign gm_opcode       = cop_req_i.insn[6:0] == 7'h7B;
-  assign cop_req_ready_o = (!ib_v_q || buf_pop_i) && it_cnt_q != (TagW + 1)'(Tags);
+  assign cop_req_ready_o = (!buf_valid_q || buf_pop_i) && table_count_q != (TagW + 1)'(Tags);
   assign req_fire        = cop_req_valid_i && cop_req_ready_o;
-  assign cop_illegal_o   = !(dec_legal && gm_opcode);
-  assign accept          = req_fire && dec_legal && gm_opcode;
+  assign cop_illegal_o   = !(decode_legal && gm_opcode);
+  assign accept          = req_fire && decode_legal && gm_opcode;
 
-  assign it_cmp          = it_cnt_q != '0 && !it_open_q[it_head_q] && !tag_busy_i[it_head_q];
-  assign cop_cmp_valid_o = it_cmp;
+  assign table_complete          = table_count_q != '0 && !table_open_q[table_head_q] && !tag_busy_i[table_head_q];
+  assign cop_cmp_valid_o = table_complete;
   always_comb begin
     cop_cmp_o       = '0;
-    cop_cmp_o.seq   = it_seq_q[it_head_q];
-    cop_cmp_o.x_we  = it_xwe_q[it_head_q];
-    cop_cmp_o.rd    = it_rd_q[it_head_q];
-    cop_cmp_o.wdata = it_wdata_q[it_head_q];
+    cop_cmp_o.seq   = table_seq_q[table_head_q];
+    cop_cmp_o.x_we  = table_xwe_q[table_head_q];
+    cop_cmp_o.rd    = table_rd_q[table_head_q];
+    cop_cmp_o.wdata = table_wdata_q[table_head_q];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ib_v_q     <= 1'b0;
-      ib_funct_q <= '0;
-      ib_rs1_q   <= '0;
-      ib_rs2_q   <= '0;
-      ib_tag_q   <= '0;
-      it_head_q  <= '0;
-      it_tail_q  <= '0;
-      it_cnt_q   <= '0;
-      it_open_q  <= '0;
-      it_xwe_q   <= '0;
+      buf_valid_q     <= 1'b0;
+      buf_funct_q <= '0;
+      buf_rs1_q   <= '0;
+      buf_rs2_q   <= '0;
+      buf_tag_q   <= '0;
+      table_head_q  <= '0;
+      table_tail_q  <= '0;
+      table_count_q   <= '0;
+      table_open_q  <= '0;
+      table_xwe_q   <= '0;
       reason_q   <= IllNone;
       for (int unsigned t = 0; t < Tags; t++) begin
-        it_seq_q[t]   <= '0;
-        it_rd_q[t]    <= '0;
-        it_wdata_q[t] <= '0;
+        table_seq_q[t]   <= '0;
+        table_rd_q[t]    <= '0;
+        table_wdata_q[t] <= '0;
       end
     end else begin
-      if (req_fire && !(dec_legal && gm_opcode)) reason_q <= gm_opcode ? dec_reason : IllFunct;
-      if (buf_pop_i) ib_v_q <= 1'b0;
+      if (req_fire && !(decode_legal && gm_opcode)) reason_q <= gm_opcode ? decode_reason : IllFunct;
+      if (buf_pop_i) buf_valid_q <= 1'b0;
       if (accept) begin
-        ib_v_q     <= 1'b1;
-        ib_funct_q <= req_funct;
-        ib_rs1_q   <= cop_req_i.rs1;
-        ib_rs2_q   <= cop_req_i.rs2;
-        ib_tag_q   <= it_tail_q;
-        it_seq_q[it_tail_q]   <= cop_req_i.seq;
-        it_rd_q[it_tail_q]    <= cop_req_i.insn[11:7];
-        it_xwe_q[it_tail_q]   <= cop_req_i.insn[14];  // RoCC xd
-        it_wdata_q[it_tail_q] <= '0;
-        it_open_q[it_tail_q]  <= 1'b1;
-        it_tail_q <= it_tail_q + 1'b1;
+        buf_valid_q     <= 1'b1;
+        buf_funct_q <= req_funct;
+        buf_rs1_q   <= cop_req_i.rs1;
+        buf_rs2_q   <= cop_req_i.rs2;
+        buf_tag_q   <= table_tail_q;
+        table_seq_q[table_tail_q]   <= cop_req_i.seq;
+        table_rd_q[table_tail_q]    <= cop_req_i.insn[11:7];
+        table_xwe_q[table_tail_q]   <= cop_req_i.insn[14];  // RoCC xd
+        table_wdata_q[table_tail_q] <= '0;
+        table_open_q[table_tail_q]  <= 1'b1;
+        table_tail_q <= table_tail_q + 1'b1;
       end
-      if (close_i) it_open_q[close_tag_i] <= 1'b0;
-      if (wdata_valid_i) it_wdata_q[ib_tag_q] <= wdata_i;
-      if (it_cmp) it_head_q <= it_head_q + 1'b1;
-      it_cnt_q <= it_cnt_q + (TagW + 1)'(accept) - (TagW + 1)'(it_cmp);
+      if (close_i) table_open_q[close_tag_i] <= 1'b0;
+      if (wdata_valid_i) table_wdata_q[buf_tag_q] <= wdata_i;
+      if (table_complete) table_head_q <= table_head_q + 1'b1;
+      table_count_q <= table_count_q + (TagW + 1)'(accept) - (TagW + 1)'(table_complete);
     end
   end
 
   assign req_fire_o       = req_fire;
   assign illegal_reason_o = reason_q;
-  assign buf_valid_o      = ib_v_q;
-  assign buf_funct_o      = ib_funct_q;
-  assign buf_rs1_o        = ib_rs1_q;
-  assign buf_rs2_o        = ib_rs2_q;
-  assign buf_tag_o        = ib_tag_q;
-  assign seq_o            = it_seq_q[seq_tag_i];
-  assign table_busy_o     = it_cnt_q != '0;
+  assign buf_valid_o      = buf_valid_q;
+  assign buf_funct_o      = buf_funct_q;
+  assign buf_rs1_o        = buf_rs1_q;
+  assign buf_rs2_o        = buf_rs2_q;
+  assign buf_tag_o        = buf_tag_q;
+  assign seq_o            = table_seq_q[seq_tag_i];
+  assign table_busy_o     = table_count_q != '0;
 
   logic unused;
   assign unused = ^{cop_req_i.frs1, cop_req_i.vtype, cop_req_i.vl, cop_req_i.vstart, cop_req_i.frm, cop_req_i.vxrm,
@@ -166,13 +166,13 @@ module gemmini_unit_issue
 
   // The table holds at most Tags instructions; an instruction is accepted only
   // into a free buffer; an entry is closed once, while open, and completes once.
-  TableCountInRange: assert property (@(posedge clk_i) disable iff (!checking) it_cnt_q <= (TagW + 1)'(Tags))
-    else $error("gemmini issue table holds %0d instructions", it_cnt_q);
-  AcceptIntoFreeBuffer: assert property (@(posedge clk_i) disable iff (!checking) accept |-> !ib_v_q || buf_pop_i)
+  TableCountInRange: assert property (@(posedge clk_i) disable iff (!checking) table_count_q <= (TagW + 1)'(Tags))
+    else $error("gemmini issue table holds %0d instructions", table_count_q);
+  AcceptIntoFreeBuffer: assert property (@(posedge clk_i) disable iff (!checking) accept |-> !buf_valid_q || buf_pop_i)
     else $error("gemmini issue accepted an instruction over a waiting one");
-  PopValid: assert property (@(posedge clk_i) disable iff (!checking) buf_pop_i |-> ib_v_q)
+  PopValid: assert property (@(posedge clk_i) disable iff (!checking) buf_pop_i |-> buf_valid_q)
     else $error("gemmini issue buffer popped while empty");
-  CloseOpen: assert property (@(posedge clk_i) disable iff (!checking) close_i |-> it_open_q[close_tag_i])
+  CloseOpen: assert property (@(posedge clk_i) disable iff (!checking) close_i |-> table_open_q[close_tag_i])
     else $error("gemmini issue closed entry %0d twice", close_tag_i);
 `endif
 

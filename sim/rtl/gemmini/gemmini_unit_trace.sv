@@ -82,33 +82,33 @@ module gemmini_unit_trace
     assign trace_sp_seq_o[b]   = id_seq_q[sp_wid_i[b]];
   end
 
-  logic [AccBanks-1:0]             tacc_v_q, tacc_acc_q;
-  logic [AccBanks-1:0][AccAW-1:0]  tacc_addr_q;
-  logic [AccBanks-1:0][Dim-1:0]    tacc_mask_q;
-  logic [AccBanks-1:0][IdW-1:0]    tacc_id_q;
+  logic [AccBanks-1:0]             acc_valid_q, acc_accumulate_q;
+  logic [AccBanks-1:0][AccAW-1:0]  acc_addr_q;
+  logic [AccBanks-1:0][Dim-1:0]    acc_mask_q;
+  logic [AccBanks-1:0][IdW-1:0]    acc_id_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tacc_v_q    <= '0;
-      tacc_acc_q  <= '0;
-      tacc_addr_q <= '0;
-      tacc_mask_q <= '0;
-      tacc_id_q   <= '0;
+      acc_valid_q    <= '0;
+      acc_accumulate_q  <= '0;
+      acc_addr_q <= '0;
+      acc_mask_q <= '0;
+      acc_id_q   <= '0;
     end else begin
-      tacc_v_q    <= acc_wen_i;
-      tacc_acc_q  <= acc_wacc_i;
-      tacc_addr_q <= acc_waddr_i;
-      tacc_mask_q <= acc_wmask_i;
-      tacc_id_q   <= acc_wid_i;
+      acc_valid_q    <= acc_wen_i;
+      acc_accumulate_q  <= acc_wacc_i;
+      acc_addr_q <= acc_waddr_i;
+      acc_mask_q <= acc_wmask_i;
+      acc_id_q   <= acc_wid_i;
     end
   end
   for (genvar b = 0; b < AccBanks; b++) begin : g_acc_trace
-    assign trace_acc_valid_o[b]      = tacc_v_q[b];
-    assign trace_acc_row_o[b]        = AccRowW'(b * AccBankRows) | AccRowW'(tacc_addr_q[b]);
-    assign trace_acc_mask_o[b]       = tacc_mask_q[b];
+    assign trace_acc_valid_o[b]      = acc_valid_q[b];
+    assign trace_acc_row_o[b]        = AccRowW'(b * AccBankRows) | AccRowW'(acc_addr_q[b]);
+    assign trace_acc_mask_o[b]       = acc_mask_q[b];
     assign trace_acc_data_o[b]       = acc_row_i[b];
-    assign trace_acc_accumulate_o[b] = tacc_acc_q[b];
-    assign trace_acc_id_o[b]         = tacc_id_q[b];
-    assign trace_acc_seq_o[b]        = id_seq_q[tacc_id_q[b]];
+    assign trace_acc_accumulate_o[b] = acc_accumulate_q[b];
+    assign trace_acc_id_o[b]         = acc_id_q[b];
+    assign trace_acc_seq_o[b]        = id_seq_q[acc_id_q[b]];
   end
 
 endmodule
