@@ -336,6 +336,27 @@ def test_random_programs(dim4, tmp_path: Path, seed: int, dataflows: tuple[str, 
     check(prog, run)
 
 
+@pytest.mark.slow  # a Verilator build of its own (the mutated controller)
+def test_second_completion_fails_through_its_assertion(tmp_path: Path, monkeypatch):
+    """The mutation COSIM_MUTATION_PRELOAD_DONE_EARLY completes every preload at intake as well as when its C
+    rows are written; gemmini_exec's DoneOfOpenId assertion stops the run at the second completion. The same
+    program passes on the unmutated controller (so the assertion, not the program, fails it)."""
+    from sim.errors import SimError
+    from sim.verilator_build import assertions_enabled
+
+    monkeypatch.delenv("COSIM_RTL_ASSERT", raising=False)
+    if not assertions_enabled():
+        pytest.fail("the benches must compile the assertions (COSIM_RTL_ASSERT unset)")
+    p = gemmini_params("gemmini-dim4")
+    prog = Gen(p, np.random.default_rng(1), ("WS",)).program(n_segments=1, blocks=2)
+    stim = stim_of(prog, 1, 256, 1.0)
+    check(prog, run_exec(build_exec_tb(p), stim, tmp_path / "good"))
+    with pytest.raises(SimError) as failed:
+        run_exec(build_exec_tb(p, ("COSIM_MUTATION_PRELOAD_DONE_EARLY",)), stim, tmp_path / "mutated")
+    assert "DoneOfOpenId" in str(failed.value), str(failed.value)[-2000:]
+    assert "not open: a second completion" in str(failed.value), str(failed.value)[-2000:]
+
+
 @pytest.fixture(scope="module")
 def dim4_small_banks() -> tuple[GemminiParams, ArrayBuild]:
     """gemmini-dim4 with banks of 32 rows: the programs' rows span three scratchpad banks and both accumulator
@@ -566,6 +587,12 @@ def test_lint_wall_clean(dim):
     lines = (res.stdout + res.stderr).splitlines()
     mine = (
         "gemmini_exec.sv",
+        "gemmini_exec_pkg.sv",
+        "gemmini_exec_intake.sv",
+        "gemmini_exec_fetch.sv",
+        "gemmini_exec_stream.sv",
+        "gemmini_exec_write.sv",
+        "gemmini_exec_done.sv",
         "gemmini_array.sv",
         "gemmini_mesh.sv",
         "gemmini_pe.sv",

@@ -63,8 +63,8 @@ module gemmini_loop_ws #(
   localparam logic [31:0] Garbage = 32'hffff_ffff;
   localparam logic [15:0] D16 = 16'(Dim);
 
-  typedef enum logic [1:0] {PhIdle, PhRun, PhStC} phase_e;
-  typedef enum logic [1:0] {SD, SA, SB, SC} stream_e;
+  typedef enum logic [1:0] {StIdle, StRun, StStoreC} phase_e;
+  typedef enum logic [1:0] {StreamD, StreamA, StreamB, StreamC} stream_e;
   typedef struct packed {
     logic [15:0] i, j, k, jg;            // tile indices; jg the first C column of j's group
     logic        last;                   // (next_tile) the loop's last tile was passed
@@ -99,9 +99,9 @@ module gemmini_loop_ws #(
   logic [7:0]  la_cnt_q;                 // tiles the look-ahead cursor is ahead of execute
 
   logic unused_sdone;                    // the C stream ends the loop instead
-  assign unused_sdone = sdone_q[SC];
+  assign unused_sdone = sdone_q[StreamC];
 
-  assign busy_o     = (phase_q != PhIdle);
+  assign busy_o     = (phase_q != StIdle);
   assign in_ready_o = !busy_o;
 
   logic in_fire, out_fire, start;
@@ -116,20 +116,20 @@ module gemmini_loop_ws #(
   // ---------------------------------------------------------------- the four streams' geometry
   geom_t geo [4];
   always_comb begin
-    geo[SD] = '{funct: FMvin3, dram0: d_addr_q, stride: d_stride_q, eb4: !low_d_q,
+    geo[StreamD] = '{funct: FMvin3, dram0: d_addr_q, stride: d_stride_q, eb4: !low_d_q,
                 sp0: 32'h8000_0000 | acc_start_q, rows_n: max_i_q, cols_n: max_j_q, pad_r: pad_i_q,
                 pad_c: pad_j_q, bm: min16(max_j_q, low_d_q ? 16'(MaxBlockLen) : 16'(MaxBlockLenAcc))};
-    geo[SA] = a_t_q
+    geo[StreamA] = a_t_q
       ? '{funct: FMvin, dram0: a_addr_q, stride: a_stride_q, eb4: 1'b0, sp0: a_start_q, rows_n: max_k_q,
           cols_n: max_i_q, pad_r: pad_k_q, pad_c: pad_i_q, bm: min16(max_i_q, 16'(MaxBlockLen))}
       : '{funct: FMvin, dram0: a_addr_q, stride: a_stride_q, eb4: 1'b0, sp0: a_start_q, rows_n: max_i_q,
           cols_n: max_k_q, pad_r: pad_i_q, pad_c: pad_k_q, bm: min16(max_k_q, 16'(MaxBlockLen))};
-    geo[SB] = b_t_q
+    geo[StreamB] = b_t_q
       ? '{funct: FMvin2, dram0: b_addr_q, stride: b_stride_q, eb4: 1'b0, sp0: b_start_q, rows_n: max_j_q,
           cols_n: max_k_q, pad_r: pad_j_q, pad_c: pad_k_q, bm: min16(max_k_q, 16'(MaxBlockLen))}
       : '{funct: FMvin2, dram0: b_addr_q, stride: b_stride_q, eb4: 1'b0, sp0: b_start_q, rows_n: max_k_q,
           cols_n: max_j_q, pad_r: pad_k_q, pad_c: pad_j_q, bm: min16(max_j_q, 16'(MaxBlockLen))};
-    geo[SC] = '{funct: FMvout, dram0: c_addr_q, stride: c_stride_q, eb4: full_c_q,
+    geo[StreamC] = '{funct: FMvout, dram0: c_addr_q, stride: c_stride_q, eb4: full_c_q,
                 sp0: 32'h8000_0000 | (32'(full_c_q) << 29) | acc_start_q, rows_n: max_i_q, cols_n: max_j_q,
                 pad_r: pad_i_q, pad_c: pad_j_q, bm: full_c_q ? 16'd1 : min16(max_j_q, 16'(MaxBlockLen))};
   end
@@ -196,10 +196,10 @@ module gemmini_loop_ws #(
   logic la_need_d, la_need_a, la_need_b, la_ready;
   always_comb begin
     la_need_d = !la_done_q && la_q.k == 16'd0
-                && !emitted(geo[SD].bm, row_q[SD], col_q[SD], sdone_q[SD], la_q.i, la_q.j);
-    la_need_a = !la_done_q && !emitted(geo[SA].bm, row_q[SA], col_q[SA], sdone_q[SA],
+                && !emitted(geo[StreamD].bm, row_q[StreamD], col_q[StreamD], sdone_q[StreamD], la_q.i, la_q.j);
+    la_need_a = !la_done_q && !emitted(geo[StreamA].bm, row_q[StreamA], col_q[StreamA], sdone_q[StreamA],
                                        a_t_q ? la_q.k : la_q.i, a_t_q ? la_q.i : la_q.k);
-    la_need_b = !la_done_q && !emitted(geo[SB].bm, row_q[SB], col_q[SB], sdone_q[SB],
+    la_need_b = !la_done_q && !emitted(geo[StreamB].bm, row_q[StreamB], col_q[StreamB], sdone_q[StreamB],
                                        b_t_q ? la_q.j : la_q.k, b_t_q ? la_q.k : la_q.j);
     la_ready  = !(la_need_d || la_need_a || la_need_b);
   end
@@ -211,10 +211,10 @@ module gemmini_loop_ws #(
   logic    ld_sel, la_adv;
   stream_e sel;
   always_comb begin
-    ld_sel = phase_q == PhRun && !la_ready && !ecmp_q;  // never between a preload and its compute
-    sel    = la_need_d ? SD : la_need_a ? SA : SB;
-    if (phase_q == PhStC) sel = SC;
-    la_adv = phase_q == PhRun && !la_done_q && la_ready && la_cnt_q < 8'(LookAhead);
+    ld_sel = phase_q == StRun && !la_ready && !ecmp_q;  // never between a preload and its compute
+    sel    = la_need_d ? StreamD : la_need_a ? StreamA : StreamB;
+    if (phase_q == StStoreC) sel = StreamC;
+    la_adv = phase_q == StRun && !la_done_q && la_ready && la_cnt_q < 8'(LookAhead);
   end
 
   // ---------------------------------------------------------------- execute
@@ -240,7 +240,7 @@ module gemmini_loop_ws #(
   // ---------------------------------------------------------------- output
   always_comb begin
     out_valid_o = busy_o;
-    if (phase_q == PhRun && !ld_sel) begin
+    if (phase_q == StRun && !ld_sel) begin
       if (!ecmp_q) begin
         out_funct_o = FPreload;
         out_rs1_o   = {ex_kcols, ex_bcols, ex_pre};
@@ -258,8 +258,8 @@ module gemmini_loop_ws #(
   end
 
   logic ex_tile_out, mv_out;
-  assign ex_tile_out = out_fire && phase_q == PhRun && !ld_sel && ecmp_q;
-  assign mv_out      = out_fire && (ld_sel || phase_q == PhStC);
+  assign ex_tile_out = out_fire && phase_q == StRun && !ld_sel && ecmp_q;
+  assign mv_out      = out_fire && (ld_sel || phase_q == StStoreC);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -287,7 +287,7 @@ module gemmini_loop_ws #(
       a_start_q   <= '0;
       b_start_q   <= '0;
       acc_start_q <= '0;
-      phase_q     <= PhIdle;
+      phase_q     <= StIdle;
       for (int unsigned s = 0; s < 4; s++) begin
         row_q[s] <= '0;
         col_q[s] <= '0;
@@ -335,20 +335,20 @@ module gemmini_loop_ws #(
         ecmp_q    <= 1'b0;
         la_done_q <= 1'b0;
         la_cnt_q  <= '0;
-        if (max_i_q == 16'd0 || max_j_q == 16'd0 || max_k_q == 16'd0) phase_q <= PhIdle;
-        else phase_q <= PhRun;
+        if (max_i_q == 16'd0 || max_j_q == 16'd0 || max_k_q == 16'd0) phase_q <= StIdle;
+        else phase_q <= StRun;
       end
       if (la_adv) begin
         la_q      <= next_tile(la_q, max_i_q, max_j_q, max_k_q);
         la_done_q <= next_tile(la_q, max_i_q, max_j_q, max_k_q).last;
       end
       la_cnt_q <= la_cnt_q + 8'(la_adv) - 8'(ex_tile_out);
-      if (out_fire && phase_q == PhRun && !ld_sel) begin
+      if (out_fire && phase_q == StRun && !ld_sel) begin
         ecmp_q <= ~ecmp_q;
         if (ecmp_q) begin
           ex_q <= next_tile(ex_q, max_i_q, max_j_q, max_k_q);
           // every load is out once the last tile's are (each move holds a tile)
-          if (next_tile(ex_q, max_i_q, max_j_q, max_k_q).last) phase_q <= (c_addr_q != 64'd0) ? PhStC : PhIdle;
+          if (next_tile(ex_q, max_i_q, max_j_q, max_k_q).last) phase_q <= (c_addr_q != 64'd0) ? StStoreC : StIdle;
         end
       end
       if (mv_out) begin
@@ -357,7 +357,7 @@ module gemmini_loop_ws #(
           col_q[sel] <= col_q[sel] + 17'(geo[sel].bm);
           if (mv_last_col[sel]) begin
             sdone_q[sel] <= 1'b1;
-            if (sel == SC) phase_q <= PhIdle;
+            if (sel == StreamC) phase_q <= StIdle;
           end
         end
       end

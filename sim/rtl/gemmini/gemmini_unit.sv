@@ -1,24 +1,19 @@
 // Gemmini unit, top level (UNIT.md beside this file): the coprocessor port of
 // the RV64 core on one side, the SoC's accelerator memory port on the other.
 //
-// Inside: decode and legality at the issue handshake (a shadow copy of the
-// config state the model's checks read), a ROB that gives every command an id
-// and holds a command back from its controller while an older one conflicts
-// with it, the load / execute / store controllers, the loop_ws unroller, the
-// DMA, the scratchpad and accumulator with their per-bank arbitration, the
-// completions to the core, the counter instruction and the difftest trace.
-//
-// Ports beyond the coprocessor and memory ports:
-//   busy_o            a command is accepted and not done, or the DMA has a beat in flight
-//   progress_o        the unit did work this cycle (the SoC's watchdog)
-//   illegal_reason_o  the check that refused the last refused instruction (gm_illegal_e)
-//   perf_o            events of this cycle (gemmini_unit_pkg::gm_perf_t)
-//   trace_sp_*        scratchpad row writes as the banks take them (one per bank a cycle)
-//   trace_acc_*       accumulator row writes; data is the row after the write (two
-//                     cycles after the bank took it: its read-modify-write)
-//   trace_wr_*        the DMA's write requests (main memory), in order
-//   trace_id_o        an id allocation: id -> the core instruction (seq) it belongs to;
-//                     every trace record also carries that seq directly (*_seq_o)
+// This module wires the stages:
+//   gemmini_unit_issue     legality at the issue handshake (gemmini_unit_decode,
+//                          a shadow copy of the config state the model's checks
+//                          read), the instruction buffer and table, completions
+//   gemmini_unit_alloc     program-order allocation into the ROB: inserted drains,
+//                          the loop_ws unroller, the commands' read / write sets
+//   gemmini_unit_rob       ids, and holding a command back from its controller
+//                          while an older one conflicts with it
+//   gemmini_load / _exec / _store, gemmini_dma   the controllers and the DMA
+//   gemmini_unit_arb, gemmini_spad / _acc        the memories behind their
+//                          per-bank arbiters
+//   gemmini_unit_counters  the counter instruction
+//   gemmini_unit_trace     the difftest trace: every write with its core instruction
 module gemmini_unit
   import cosim_pkg::*;
   import gemmini_pkg::*;
@@ -49,56 +44,56 @@ module gemmini_unit
   localparam int unsigned AccRowW       = $clog2(AccRows),
   localparam int unsigned LenW          = $clog2(DmaMaxBytes + 1)
 ) (
-  input  logic                                clk_i,
-  input  logic                                rst_ni,
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
   // coprocessor issue
-  input  logic                                cop_req_valid_i,
-  output logic                                cop_req_ready_o,
-  input  cop_req_t                            cop_req_i,
-  output logic                                cop_illegal_o,
-  output cop_ack_t                            cop_ack_o,       // always zero (no partial execution)
+  input  logic                             cop_req_valid_i,        // in: the core offers an instruction
+  output logic                             cop_req_ready_o,        // out: ... the unit takes it
+  input  cop_req_t                         cop_req_i,              // in: the instruction and its operands
+  output logic                             cop_illegal_o,          // out: ... it is refused
+  output cop_ack_t                         cop_ack_o,              // out: always zero (no partial execution)
   // coprocessor completion
-  output logic                                cop_cmp_valid_o,
-  output cop_cmp_t                            cop_cmp_o,
+  output logic                             cop_cmp_valid_o,        // out: an instruction completes (program order)
+  output cop_cmp_t                         cop_cmp_o,              // out: ... its seq and rd write
   // memory port (the SoC's amem port)
-  output logic                                mem_req_valid_o,
-  input  logic                                mem_req_ready_i,
-  output logic [31:0]                         mem_req_addr_o,
-  output logic                                mem_req_we_o,
-  output logic [MB-1:0]                       mem_req_be_o,
-  output logic [MemW-1:0]                     mem_req_wdata_o,
-  input  logic                                mem_rsp_valid_i,
-  input  logic [MemW-1:0]                     mem_rsp_rdata_i,
-  input  logic                                mem_rsp_err_i,
+  output logic                             mem_req_valid_o,        // out: a memory beat
+  input  logic                             mem_req_ready_i,        // in: ... the memory takes it
+  output logic [31:0]                      mem_req_addr_o,         // out: ... its address
+  output logic                             mem_req_we_o,           // out: ... a write
+  output logic [MB-1:0]                    mem_req_be_o,           // out: ... its byte enables
+  output logic [MemW-1:0]                  mem_req_wdata_o,        // out: ... its write data
+  input  logic                             mem_rsp_valid_i,        // in: a read beat's answer (in order)
+  input  logic [MemW-1:0]                  mem_rsp_rdata_i,        // in: ... its data
+  input  logic                             mem_rsp_err_i,          // in: ... an access fault
   // status
-  output logic                                busy_o,
-  output logic                                progress_o,
-  output gm_illegal_e                         illegal_reason_o,
-  output gm_perf_t                            perf_o,
-  // difftest trace: scratchpad row writes
-  output logic [SpBanks-1:0]                  trace_sp_valid_o,
-  output logic [SpBanks-1:0][SpRowW-1:0]      trace_sp_row_o,
-  output logic [SpBanks-1:0][Dim-1:0]         trace_sp_mask_o,
-  output logic [SpBanks-1:0][Dim*8-1:0]       trace_sp_data_o,
-  output logic [SpBanks-1:0][IdW-1:0]         trace_sp_id_o,
-  output logic [SpBanks-1:0][SeqW-1:0]        trace_sp_seq_o,
-  // accumulator row writes (data: the row after the write)
-  output logic [AccBanks-1:0]                 trace_acc_valid_o,
-  output logic [AccBanks-1:0][AccRowW-1:0]    trace_acc_row_o,
-  output logic [AccBanks-1:0][Dim-1:0]        trace_acc_mask_o,
-  output logic [AccBanks-1:0][Dim*32-1:0]     trace_acc_data_o,
-  output logic [AccBanks-1:0]                 trace_acc_accumulate_o,
-  output logic [AccBanks-1:0][IdW-1:0]        trace_acc_id_o,
-  output logic [AccBanks-1:0][SeqW-1:0]       trace_acc_seq_o,
-  // main-memory writes (the DMA's write requests)
-  output logic                                trace_wr_valid_o,
-  output logic [31:0]                         trace_wr_addr_o,
-  output logic [LenW-1:0]                     trace_wr_len_o,
-  output logic [DmaMaxBytes*8-1:0]            trace_wr_data_o,
-  output logic [IdW-1:0]                      trace_wr_id_o,
-  output logic [SeqW-1:0]                     trace_wr_seq_o,
-  // id allocations
-  output gm_trace_id_t                        trace_id_o
+  output logic                             busy_o,                 // out: a command is accepted and not done
+  output logic                             progress_o,             // out: the unit did work (the SoC's watchdog)
+  output gm_illegal_e                      illegal_reason_o,       // out: the check that refused the last refused one
+  output gm_perf_t                         perf_o,                 // out: events of this cycle
+  // difftest trace: scratchpad row writes as the banks take them (one per bank a cycle)
+  output logic [SpBanks-1:0]               trace_sp_valid_o,       // out: bank b writes ...
+  output logic [SpBanks-1:0][SpRowW-1:0]   trace_sp_row_o,         // out: ... this global row
+  output logic [SpBanks-1:0][Dim-1:0]      trace_sp_mask_o,        // out: ... these elements
+  output logic [SpBanks-1:0][Dim*8-1:0]    trace_sp_data_o,        // out: ... these values
+  output logic [SpBanks-1:0][IdW-1:0]      trace_sp_id_o,          // out: ... for this command
+  output logic [SpBanks-1:0][SeqW-1:0]     trace_sp_seq_o,         // out: ... of this core instruction
+  // accumulator row writes, the cycle after the bank took them, with the row after the write
+  output logic [AccBanks-1:0]              trace_acc_valid_o,      // out: bank b wrote ...
+  output logic [AccBanks-1:0][AccRowW-1:0] trace_acc_row_o,        // out: ... this global row
+  output logic [AccBanks-1:0][Dim-1:0]     trace_acc_mask_o,       // out: ... these elements
+  output logic [AccBanks-1:0][Dim*32-1:0]  trace_acc_data_o,       // out: ... the row after the write
+  output logic [AccBanks-1:0]              trace_acc_accumulate_o, // out: ... accumulating
+  output logic [AccBanks-1:0][IdW-1:0]     trace_acc_id_o,         // out: ... for this command
+  output logic [AccBanks-1:0][SeqW-1:0]    trace_acc_seq_o,        // out: ... of this core instruction
+  // main-memory writes (the DMA's write requests, in order)
+  output logic                             trace_wr_valid_o,       // out: a write request ...
+  output logic [31:0]                      trace_wr_addr_o,        // out: ... at this address
+  output logic [LenW-1:0]                  trace_wr_len_o,         // out: ... of this many bytes
+  output logic [DmaMaxBytes*8-1:0]         trace_wr_data_o,        // out: ... these bytes
+  output logic [IdW-1:0]                   trace_wr_id_o,          // out: ... for this command
+  output logic [SeqW-1:0]                  trace_wr_seq_o,         // out: ... of this core instruction
+  // id allocations: from now on writes carrying the id belong to the core instruction
+  output gm_trace_id_t                     trace_id_o              // out: the allocation
 );
 
   localparam int unsigned Tags     = 16;          // core instructions in flight (the core allows 16)
@@ -110,282 +105,89 @@ module gemmini_unit
   localparam int unsigned AccAW    = AccBankRows > 1 ? $clog2(AccBankRows) : 1;
 
   // ---------------------------------------------------------------------------
-  // Issue: legality at the handshake, one instruction buffer, the instruction
-  // table (completions in program order)
+  // Issue (legality, the instruction buffer and table) and allocation (drains,
+  // the loop unroller, the commands' read / write sets)
   // ---------------------------------------------------------------------------
-  logic [6:0]  req_funct;
-  logic        dec_legal, req_fire, accept;
-  gm_illegal_e dec_reason, reason_q;
-  assign req_funct = cop_req_i.insn[31:25];
+  logic            req_fire, buf_valid, buf_pop, table_busy, table_complete, table_close, counter_fire;
+  logic [6:0]      buf_funct;
+  logic [63:0]     buf_rs1, buf_rs2, counter_value;
+  logic [TagW-1:0] buf_tag, table_close_tag, src_tag;
+  logic [SeqW-1:0] src_seq;
+  logic [Tags-1:0] tag_busy;
 
-  gemmini_unit_decode #(
+  gemmini_unit_issue #(
     .Dim(Dim), .SpRows(SpRows), .AccRows(AccRows), .MaxBlockLen(MaxBlockLen), .MaxBlockLenAcc(MaxBlockLenAcc),
     .HasWs(HasWs), .HasOs(HasOs), .Mem0Base(Mem0Base), .Mem0Size(Mem0Size), .Mem1Base(Mem1Base),
-    .Mem1Size(Mem1Size), .Mem2Base(Mem2Base), .Mem2Size(Mem2Size)
-  ) u_dec (
+    .Mem1Size(Mem1Size), .Mem2Base(Mem2Base), .Mem2Size(Mem2Size), .Tags(Tags)
+  ) u_issue (
     .clk_i, .rst_ni,
-    .funct_i  (req_funct),
-    .rs1_i    (cop_req_i.rs1),
-    .rs2_i    (cop_req_i.rs2),
-    .legal_o  (dec_legal),
-    .reason_o (dec_reason),
-    .accept_i (accept)
+    .cop_req_valid_i, .cop_req_ready_o, .cop_req_i, .cop_illegal_o,
+    .req_fire_o       (req_fire),
+    .illegal_reason_o,
+    .buf_valid_o      (buf_valid),
+    .buf_funct_o      (buf_funct),
+    .buf_rs1_o        (buf_rs1),
+    .buf_rs2_o        (buf_rs2),
+    .buf_tag_o        (buf_tag),
+    .buf_pop_i        (buf_pop),
+    .close_i          (table_close),
+    .close_tag_i      (table_close_tag),
+    .wdata_valid_i    (counter_fire),
+    .wdata_i          (counter_value),
+    .tag_busy_i       (tag_busy),
+    .seq_tag_i        (src_tag),
+    .seq_o            (src_seq),
+    .table_busy_o     (table_busy),
+    .cop_cmp_valid_o  (table_complete),
+    .cop_cmp_o
   );
-
-  logic            ib_v_q, ib_pop;
-  logic [6:0]      ib_funct_q;
-  logic [63:0]     ib_rs1_q, ib_rs2_q;
-  logic [TagW-1:0] ib_tag_q;
-
-  logic [SeqW-1:0] it_seq_q [Tags];
-  logic [4:0]      it_rd_q [Tags];
-  logic [Tags-1:0] it_xwe_q, it_open_q;
-  logic [63:0]     it_wdata_q [Tags];
-  logic [TagW-1:0] it_head_q, it_tail_q;
-  logic [TagW:0]   it_cnt_q;
-  logic [Tags-1:0] tag_busy;
-  logic            it_close;      // close the instruction buffer's entry (all its commands allocated)
-  logic [TagW-1:0] it_close_tag;
-  logic            it_cmp, cnt_fire;
-  logic [63:0]     cnt_rd;
-
-  // ready from state only: the buffer is free or leaves this cycle, and the
-  // table has room. Only custom-3 words are Gemmini's (others are refused).
-  logic gm_opcode;
-  assign gm_opcode       = cop_req_i.insn[6:0] == 7'h7B;
-  assign cop_req_ready_o = (!ib_v_q || ib_pop) && it_cnt_q != (TagW + 1)'(Tags);
-  assign req_fire        = cop_req_valid_i && cop_req_ready_o;
-  assign cop_illegal_o   = !(dec_legal && gm_opcode);
-  assign accept          = req_fire && dec_legal && gm_opcode;
+  assign cop_cmp_valid_o = table_complete;
   assign cop_ack_o       = '0;
 
-  assign it_cmp          = it_cnt_q != '0 && !it_open_q[it_head_q] && !tag_busy[it_head_q];
-  assign cop_cmp_valid_o = it_cmp;
-  always_comb begin
-    cop_cmp_o       = '0;
-    cop_cmp_o.seq   = it_seq_q[it_head_q];
-    cop_cmp_o.x_we  = it_xwe_q[it_head_q];
-    cop_cmp_o.rd    = it_rd_q[it_head_q];
-    cop_cmp_o.wdata = it_wdata_q[it_head_q];
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ib_v_q     <= 1'b0;
-      ib_funct_q <= '0;
-      ib_rs1_q   <= '0;
-      ib_rs2_q   <= '0;
-      ib_tag_q   <= '0;
-      it_head_q  <= '0;
-      it_tail_q  <= '0;
-      it_cnt_q   <= '0;
-      it_open_q  <= '0;
-      it_xwe_q   <= '0;
-      reason_q   <= IllNone;
-      for (int unsigned t = 0; t < Tags; t++) begin
-        it_seq_q[t]   <= '0;
-        it_rd_q[t]    <= '0;
-        it_wdata_q[t] <= '0;
-      end
-    end else begin
-      if (req_fire && !(dec_legal && gm_opcode)) reason_q <= gm_opcode ? dec_reason : IllFunct;
-      if (ib_pop) ib_v_q <= 1'b0;
-      if (accept) begin
-        ib_v_q     <= 1'b1;
-        ib_funct_q <= req_funct;
-        ib_rs1_q   <= cop_req_i.rs1;
-        ib_rs2_q   <= cop_req_i.rs2;
-        ib_tag_q   <= it_tail_q;
-        it_seq_q[it_tail_q]   <= cop_req_i.seq;
-        it_rd_q[it_tail_q]    <= cop_req_i.insn[11:7];
-        it_xwe_q[it_tail_q]   <= cop_req_i.insn[14];  // RoCC xd
-        it_wdata_q[it_tail_q] <= '0;
-        it_open_q[it_tail_q]  <= 1'b1;
-        it_tail_q <= it_tail_q + 1'b1;
-      end
-      if (it_close) it_open_q[it_close_tag] <= 1'b0;
-      if (cnt_fire) it_wdata_q[ib_tag_q] <= cnt_rd;
-      if (it_cmp) it_head_q <= it_head_q + 1'b1;
-      it_cnt_q <= it_cnt_q + (TagW + 1)'(accept) - (TagW + 1)'(it_cmp);
-    end
-  end
-
-  assign illegal_reason_o = reason_q;
-
-  // ---------------------------------------------------------------------------
-  // Allocation: the instruction buffer, or the loop unroller's commands while a
-  // loop_ws runs, in program order; a FunctDrain goes first when a command that
-  // is not preload / compute follows one that is (UNIT.md)
-  // ---------------------------------------------------------------------------
-  logic            lp_in_valid, lp_in_ready, lp_out_valid, lp_out_ready, lp_busy;
-  logic [6:0]      lp_out_funct;
-  logic [63:0]     lp_out_rs1, lp_out_rs2;
-  logic            loop_q, loop_wait_q;
-  logic [TagW-1:0] loop_tag_q;
-  logic            last_mesh_q;
-
-  logic            src_v;
-  logic [6:0]      src_funct;
-  logic [63:0]     src_rs1, src_rs2;
-  logic [TagW-1:0] src_tag;
-  logic            src_mesh, need_drain;
-  gm_ctl_e         src_ctl;
-
-  logic            rob_alloc_valid, rob_alloc_ready, rob_alloc;
+  logic            rob_alloc_valid, rob_alloc_ready, rob_alloc, arm_valid, loop, loop_busy;
   gm_ctl_e         rob_alloc_ctl;
   logic [6:0]      rob_alloc_funct;
   logic [63:0]     rob_alloc_rs1, rob_alloc_rs2;
-  gm_sets_t        sets;
-  logic [IdW-1:0]  rob_alloc_id;
+  gm_sets_t        rob_sets;
+  logic [IdW-1:0]  rob_alloc_id, arm_id;
 
-  always_comb begin
-    src_v     = loop_q ? lp_out_valid : ib_v_q;
-    src_funct = loop_q ? lp_out_funct : ib_funct_q;
-    src_rs1   = loop_q ? lp_out_rs1 : ib_rs1_q;
-    src_rs2   = loop_q ? lp_out_rs2 : ib_rs2_q;
-    src_tag   = loop_q ? loop_tag_q : ib_tag_q;
-    src_mesh  = src_funct inside {7'd4, 7'd5, 7'd6};
-    unique case (src_funct)
-      7'd0:              src_ctl = src_rs1[1:0] == 2'd1 ? CtlLoad : (src_rs1[1:0] == 2'd2 ? CtlStore : CtlExec);
-      7'd1, 7'd2, 7'd14: src_ctl = CtlLoad;
-      7'd3:              src_ctl = CtlStore;
-      7'd4, 7'd5, 7'd6:  src_ctl = CtlExec;
-      default:           src_ctl = CtlNone;
-    endcase
-    need_drain = src_v && last_mesh_q && !src_mesh;
-  end
-
-  always_comb begin
-    rob_alloc_valid = 1'b0;
-    rob_alloc_ctl   = CtlExec;
-    rob_alloc_funct = FunctDrain;
-    rob_alloc_rs1   = '0;
-    rob_alloc_rs2   = '0;
-    lp_in_valid     = 1'b0;
-    lp_out_ready    = 1'b0;
-    ib_pop          = 1'b0;
-    it_close        = 1'b0;
-    it_close_tag    = ib_tag_q;
-    cnt_fire        = 1'b0;
-    if (need_drain) begin
-      rob_alloc_valid = 1'b1;
-    end else if (src_v && src_ctl != CtlNone) begin
-      rob_alloc_valid = 1'b1;
-      rob_alloc_ctl   = src_ctl;
-      rob_alloc_funct = src_funct;
-      rob_alloc_rs1   = src_rs1;
-      rob_alloc_rs2   = src_rs2;
-      if (rob_alloc_ready) begin
-        if (loop_q) begin
-          lp_out_ready = 1'b1;
-        end else begin
-          ib_pop   = 1'b1;
-          it_close = 1'b1;
-        end
-      end
-    end else if (src_v && !loop_q) begin
-      // loop_ws and its configs go to the unroller; flush, clkgate_en and the
-      // counter complete here
-      if (src_funct inside {[7'd8 : 7'd13]}) begin
-        lp_in_valid = 1'b1;
-        ib_pop      = lp_in_ready;
-        it_close    = lp_in_ready && src_funct != 7'd8;
-      end else begin
-        ib_pop   = 1'b1;
-        it_close = 1'b1;
-        cnt_fire = src_funct == 7'd126;
-      end
-    end
-    // the loop's instruction completes when its last command is allocated
-    if (loop_q && !loop_wait_q && !lp_busy && !lp_out_valid) begin
-      it_close     = 1'b1;
-      it_close_tag = loop_tag_q;
-    end
-  end
-
+  gemmini_unit_alloc #(
+    .Dim(Dim), .SpRows(SpRows), .AccRows(AccRows), .MaxBlockLen(MaxBlockLen), .MaxBlockLenAcc(MaxBlockLenAcc),
+    .TagW(TagW)
+  ) u_alloc (
+    .clk_i, .rst_ni,
+    .buf_valid_i   (buf_valid),
+    .buf_funct_i   (buf_funct),
+    .buf_rs1_i     (buf_rs1),
+    .buf_rs2_i     (buf_rs2),
+    .buf_tag_i     (buf_tag),
+    .buf_pop_o     (buf_pop),
+    .close_o       (table_close),
+    .close_tag_o   (table_close_tag),
+    .counter_o     (counter_fire),
+    .alloc_valid_o (rob_alloc_valid),
+    .alloc_ready_i (rob_alloc_ready),
+    .alloc_ctl_o   (rob_alloc_ctl),
+    .alloc_funct_o (rob_alloc_funct),
+    .alloc_rs1_o   (rob_alloc_rs1),
+    .alloc_rs2_o   (rob_alloc_rs2),
+    .alloc_sets_o  (rob_sets),
+    .alloc_tag_o   (src_tag),
+    .alloc_id_i    (rob_alloc_id),
+    .arm_valid_o   (arm_valid),
+    .arm_id_o      (arm_id),
+    .loop_o        (loop),
+    .loop_busy_o   (loop_busy)
+  );
   assign rob_alloc = rob_alloc_valid && rob_alloc_ready;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      loop_q      <= 1'b0;
-      loop_wait_q <= 1'b0;
-      loop_tag_q  <= '0;
-      last_mesh_q <= 1'b0;
-    end else begin
-      loop_wait_q <= 1'b0;
-      if (lp_in_valid && lp_in_ready && src_funct == 7'd8) begin
-        loop_q      <= 1'b1;
-        loop_wait_q <= 1'b1;
-        loop_tag_q  <= ib_tag_q;
-      end else if (loop_q && !loop_wait_q && !lp_busy && !lp_out_valid) begin
-        loop_q <= 1'b0;
-      end
-      if (rob_alloc) last_mesh_q <= need_drain ? 1'b0 : src_mesh;
-    end
-  end
-
-  gemmini_unit_sets #(.Dim(Dim)) u_sets (
-    .clk_i, .rst_ni,
-    .funct_i  (rob_alloc_funct),
-    .rs1_i    (rob_alloc_rs1),
-    .rs2_i    (rob_alloc_rs2),
-    .update_i (rob_alloc),
-    .sets_o   (sets)
-  );
-
-  gemmini_loop_ws #(
-    .Dim(Dim), .SpRows(SpRows), .AccRows(AccRows), .MaxBlockLen(MaxBlockLen), .MaxBlockLenAcc(MaxBlockLenAcc)
-  ) u_loop (
-    .clk_i, .rst_ni,
-    .in_valid_i  (lp_in_valid),
-    .in_ready_o  (lp_in_ready),
-    .in_funct_i  (ib_funct_q),
-    .in_rs1_i    (ib_rs1_q),
-    .in_rs2_i    (ib_rs2_q),
-    .out_valid_o (lp_out_valid),
-    .out_ready_i (lp_out_ready),
-    .out_funct_o (lp_out_funct),
-    .out_rs1_o   (lp_out_rs1),
-    .out_rs2_o   (lp_out_rs2),
-    .busy_o      (lp_busy)
-  );
-
-  // The preload waiting for its compute (allocation order): the compute that
-  // takes it carries its C rows as its own write set and arms it in the ROB.
-  logic           pend_v_q, arm_valid, rob_is_compute;
-  logic [IdW-1:0] pend_id_q;
-  gm_rows_t       pend_wr_q;
-  gm_sets_t       rob_sets;
-  assign rob_is_compute = rob_alloc_funct inside {7'd4, 7'd5};
-  assign arm_valid      = rob_alloc && rob_is_compute && pend_v_q;
-  always_comb begin
-    rob_sets = sets;
-    if (rob_is_compute && pend_v_q) rob_sets.wr = pend_wr_q;
-  end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pend_v_q  <= 1'b0;
-      pend_id_q <= '0;
-      pend_wr_q <= '0;
-    end else if (rob_alloc) begin
-      if (rob_alloc_funct == 7'd6) begin
-        pend_v_q  <= 1'b1;
-        pend_id_q <= rob_alloc_id;
-        pend_wr_q <= sets.wr;
-      end else if (rob_is_compute) begin
-        pend_v_q <= 1'b0;
-      end
-    end
-  end
-
   // ---------------------------------------------------------------------------
-  // ROB, id -> core instruction
+  // ROB
   // ---------------------------------------------------------------------------
   logic [2:0]           q_valid, q_ready, done_valid, stall_hazard;
   gm_cmd_t [2:0]        q_cmd;
   logic [2:0][IdW-1:0]  done_id;
   logic                 rob_empty, rob_active;
-  logic [SeqW-1:0]      id_seq_q [2**IdW];
 
   gemmini_unit_rob #(.Depth(RobDepth), .Tags(Tags)) u_rob (
     .clk_i, .rst_ni,
@@ -400,7 +202,7 @@ module gemmini_unit
     .alloc_nowait_i (rob_alloc_funct == 7'd6),
     .alloc_preload_i(rob_alloc_funct == 7'd6),
     .arm_valid_i    (arm_valid),
-    .arm_id_i       (pend_id_q),
+    .arm_id_i       (arm_id),
     .alloc_id_o     (rob_alloc_id),
     .q_valid_o      (q_valid),
     .q_ready_i      (q_ready),
@@ -412,17 +214,6 @@ module gemmini_unit
     .active_o       (rob_active),
     .stall_hazard_o (stall_hazard)
   );
-
-  always_ff @(posedge clk_i) begin
-    if (rob_alloc) id_seq_q[rob_alloc_id] <= it_seq_q[src_tag];
-  end
-
-  always_comb begin
-    trace_id_o       = '0;
-    trace_id_o.valid = rob_alloc;
-    trace_id_o.id    = rob_alloc_id;
-    trace_id_o.seq   = it_seq_q[src_tag];
-  end
 
   // ---------------------------------------------------------------------------
   // Controllers
@@ -610,8 +401,7 @@ module gemmini_unit
     .trace_wr_data_o  (trace_wr_data_o),
     .trace_wr_id_o    (tr_wr_id)
   );
-  assign trace_wr_id_o  = tr_wr_id;
-  assign trace_wr_seq_o = id_seq_q[tr_wr_id];
+  assign trace_wr_id_o = tr_wr_id;
 
   // ---------------------------------------------------------------------------
   // Scratchpad and accumulator behind their bank arbiters
@@ -700,116 +490,56 @@ module gemmini_unit
   );
 
   // ---------------------------------------------------------------------------
-  // Trace: scratchpad writes as the banks take them; accumulator writes one
-  // cycle later, with the row the bank's read-modify-write produces (its s2
-  // stage; a simulation-only look inside gemmini_acc)
+  // Trace (the accumulator's rows after a write: a look inside gemmini_acc)
   // ---------------------------------------------------------------------------
-  for (genvar b = 0; b < SpBanks; b++) begin : g_sp_trace
-    assign trace_sp_valid_o[b] = spm_wen[b];
-    assign trace_sp_row_o[b]   = SpRowW'(b * SpBankRows) | SpRowW'(spm_waddr[b]);
-    assign trace_sp_mask_o[b]  = spm_wmask[b];
-    assign trace_sp_data_o[b]  = spm_wdata[b];
-    assign trace_sp_id_o[b]    = spm_wid[b];
-    assign trace_sp_seq_o[b]   = id_seq_q[spm_wid[b]];
+  logic [AccBanks-1:0][Dim*32-1:0] acc_written;
+  for (genvar b = 0; b < AccBanks; b++) begin : g_acc_written
+    assign acc_written[b] = u_acc.g_bank[b].s2_row;
   end
 
-  logic [AccBanks-1:0]             tacc_v_q, tacc_acc_q;
-  logic [AccBanks-1:0][AccAW-1:0]  tacc_addr_q;
-  logic [AccBanks-1:0][Dim-1:0]    tacc_mask_q;
-  logic [AccBanks-1:0][IdW-1:0]    tacc_id_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      tacc_v_q    <= '0;
-      tacc_acc_q  <= '0;
-      tacc_addr_q <= '0;
-      tacc_mask_q <= '0;
-      tacc_id_q   <= '0;
-    end else begin
-      tacc_v_q    <= accm_wen;
-      tacc_acc_q  <= accm_wacc;
-      tacc_addr_q <= accm_waddr;
-      tacc_mask_q <= accm_wmask;
-      tacc_id_q   <= accm_wid;
-    end
-  end
-  for (genvar b = 0; b < AccBanks; b++) begin : g_acc_trace
-    assign trace_acc_valid_o[b]      = tacc_v_q[b];
-    assign trace_acc_row_o[b]        = AccRowW'(b * AccBankRows) | AccRowW'(tacc_addr_q[b]);
-    assign trace_acc_mask_o[b]       = tacc_mask_q[b];
-    assign trace_acc_data_o[b]       = u_acc.g_bank[b].s2_row;
-    assign trace_acc_accumulate_o[b] = tacc_acc_q[b];
-    assign trace_acc_id_o[b]         = tacc_id_q[b];
-    assign trace_acc_seq_o[b]        = id_seq_q[tacc_id_q[b]];
-  end
+  gemmini_unit_trace #(
+    .Dim(Dim), .SpBanks(SpBanks), .AccBanks(AccBanks), .SpBankRows(SpBankRows), .AccBankRows(AccBankRows),
+    .SeqW(SeqW)
+  ) u_trace (
+    .clk_i, .rst_ni,
+    .alloc_i     (rob_alloc),
+    .alloc_id_i  (rob_alloc_id),
+    .alloc_seq_i (src_seq),
+    .trace_id_o,
+    .sp_wen_i    (spm_wen),
+    .sp_waddr_i  (spm_waddr),
+    .sp_wmask_i  (spm_wmask),
+    .sp_wdata_i  (spm_wdata),
+    .sp_wid_i    (spm_wid),
+    .trace_sp_valid_o, .trace_sp_row_o, .trace_sp_mask_o, .trace_sp_data_o, .trace_sp_id_o, .trace_sp_seq_o,
+    .acc_wen_i   (accm_wen),
+    .acc_wacc_i  (accm_wacc),
+    .acc_waddr_i (accm_waddr),
+    .acc_wmask_i (accm_wmask),
+    .acc_wid_i   (accm_wid),
+    .acc_row_i   (acc_written),
+    .trace_acc_valid_o, .trace_acc_row_o, .trace_acc_mask_o, .trace_acc_data_o, .trace_acc_accumulate_o,
+    .trace_acc_id_o, .trace_acc_seq_o,
+    .wr_id_i     (tr_wr_id),
+    .trace_wr_seq_o
+  );
 
-  // ---------------------------------------------------------------------------
-  // Counters (the counter instruction, funct 126: CounterFile's semantics on
-  // events the RTL sees; values differ from the model's by design)
-  // ---------------------------------------------------------------------------
-  logic [31:0] ev_inc [64];
-  logic [31:0] ext_bytes_rd, ext_bytes_wr;
-  always_comb begin
-    for (int unsigned e = 0; e < 64; e++) ev_inc[e] = '0;
-    ev_inc[1]  = 32'(sp_wv[0] && sp_wr[0]) + 32'(acc_wv[0] && acc_wr[0]);   // mvin rows written
-    ev_inc[9]  = ev_inc[1];
-    ev_inc[2]  = 32'(sp_rv[1] && sp_rr[1]) + 32'(acc_rv[1] && acc_rr[1]);   // mvout rows read
-    ev_inc[12] = ev_inc[2];
-    ev_inc[3]  = 32'(ex_mesh_busy);                                          // mesh busy cycles
-    ev_inc[24] = 32'(ex_mesh_busy);
-    ev_inc[16] = 32'(dr_req_valid && dr_req_ready);                          // DMA read requests
-    ev_inc[17] = ev_inc[16];
-    ev_inc[45] = ev_inc[16];
-    ev_inc[18] = 32'(mem_rsp_valid_i);                                       // memory beats answered
-    ev_inc[21] = 32'(mem_req_valid_o && mem_req_ready_i && mem_req_we_o);    // write beats
-    ev_inc[46] = 32'(dw_req_valid && dw_req_ready);                          // DMA write requests
-    ev_inc[25] = 32'(cnt_fire && 1'b0);
-    ext_bytes_rd = 32'(ld_rd_bytes);
-    ext_bytes_wr = (dw_req_valid && dw_req_ready) ? 32'(dw_req_len) : '0;
-  end
-
-  logic [6:0]  cnt_cfg_q [8];     // bit 6: external
-  logic [31:0] cnt_val_q [8];
-  logic [31:0] snap_q [8];
-  logic        snap_v_q;
-  logic [2:0]  cnt_idx;
-  assign cnt_idx = ib_rs1_q[6:4];
-  assign cnt_rd  = 64'(snap_v_q ? snap_q[cnt_idx] : cnt_val_q[cnt_idx]);
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      snap_v_q <= 1'b0;
-      for (int unsigned i = 0; i < 8; i++) begin
-        cnt_cfg_q[i] <= '0;
-        cnt_val_q[i] <= '0;
-        snap_q[i]    <= '0;
-      end
-    end else begin
-      for (int unsigned i = 0; i < 8; i++) begin
-        if (cnt_cfg_q[i][6]) begin
-          if (cnt_cfg_q[i][5:0] == 6'd4) cnt_val_q[i] <= cnt_val_q[i] + ext_bytes_rd;
-          if (cnt_cfg_q[i][5:0] == 6'd5) cnt_val_q[i] <= cnt_val_q[i] + ext_bytes_wr;
-        end else begin
-          cnt_val_q[i] <= cnt_val_q[i] + ev_inc[cnt_cfg_q[i][5:0]];
-        end
-      end
-      if (cnt_fire) begin
-        if (ib_rs1_q[0]) begin
-          snap_v_q <= 1'b0;
-          for (int unsigned i = 0; i < 8; i++) cnt_val_q[i] <= '0;
-        end
-        if (ib_rs1_q[1]) begin
-          snap_v_q <= 1'b0;
-        end else if (ib_rs1_q[2]) begin
-          snap_v_q <= 1'b1;
-          for (int unsigned i = 0; i < 8; i++) snap_q[i] <= cnt_val_q[i];
-        end
-        if (ib_rs1_q[3]) begin
-          cnt_cfg_q[cnt_idx] <= {ib_rs1_q[31], ib_rs1_q[17:12]};
-          cnt_val_q[cnt_idx] <= '0;
-        end
-      end
-    end
-  end
+  // the counter instruction (funct 126) on events of this cycle
+  gemmini_unit_counters #(.LenW(LenW)) u_counters (
+    .clk_i, .rst_ni,
+    .fire_i          (counter_fire),
+    .rs1_i           (buf_rs1),
+    .value_o         (counter_value),
+    .mvin_rows_i     ({acc_wv[0] && acc_wr[0], sp_wv[0] && sp_wr[0]}),
+    .mvout_rows_i    ({acc_rv[1] && acc_rr[1], sp_rv[1] && sp_rr[1]}),
+    .mesh_busy_i     (ex_mesh_busy),
+    .dma_read_i      (dr_req_valid && dr_req_ready),
+    .mem_response_i  (mem_rsp_valid_i),
+    .mem_write_i     (mem_req_valid_o && mem_req_ready_i && mem_req_we_o),
+    .dma_write_i     (dw_req_valid && dw_req_ready),
+    .bytes_read_i    (ld_rd_bytes),
+    .bytes_written_i ((dw_req_valid && dw_req_ready) ? dw_req_len : '0)
+  );
 
   // ---------------------------------------------------------------------------
   // Status and performance events
@@ -817,9 +547,9 @@ module gemmini_unit
   // Busy: work the unit finishes by itself. A preload's C waits for a later
   // compute or drain (the model may keep it pending for ever), so preloads do
   // not count; the array's rows in flight do.
-  assign busy_o = ib_v_q || it_cnt_q != '0 || rob_active || loop_q || lp_busy || ex_mesh_busy;
+  assign busy_o = buf_valid || table_busy || rob_active || loop || loop_busy || ex_mesh_busy;
   assign progress_o = req_fire || rob_alloc || (|done_valid) || (mem_req_valid_o && mem_req_ready_i)
-                   || mem_rsp_valid_i || it_cmp || (|spm_wen) || (|accm_wen) || (|spm_ren) || (|accm_ren)
+                   || mem_rsp_valid_i || table_complete || (|spm_wen) || (|accm_wen) || (|spm_ren) || (|accm_ren)
                    || ex_mesh_busy;
 
   always_comb begin
@@ -841,8 +571,42 @@ module gemmini_unit
   end
 
   logic unused;
-  assign unused = ^{rob_empty, cop_req_i.frs1, cop_req_i.vtype, cop_req_i.vl, cop_req_i.vstart, cop_req_i.frm,
-                    cop_req_i.vxrm, cop_req_i.insn[24:15], cop_req_i.insn[13:12], ld_rd_err, st_bytes,
-                    ex_stall_mem, ex_stall_operand, spm_wacc_unused, MemW};
+  assign unused = ^{rob_empty, ld_rd_err, st_bytes, ex_stall_mem, ex_stall_operand, spm_wacc_unused, MemW};
+
+`ifdef COSIM_ASSERT
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+
+  // One completion per command: an id is allocated only when free, and each
+  // controller's done names an id that is allocated and not done yet, at most
+  // one controller a cycle.
+  logic [2**IdW-1:0] outstanding_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      outstanding_q <= '0;
+    end else begin
+      for (int c = 0; c < 3; c++) if (done_valid[c]) outstanding_q[done_id[c]] <= 1'b0;
+      if (rob_alloc) outstanding_q[rob_alloc_id] <= 1'b1;
+    end
+  end
+  AllocFreshId: assert property (@(posedge clk_i) disable iff (!checking) rob_alloc |-> !outstanding_q[rob_alloc_id])
+    else $error("gemmini ROB id %0d allocated while its command is not done", rob_alloc_id);
+  for (genvar c = 0; c < 3; c++) begin : g_done_check
+    DoneOnce: assert property (@(posedge clk_i) disable iff (!checking)
+      done_valid[c] |-> outstanding_q[done_id[c]])
+      else $error("gemmini controller %0d completed id %0d, which is not outstanding", c, done_id[c]);
+    for (genvar d = c + 1; d < 3; d++) begin : g_pair
+      DoneDisjoint: assert property (@(posedge clk_i) disable iff (!checking)
+        done_valid[c] && done_valid[d] |-> done_id[c] != done_id[d])
+        else $error("gemmini controllers %0d and %0d both completed id %0d", c, d, done_id[c]);
+    end
+  end
+  // A controller takes only a command the ROB offers.
+  for (genvar c = 0; c < 3; c++) begin : g_issue_check
+    IssueOutstanding: assert property (@(posedge clk_i) disable iff (!checking)
+      q_valid[c] && q_ready[c] |-> outstanding_q[q_cmd[c].id])
+      else $error("gemmini ROB issued id %0d to controller %0d, which is not allocated", q_cmd[c].id, c);
+  end
+`endif
 
 endmodule

@@ -22,6 +22,14 @@
 // lie in the memory map's regions (Mem0/1/2), which is the model's row-by-row
 // check whenever the regions between them are contiguous (they are in every
 // config). Scratchpad and accumulator row counts are powers of two.
+//
+// One module of about 630 lines, by design: every check reads the same shadow
+// state and helper functions, and the checks of one instruction are one case
+// item of one funct case (the model's order within it). sim/rtl/gemmini/
+// gen_coverage.py parses that case to say which fields the RTL checks per funct
+// (COVERAGE.md); the largest item, loop_ws (about 140 lines), derives its
+// commands' checks from the same shadow configs as the block moves' items, so a
+// module of its own would take the whole shadow as ports.
 module gemmini_unit_decode
   import gemmini_pkg::*;
   import gemmini_unit_pkg::*;

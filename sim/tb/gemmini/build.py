@@ -24,7 +24,7 @@ from pathlib import Path
 from configs.paths import cache_root
 from sim.errors import SimError
 from sim.tb.gemmini.stream import TAG_W, Beat, StreamRun, read_result, write_stimulus
-from sim.verilator_build import TIMESCALE, runner_class, verilator_errors
+from sim.verilator_build import ASSERT_FLAGS, TIMESCALE, assertions_enabled, runner_class, verilator_errors
 from sim.verilator_tool import ensure_verilator_on_path, verilator_version
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,7 +46,8 @@ RTL_SOURCES: tuple[Path, ...] = tuple(
     )
 )
 TB_SOURCES: tuple[Path, ...] = (TB_DIR / "gemmini_array_tb.sv",)
-FLAGS = ("-O2", "--x-assign", "0", "--x-initial", "0")
+# the blocks' assertions (`ifdef COSIM_ASSERT) are checked in these benches as in the SoC's builds
+FLAGS = ("-O2", "--x-assign", "0", "--x-initial", "0", *(ASSERT_FLAGS if assertions_enabled() else ()))
 RECIPE_VERSION = 1
 
 
@@ -58,11 +59,11 @@ class ArrayBuild:
     cached: bool
 
 
-def _key(sources: Sequence[Path], extra: dict) -> str:
+def _key(sources: Sequence[Path], extra: dict, flags: Sequence[str] = FLAGS) -> str:
     inputs = {
         "recipe": RECIPE_VERSION,
         **extra,
-        "flags": FLAGS,
+        "flags": list(flags),
         "verilator": verilator_version(),
         "cocotb": metadata.version("cocotb"),
         "sources": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sources},
@@ -86,14 +87,20 @@ def build_array_tb(dim: int) -> ArrayBuild:
 
 
 def cached_build(
-    toplevel: str, sources: Sequence[Path], parameters: dict[str, int], dim: int, key_extra: dict
+    toplevel: str,
+    sources: Sequence[Path],
+    parameters: dict[str, int],
+    dim: int,
+    key_extra: dict,
+    flags: Sequence[str] = FLAGS,
 ) -> ArrayBuild:
-    """A cocotb Verilator build of ``toplevel`` under ``$COSIM_CACHE/<toplevel>``, keyed by ``key_extra`` and
-    the sources' contents; from the cache, or built now (waits for a concurrent builder of the same entry)."""
+    """A cocotb Verilator build of ``toplevel`` under ``$COSIM_CACHE/<toplevel>``, keyed by ``key_extra``, the
+    flags and the sources' contents; from the cache, or built now (waits for a concurrent builder of the same
+    entry)."""
     ensure_verilator_on_path()
     root = cache_root() / toplevel
     root.mkdir(parents=True, exist_ok=True)
-    entry = root / f"dim{dim}-{_key(sources, key_extra)}"
+    entry = root / f"dim{dim}-{_key(sources, key_extra, flags)}"
     m = _manifest(entry, toplevel)
     if m:
         return ArrayBuild(dim, entry, m["build_seconds"], True)
@@ -111,7 +118,7 @@ def cached_build(
                 sources=[str(p) for p in sources],
                 hdl_toplevel=toplevel,
                 parameters=parameters,
-                build_args=list(FLAGS),
+                build_args=list(flags),
                 build_dir=tmp,
                 timescale=TIMESCALE,
                 log_file=log,

@@ -15,13 +15,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from sim.gemmini.params import GemminiParams
-from sim.tb.gemmini.build import RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
+from sim.tb.gemmini.build import FLAGS, RTL_DIR, TB_DIR, ArrayBuild, cached_build, run_cocotb
 
 TOPLEVEL = "exec_tb"
 COCOTB_MODULE = "sim.tb.gemmini.exec_cocotb"
 FPU_DIR = RTL_DIR.parent / "fpu"
 RTL_SOURCES: tuple[Path, ...] = (
     RTL_DIR / "gemmini_pkg.sv",
+    RTL_DIR / "gemmini_exec_pkg.sv",
+    RTL_DIR.parent / "cosim_assert_window.sv",
     *(FPU_DIR / n for n in ("fpu_pkg.sv", "fpu_i2f.sv", "fpu_fma.sv", "fpu_f2i.sv")),
     *(
         RTL_DIR / n
@@ -34,6 +36,11 @@ RTL_SOURCES: tuple[Path, ...] = (
             "gemmini_array.sv",
             "gemmini_spad.sv",
             "gemmini_acc.sv",
+            "gemmini_exec_intake.sv",
+            "gemmini_exec_fetch.sv",
+            "gemmini_exec_stream.sv",
+            "gemmini_exec_write.sv",
+            "gemmini_exec_done.sv",
             "gemmini_exec.sv",
         )
     ),
@@ -51,10 +58,12 @@ def _parameters(p: GemminiParams) -> dict[str, int]:
     }
 
 
-def build_exec_tb(p: GemminiParams) -> ArrayBuild:
-    """The execute controller's test bench at ``p``'s sizes, from the cache or built now."""
+def build_exec_tb(p: GemminiParams, defines: tuple[str, ...] = ()) -> ArrayBuild:
+    """The execute controller's test bench at ``p``'s sizes, from the cache or built now; ``defines`` are
+    test-only macros (a mutation the assertions must catch)."""
     params = _parameters(p)
-    return cached_build(TOPLEVEL, RTL_SOURCES + TB_SOURCES, params, p.dim, params)
+    flags = (*FLAGS, *(f"+define+{d}" for d in defines))
+    return cached_build(TOPLEVEL, RTL_SOURCES + TB_SOURCES, params, p.dim, params, flags)
 
 
 @dataclass

@@ -256,9 +256,10 @@ module exec_tb
   // [10:8] job, [11] in_d carries a P, [14:12] whose, [15] a row leaves the array, [16] a result row is written,
   // [17] a done, [18] an operand row read, [20:19] which operand (0 P, 1 A, 2 B), [23:21] its job, [24] from acc,
   // [25] an operand row read on lane 1 (the second scratchpad port), [27:26] which operand, [30:28] its job
-  assign trace_o = {1'b0, u_exec.ft2.job, u_exec.ft2.opnd, u_exec.ft2_fire, u_exec.ft.acc, u_exec.ft.job, u_exec.ft.opnd, u_exec.ft_fire, done_valid_o,
-                    (sp_wr_valid && sp_wr_ready) || (acc_wr_valid && acc_wr_ready), u_exec.out_valid,
-                    u_exec.cjob, u_exec.cv, u_exec.str_i, 4'(u_exec.k), u_exec.beat_flip, u_exec.kind,
+  assign trace_o = {1'b0, u_exec.u_fetch.next_task.job, u_exec.u_fetch.next_task.operand, u_exec.u_fetch.next_fire,
+                    u_exec.u_fetch.head_task.acc, u_exec.u_fetch.head_task.job, u_exec.u_fetch.head_task.operand, u_exec.u_fetch.head_fire,
+                    done_valid_o, (sp_wr_valid && sp_wr_ready) || (acc_wr_valid && acc_wr_ready), u_exec.out_valid,
+                    u_exec.carry_job, u_exec.carry, u_exec.stream_job, 4'(u_exec.beat), u_exec.beat_flip, u_exec.kind,
                     u_exec.beat_fire};
 
   logic unused;
