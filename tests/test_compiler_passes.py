@@ -22,8 +22,8 @@ from compiler.frontend import import_torch  # noqa: E402
 
 COMPILER = Path(__file__).resolve().parent.parent / "compiler"
 # Modules of the pass folders that are not passes: a backend's schedule (data), the
-# translation + clang driver, Gemmini's RoCC encoder, its OS tiling plan and its pooled-conv
-# layer plan (used by its passes).
+# translation + clang driver, Gemmini's RoCC encoder, its OS tiling plan, its pooled-conv
+# layer plan and the values its plans share (used by its passes).
 NOT_PASSES = {
     "compiler.rvv.schedule",
     "compiler.scalar.schedule",
@@ -31,6 +31,7 @@ NOT_PASSES = {
     "compiler.gemmini.rocc",
     "compiler.gemmini.output_stationary",
     "compiler.gemmini.pooling",
+    "compiler.gemmini.plan_values",
 }
 
 

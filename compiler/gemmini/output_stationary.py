@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
+from compiler.gemmini.plan_values import blocks, i64
 from compiler.targets import GemminiTarget
 
 # Largest K elements one OS chain may sum in the PEs' 20-bit registers without wrapping (see above).
@@ -46,10 +47,6 @@ ISSUE_CYCLES = 6  # core cycles a core-issued Gemmini command costs: the RoCC in
 # the core-issued sequence cannot hide (checked on six shapes on the gemmini-dim16 RTL: README).
 OS_CHAIN_DIMS = 5
 DATAFLOWS = ("auto", "WS", "OS")
-
-
-def _blocks(n: int, d: int) -> int:
-    return -(-n // d)
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,7 @@ class OsPlan:
 
     @property
     def blocks(self) -> tuple[int, int, int]:
-        return _blocks(self.m, self.dim), _blocks(self.n, self.dim), _blocks(self.k, self.dim)
+        return blocks(self.m, self.dim), blocks(self.n, self.dim), blocks(self.k, self.dim)
 
     @property
     def chain_blocks(self) -> int:
@@ -79,7 +76,7 @@ class OsPlan:
     @property
     def chains(self) -> int:
         """Chains an output block takes."""
-        return _blocks(self.blocks[2], self.chain_blocks)
+        return blocks(self.blocks[2], self.chain_blocks)
 
     @property
     def a_rows(self) -> int:
@@ -107,7 +104,7 @@ class OsPlan:
 
     def commands(self) -> int:
         bi, bj, bk = self.blocks
-        a_mvins = _blocks(bk, self.max_block_len)
+        a_mvins = blocks(bk, self.max_block_len)
         b_mvins = bk * bj if self.b_resident else bk * bj * bi
         per_block = int(self.bias) + self.chains + bk + 1  # mvin3, preloads, computes, mvout
         return self.batch * (bi * a_mvins + b_mvins + bi * bj * per_block)
@@ -143,7 +140,7 @@ def plan_os(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bias: b
     by the counters, is the next block's mvin2s running ahead and competing with this block's
     computes)."""
     d = g.dim
-    bi, bj = _blocks(m, d), _blocks(n, d)
+    bi, bj = blocks(m, d), blocks(n, d)
     for resident in (True, False):
         b_loads = batch if resident else batch * bi * bj
         for buffers in (2, 1):
@@ -198,9 +195,6 @@ def choose_dataflow(requested: str, ws_plan, geo: dict, g: GemminiTarget, loop_c
 
 def os_plan_attribute(geo: dict, plan: OsPlan, g: GemminiTarget, why: str):
     """``gemmini.plan`` of a layer that runs output-stationary (no loop_ws: WS only)."""
-
-    def i64(v: int):
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
 
     s = ir.StringAttr.get
     entries = {

@@ -40,16 +40,13 @@ from compiler.errors import CompileError
 from compiler.frontend.layer_calls import NAMESPACE, OP_ATTR, OPERANDS_ATTR
 from compiler.gemmini import pooling
 from compiler.gemmini.output_stationary import DATAFLOWS, choose_dataflow, os_plan_attribute
+from compiler.gemmini.plan_values import blocks, i64, ints
 from compiler.targets import GemminiTarget
 
 # Loop-start cost in DMA beats (config commands, the first tiles' latency): long enough that
 # a grid of small loops loses to one big one, short against a tile's traffic.
 LOOP_COST_BEATS = 64
 MAX_LOOP_BOUND = 0xFFFF  # loop_ws's I, J, K fields are 16 bits
-
-
-def _blocks(n: int, d: int) -> int:
-    return -(-n // d)
 
 
 @dataclass(frozen=True)
@@ -68,12 +65,12 @@ class MatmulPlan:
 
     @property
     def blocks(self) -> tuple[int, int, int]:
-        return _blocks(self.m, self.dim), _blocks(self.n, self.dim), _blocks(self.k, self.dim)
+        return blocks(self.m, self.dim), blocks(self.n, self.dim), blocks(self.k, self.dim)
 
     @property
     def outer(self) -> tuple[int, int, int]:
         """Loops along I, J, K."""
-        return tuple(_blocks(b, t) for b, t in zip(self.blocks, self.tile, strict=True))  # type: ignore[return-value]
+        return tuple(blocks(b, t) for b, t in zip(self.blocks, self.tile, strict=True))  # type: ignore[return-value]
 
     @property
     def padding(self) -> tuple[int, int, int]:
@@ -110,7 +107,7 @@ class MatmulPlan:
         i0, j0, _k0 = self.outer
         a = self.m * self.k * j0
         b = self.k * self.n * i0
-        bias = 4 * self.n * self.dim * _blocks(self.m, self.dim) if self.bias else 0
+        bias = 4 * self.n * self.dim * blocks(self.m, self.dim) if self.bias else 0
         return self.batch * (a + b + bias + self.m * self.n)
 
     def regions(self) -> dict[str, str]:
@@ -129,7 +126,7 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
     d = g.dim
     sp_half, acc_half = g.sp_rows // 2, g.acc_rows // 2
     sp_budget = sp_half - d
-    bi, bj, bk = _blocks(m, d), _blocks(n, d), _blocks(k, d)
+    bi, bj, bk = blocks(m, d), blocks(n, d), blocks(k, d)
     best: tuple[float, MatmulPlan] | None = None
     for ti in range(1, min(bi, MAX_LOOP_BOUND) + 1):
         for tj in range(1, min(bj, MAX_LOOP_BOUND) + 1):
@@ -275,12 +272,6 @@ def plan_attribute(geo: dict, plan: MatmulPlan, g: GemminiTarget, requested: str
     if os_plan is not None:
         return os_plan_attribute(geo, os_plan, g, why)
 
-    def i64(v: int):
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
-
-    def ints(vs):
-        return ir.ArrayAttr.get([i64(v) for v in vs])
-
     def s(text: str):
         return ir.StringAttr.get(text)
 
@@ -359,11 +350,11 @@ class AddPlan:
 
     @property
     def chunks(self) -> int:
-        return _blocks(self.rows, self.dim)
+        return blocks(self.rows, self.dim)
 
     @property
     def acc_rows(self) -> int:
-        return _blocks(self.width, self.dim) * self.dim
+        return blocks(self.width, self.dim) * self.dim
 
 
 def plan_add(elements: int, g: GemminiTarget) -> AddPlan:
@@ -371,9 +362,6 @@ def plan_add(elements: int, g: GemminiTarget) -> AddPlan:
 
 
 def add_plan_attribute(geo: dict, plan: AddPlan, g: GemminiTarget):
-    def i64(v: int):
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
-
     s = ir.StringAttr.get
     entries = {
         "layer": s(f"add of {plan.elements} int8 elements"),
@@ -408,9 +396,9 @@ class ConvPlan:
         _b, _i, _ci, _co, k, s, _p, dl, _o = self.geo
         dk = k + (dl - 1) * (k - 1)
         irows, icols = orows * s + dk - 1, ocols * s + dk - 1
-        a = _blocks(kchs, self.dim) * irows * icols
-        b = _blocks(ochs, self.dim) * k * k * kchs
-        c = _blocks(ochs, self.dim) * orows * ocols
+        a = blocks(kchs, self.dim) * irows * icols
+        b = blocks(ochs, self.dim) * k * k * kchs
+        c = blocks(ochs, self.dim) * orows * ocols
         return a, b, c
 
     @property
@@ -419,10 +407,10 @@ class ConvPlan:
         batch, _i, cin, cout, _k, _s, _p, _d, od = self.geo
         return (
             batch,
-            _blocks(od, self.orows),
-            _blocks(od, self.ocols),
-            _blocks(cout, self.ochs),
-            _blocks(cin, self.kchs),
+            blocks(od, self.orows),
+            blocks(od, self.ocols),
+            blocks(cout, self.ochs),
+            blocks(cin, self.kchs),
         )
 
     @property
@@ -451,7 +439,7 @@ def plan_conv(geo: dict, g: GemminiTarget) -> ConvPlan:
         """Tile sizes that split ``n`` into 1, 2, ... ``most`` loops (multiples of ``step`` when split)."""
         sizes = {n}
         for j in range(2, most + 1):
-            t = _blocks(_blocks(n, j), step) * step
+            t = blocks(blocks(n, j), step) * step
             if t < n:
                 sizes.add(t)
         return sorted(sizes, reverse=True)
@@ -459,14 +447,14 @@ def plan_conv(geo: dict, g: GemminiTarget) -> ConvPlan:
     best: tuple[tuple, ConvPlan] | None = None
     for kchs in splits(cin, d, 16):
         for ochs in splits(cout, d, 16):
-            b_rows = _blocks(ochs, d) * k * k * kchs
+            b_rows = blocks(ochs, d) * k * k * kchs
             if b_rows >= half_sp:
                 continue
             for ocols in splits(min(od, 255), 1, od):
                 icols = ocols * st + dk - 1
                 # the most output rows whose input rows fit beside the weights and whose outputs fit
-                by_sp = ((half_sp - b_rows) // (_blocks(kchs, d) * icols) - dk + 1) // st
-                orows = min(od, 255, by_sp, half_acc // (_blocks(ochs, d) * ocols))
+                by_sp = ((half_sp - b_rows) // (blocks(kchs, d) * icols) - dk + 1) // st
+                orows = min(od, 255, by_sp, half_acc // (blocks(ochs, d) * ocols))
                 if orows < 1:
                     continue
                 plan = ConvPlan(key, d, orows, ocols, ochs, kchs)
@@ -481,12 +469,6 @@ def plan_conv(geo: dict, g: GemminiTarget) -> ConvPlan:
 
 
 def conv_plan_attribute(geo: dict, plan: ConvPlan, g: GemminiTarget):
-    def i64(v: int):
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
-
-    def ints(vs):
-        return ir.ArrayAttr.get([i64(v) for v in vs])
-
     s = ir.StringAttr.get
     a, b, c = plan.rows(plan.orows, plan.ocols, plan.ochs, plan.kchs)
     entries = {

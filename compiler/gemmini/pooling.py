@@ -37,6 +37,7 @@ from torch_mlir import ir
 
 from compiler.errors import CompileError
 from compiler.frontend.layer_calls import POOL_DIM_MAX, pooled_size
+from compiler.gemmini.plan_values import blocks, i64, ints
 from compiler.gemmini.rocc import (
     ACC,
     ACT_RELU,
@@ -56,10 +57,6 @@ from compiler.targets import GemminiTarget
 
 OP = "linear_pool"
 MAX_LOOP_BOUND = 0xFFFF
-
-
-def _blocks(n: int, d: int) -> int:
-    return -(-n // d)
 
 
 @dataclass(frozen=True)
@@ -109,11 +106,11 @@ class PoolPlan:
 
     @property
     def channel_blocks(self) -> int:
-        return _blocks(self.n, self.dim)
+        return blocks(self.n, self.dim)
 
     @property
     def k_steps(self) -> int:
-        return _blocks(_blocks(self.k, self.dim), self.tile_k)
+        return blocks(blocks(self.k, self.dim), self.tile_k)
 
     @property
     def loops(self) -> int:
@@ -141,8 +138,8 @@ def plan_pool(geo: dict, g: GemminiTarget) -> PoolPlan:
     if rows == 0:
         raise CompileError(f"{geo['name']}: {k} conv rows of {ow} pixels exceed half the accumulator ({half_acc})")
     probe = PoolPlan(nimg, oh, ow, geo["n"], geo["k"], k, s, p, d, rows, 1, 1, half_acc)
-    tile_i = _blocks(max((b.r1 - b.r0) * ow for b in probe.bands()), d)
-    tile_k = min(_blocks(geo["k"], d), MAX_LOOP_BOUND, (half_sp - d) // ((tile_i + 1) * d))
+    tile_i = blocks(max((b.r1 - b.r0) * ow for b in probe.bands()), d)
+    tile_k = min(blocks(geo["k"], d), MAX_LOOP_BOUND, (half_sp - d) // ((tile_i + 1) * d))
     if tile_k < 1:
         raise CompileError(f"{geo['name']}: a band's {tile_i} blocks of A do not fit half the scratchpad")
     return PoolPlan(nimg, oh, ow, geo["n"], geo["k"], k, s, p, d, rows, tile_i, tile_k, half_acc)
@@ -150,12 +147,6 @@ def plan_pool(geo: dict, g: GemminiTarget) -> PoolPlan:
 
 def plan_attribute(geo: dict, plan: PoolPlan, g: GemminiTarget):
     """``gemmini.plan`` of a conv + max pool layer (``acc_half`` is added once the program is planned)."""
-
-    def i64(v: int):
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v)
-
-    def ints(vs):
-        return ir.ArrayAttr.get([i64(v) for v in vs])
 
     s = ir.StringAttr.get
     nimg, oh, ow = geo["image"]
@@ -232,7 +223,7 @@ def accumulator_halves(module, plan_attr: str, g: GemminiTarget) -> None:
         if name in pooled:
             half = stores % 2
             new = {e.name: e.attr for e in entries}
-            new["acc_half"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), half)
+            new["acc_half"] = i64(half)
             new["acc_rows"] = ir.StringAttr.get(
                 f"rows from {half * (g.acc_rows // 2)} (half {half}: {stores} C-storing loop_ws before it), "
                 "one a band's pixel"
@@ -250,12 +241,12 @@ def emit_pool(b: Builder, geo: dict, plan: PoolPlan, bases: dict, half: int, con
     act = ACT_RELU if geo["relu"] else 0
     scale = f32_bits(geo["scale"]) << 32
     configs(b, geo)
-    bk = _blocks(k, d)
+    bk = blocks(k, d)
     acc_base = ACC | (half * plan.acc_half_rows)
     for img in range(plan.images):
         for band in plan.bands():
             pixels = (band.r1 - band.r0) * plan.ow
-            ti = _blocks(pixels, d)
+            ti = blocks(pixels, d)
             row0 = (img * plan.oh + band.r0) * plan.ow  # the band's first im2col row
             porows = band.pr1 - band.pr0
             st_rs1 = (
