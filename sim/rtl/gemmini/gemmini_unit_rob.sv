@@ -9,8 +9,9 @@
 // the same controller never hold each other back. An entry leaves the ROB when
 // its controller says it is done (done_*), in any order (a preload whose compute
 // never comes must not hold the others back); a dependency matrix, filled at
-// allocation, says which entries each one waits for. tag_busy_o[t]: an entry of instruction-table tag t is not done yet
-// (the top completes a core instruction when its tag is no longer busy), preloads
+// allocation, says which entries each one waits for. tag_busy_o[t]: an entry of
+// instruction-table tag t is not done yet (the top completes a core instruction
+// when its tag is no longer busy), preloads
 // excepted (nowait): their C lands when a later compute or drain comes, and only
 // the accumulator / scratchpad see it, which the hazards order.
 module gemmini_unit_rob
@@ -167,7 +168,7 @@ module gemmini_unit_rob
       end
       if (alloc) begin
         v_q[free_idx] <= 1'b1;
-        // everything valid now is older than the new entry; it is younger than all
+        // the new entry waits for the valid entries it conflicts with; no older one waits for it
         for (int unsigned o = 0; o < Depth; o++) begin
           dep_q[free_idx][o] <= v_q[o] && ent_q[o].ctl != alloc_ctl_i
                                 && conflict(ent_q[o].sets, alloc_sets_i, !pre_q[o] || armed_q[o]);
