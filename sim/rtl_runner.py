@@ -145,7 +145,7 @@ def simulate(
         )
     except (SystemExit, RuntimeError) as e:
         if not (tmp / "result.txt").exists():
-            what = _failed_assertion(tmp) or f"the simulator failed ({e})"
+            what = failed_assertion(tmp) or f"the simulator failed ({e})"
             raise SimError(f"{what}; its log:\n{log_tail(tmp)}") from None
 
 
@@ -159,7 +159,7 @@ def cocotb_library_path() -> str:
     return os.pathsep.join([str(cocotb_tools.config.libs_dir), *([rest] if rest else [])])
 
 
-def _failed_assertion(tmp: Path) -> str | None:
+def failed_assertion(tmp: Path) -> str | None:
     """The first RTL assertion that stopped the simulation (sim/rtl/core/README.md "Assertions")."""
     log = tmp / "sim.log"
     text = log.read_text(errors="replace") if log.exists() else ""

@@ -164,7 +164,7 @@ def run_cocotb(b: ArrayBuild, toplevel: str, module: str, workdir: Path, env: di
     ``env``); a failed simulation, a failed driver or no ``out`` written raises SimError with the log's tail."""
     from cocotb_tools.runner import get_results
 
-    from sim.rtl_runner import cocotb_library_path
+    from sim.rtl_runner import cocotb_library_path, failed_assertion, log_tail
 
     log = workdir / "sim.log"
     try:
@@ -180,11 +180,10 @@ def run_cocotb(b: ArrayBuild, toplevel: str, module: str, workdir: Path, env: di
             extra_env={"COCOTB_LOG_LEVEL": "WARNING", "LD_LIBRARY_PATH": cocotb_library_path(), **env},
         )
     except (SystemExit, RuntimeError) as e:
-        raise SimError(f"the {toplevel} simulation failed ({e}); see {log}") from None
+        raise SimError(failed_assertion(workdir) or f"the {toplevel} simulation failed ({e}); see {log}") from None
     _, failed = get_results(workdir / "results.xml")
     if failed or not out.exists():
-        tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else "(no log)"
-        raise SimError(f"the cocotb driver of {toplevel} failed; its log ends:\n{tail}")
+        raise SimError(f"the cocotb driver of {toplevel} failed; its log ends:\n{log_tail(workdir, 30)}")
 
 
 def run_stream(b: ArrayBuild, beats: Sequence[Beat], workdir: Path, drain: int | None = None) -> StreamRun:
