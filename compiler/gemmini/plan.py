@@ -11,7 +11,8 @@ last), as LoopMatmul alternates halves only when a loop stores C.
 
 The tile sizes minimize the bytes the DMA moves (A once per column block of C, B once per
 row block) plus a fixed cost per loop, the same trade ``tiled_matmul_auto`` makes by
-growing square tiles until the memories are full.
+growing square tiles until the memories are full, plus a cycle for every preload row read
+from a scratchpad bank that also holds the loop's A (one read a bank a cycle).
 
 The frontend imports every ``cosim_q`` op as a call of a private, bodiless layer function
 (:mod:`compiler.frontend.layer_calls`). Here, on tensors (before bufferization), each
@@ -110,6 +111,26 @@ class MatmulPlan:
         bias = 4 * self.n * self.dim * blocks(self.m, self.dim) if self.bias else 0
         return self.batch * (a + b + bias + self.m * self.n)
 
+    def bank_conflict_rows(self, banks: int) -> int:
+        """Preload rows that share a scratchpad bank with the loop's A, over the whole layer.
+
+        A WS preload's B rows ride beside the previous tile's A rows, and a bank reads one row a
+        cycle (``gemmini_spad``), so each preload row read from a bank that holds A costs the mesh
+        a cycle. loop_ws places A at the bottom of its half and B just below the top, so the tile
+        sizes decide whether they share a bank; a loop preloads every one of its B rows once.
+        """
+        bank_rows = 2 * self.sp_half // banks
+        shared = 0
+        for half in (0, 1):
+            base = half * self.sp_half
+            b_end = base + self.sp_half - self.dim
+            b_start = b_end - self.b_rows
+            a_banks = set(range(base // bank_rows, (base + self.a_rows - 1) // bank_rows + 1))
+            for bank in a_banks:
+                lo, hi = max(b_start, bank * bank_rows), min(b_end, (bank + 1) * bank_rows)
+                shared += max(0, hi - lo)
+        return shared * self.loops // 2  # loops alternate halves
+
     def regions(self) -> dict[str, str]:
         """Where one loop's tiles live (loop n takes half n % 2 of the scratchpad)."""
         d, sh, ah = self.dim, self.sp_half, self.acc_half
@@ -135,13 +156,32 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
             tk = min(bk, MAX_LOOP_BOUND, sp_budget // ((ti + tj) * d))
             if tk < 1:
                 break
-            plan = MatmulPlan(m, n, k, batch, d, (ti, tj, tk), sp_half, acc_half, bias)
-            cost = plan.dma_bytes() / g.dma_bytes + LOOP_COST_BEATS * plan.loops
-            if best is None or cost < best[0]:
-                best = (cost, plan)
+            for tk in {tk, *_bank_split_depths(ti, tj, tk, d, sp_half, g.sp_banks)}:
+                plan = MatmulPlan(m, n, k, batch, d, (ti, tj, tk), sp_half, acc_half, bias)
+                cost = (
+                    plan.dma_bytes() / g.dma_bytes
+                    + LOOP_COST_BEATS * plan.loops
+                    + plan.bank_conflict_rows(g.sp_banks)
+                )
+                if best is None or cost < best[0]:
+                    best = (cost, plan)
     if best is None:
         raise ValueError(f"Gemmini DIM {d}: not even one tile fits (scratchpad {g.sp_rows}, accumulator {g.acc_rows})")
     return best[1]
+
+
+def _bank_split_depths(ti: int, tj: int, most: int, d: int, sp_half: int, banks: int) -> list[int]:
+    """The deepest K (at most ``most``) for each split of a half's banks between A (from the
+    bottom) and B (below the top), so that no preload reads a bank holding A."""
+    bank_rows = 2 * sp_half // banks
+    per_half = sp_half // bank_rows if sp_half % bank_rows == 0 else 0
+    depths = []
+    for a_banks in range(1, per_half):
+        b_room = (per_half - a_banks) * bank_rows - d
+        tk = min(most, a_banks * bank_rows // (ti * d), b_room // (tj * d))
+        if tk >= 1:
+            depths.append(tk)
+    return depths
 
 
 # ---------------------------------------------------------------- the pass

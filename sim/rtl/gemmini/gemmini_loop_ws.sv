@@ -66,7 +66,7 @@ module gemmini_loop_ws #(
   typedef enum logic [1:0] {StIdle, StRun, StStoreC} phase_e;
   typedef enum logic [1:0] {StreamD, StreamA, StreamB, StreamC} stream_e;
   typedef struct packed {
-    logic [15:0] i, j, k, jg;            // tile indices; jg the first C column of j's group
+    logic [15:0] i, j, k, jg;            // tile indices; jg the group's first C column (or k, B transposed)
     logic        last;                   // (next_tile) the loop's last tile was passed
   } tile_t;
 
@@ -162,17 +162,38 @@ module gemmini_loop_ws #(
   endfunction
 
   // ---------------------------------------------------------------- tile order
-  // Execute order: column groups of JGroup C tile columns; within a group k,
-  // then j, then i fastest. Weights are preloaded once per (k, j) and reused
-  // while i runs (the model's commands for the tile), and every C tile sees its
-  // k in increasing order, so the accumulator ends as the model's. A group's
-  // first columns need only their own D tiles, so the bias loads spread over the
-  // loop instead of all coming before the first compute.
-  function automatic tile_t next_tile(tile_t t, logic [15:0] mi, logic [15:0] mj, logic [15:0] mk);
+  // Execute order, B as stored ([K, N]): column groups of JGroup C tile columns;
+  // within a group k, then j, then i fastest. B stored transposed ([N, K], a
+  // linear's weights): groups of kb = min(K, MaxBlockLen) k steps, the span of one
+  // B move; within a group j, then k, then i fastest, so the tiles take B's moves
+  // in the order the stream emits them (with the column groups, the first group
+  // would wait for the moves of every other column before its second k group).
+  // Weights are preloaded once per (k, j) and reused while i runs (the model's
+  // commands for the tile), and every C tile sees its k in increasing order, so
+  // the accumulator ends as the model's. A group's first columns need only their
+  // own D tiles, so the bias loads spread over the loop instead of all coming
+  // before the first compute.
+  function automatic tile_t next_tile(tile_t t, logic [15:0] mi, logic [15:0] mj, logic [15:0] mk,
+                                      logic k_groups, logic [15:0] kb);
     tile_t n = t;
     n.last = 1'b0;
     if (t.i != mi - 16'd1) begin
       n.i = t.i + 16'd1;
+    end else if (k_groups) begin  // jg holds the group's first k
+      n.i = '0;
+      if (17'(t.k) + 17'd1 < 17'(t.jg) + 17'(kb) && t.k + 16'd1 < mk) begin
+        n.k = t.k + 16'd1;
+      end else begin
+        n.k = t.jg;
+        if (t.j != mj - 16'd1) begin
+          n.j = t.j + 16'd1;
+        end else begin
+          n.j    = '0;
+          n.jg   = t.jg + kb;
+          n.k    = t.jg + kb;
+          n.last = 17'(t.jg) + 17'(kb) >= 17'(mk);
+        end
+      end
     end else begin
       n.i = '0;
       if (17'(t.j) + 17'd1 < 17'(t.jg) + 17'(JGroup) && t.j + 16'd1 < mj) begin
@@ -191,6 +212,9 @@ module gemmini_loop_ws #(
     end
     return n;
   endfunction
+
+  logic [15:0] k_block;  // k steps one B move spans when B is stored transposed
+  assign k_block = min16(max_k_q, 16'(MaxBlockLen));
 
   // the look-ahead cursor's tile: which of its loads are not out yet
   logic la_need_d, la_need_a, la_need_b, la_ready;
@@ -339,16 +363,16 @@ module gemmini_loop_ws #(
         else phase_q <= StRun;
       end
       if (la_adv) begin
-        la_q      <= next_tile(la_q, max_i_q, max_j_q, max_k_q);
-        la_done_q <= next_tile(la_q, max_i_q, max_j_q, max_k_q).last;
+        la_q      <= next_tile(la_q, max_i_q, max_j_q, max_k_q, b_t_q, k_block);
+        la_done_q <= next_tile(la_q, max_i_q, max_j_q, max_k_q, b_t_q, k_block).last;
       end
       la_cnt_q <= la_cnt_q + 8'(la_adv) - 8'(ex_tile_out);
       if (out_fire && phase_q == StRun && !ld_sel) begin
         ecmp_q <= ~ecmp_q;
         if (ecmp_q) begin
-          ex_q <= next_tile(ex_q, max_i_q, max_j_q, max_k_q);
+          ex_q <= next_tile(ex_q, max_i_q, max_j_q, max_k_q, b_t_q, k_block);
           // every load is out once the last tile's are (each move holds a tile)
-          if (next_tile(ex_q, max_i_q, max_j_q, max_k_q).last) phase_q <= (c_addr_q != 64'd0) ? StStoreC : StIdle;
+          if (next_tile(ex_q, max_i_q, max_j_q, max_k_q, b_t_q, k_block).last) phase_q <= (c_addr_q != 64'd0) ? StStoreC : StIdle;
         end
       end
       if (mv_out) begin
