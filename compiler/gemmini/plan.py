@@ -153,15 +153,13 @@ def plan_matmul(m: int, n: int, k: int, g: GemminiTarget, *, batch: int = 1, bia
         for tj in range(1, min(bj, MAX_LOOP_BOUND) + 1):
             if ti * tj * d > acc_half:
                 break
-            tk = min(bk, MAX_LOOP_BOUND, sp_budget // ((ti + tj) * d))
-            if tk < 1:
+            deepest = min(bk, MAX_LOOP_BOUND, sp_budget // ((ti + tj) * d))
+            if deepest < 1:
                 break
-            for tk in {tk, *_bank_split_depths(ti, tj, tk, d, sp_half, g.sp_banks)}:
+            for tk in sorted({deepest, *_bank_split_depths(ti, tj, deepest, d, sp_half, g.sp_banks)}, reverse=True):
                 plan = MatmulPlan(m, n, k, batch, d, (ti, tj, tk), sp_half, acc_half, bias)
                 cost = (
-                    plan.dma_bytes() / g.dma_bytes
-                    + LOOP_COST_BEATS * plan.loops
-                    + plan.bank_conflict_rows(g.sp_banks)
+                    plan.dma_bytes() / g.dma_bytes + LOOP_COST_BEATS * plan.loops + plan.bank_conflict_rows(g.sp_banks)
                 )
                 if best is None or cost < best[0]:
                     best = (cost, plan)
