@@ -16,7 +16,7 @@ import harness.quant.ops  # noqa: F401  (registers torch.ops.cosim_q)
 from compiler import compile_kernel
 from compiler.errors import CompileError
 from compiler.frontend import import_torch
-from compiler.gemmini.plan import plan_matmul
+from compiler.gemmini.plan import MatmulPlan, plan_matmul
 from compiler.targets import target_for
 from configs import load_soc
 from harness.elfcheck import ElfImage
@@ -180,6 +180,31 @@ def test_plan_fits_half_of_each_memory():
     small = plan_matmul(256, 256, 256, target_for("gemmini-dim4").gemmini)
     big = plan_matmul(256, 256, 256, target_for("gemmini-dim16").gemmini)
     assert big.loops < small.loops
+
+
+def _banks(first: int, rows: int, bank_rows: int) -> set[int]:
+    return set(range(first // bank_rows, (first + rows - 1) // bank_rows + 1))
+
+
+def test_short_layers_keep_a_and_b_in_different_banks():
+    """A layer of one row block preloads a B block for every A block it computes, so A and B
+    sharing a scratchpad bank (one read a cycle) would halve the mesh's rate: the tiling gives up
+    K depth to keep them apart, and a layer whose A and B fit apart anyway is unchanged."""
+    for soc in ("gemmini-dim4", "gemmini-dim16"):
+        g = target_for(soc).gemmini
+        bank_rows = g.sp_rows // g.sp_banks
+        half = g.sp_rows // 2
+        for m, n, k in ((16, 256, 2304), (4, 512, 4608), (1, 1000, 512)):
+            p = plan_matmul(m, n, k, g)
+            b_end = half - g.dim
+            a_banks = _banks(0, p.a_rows, bank_rows)
+            b_banks = _banks(b_end - p.b_rows, p.b_rows, bank_rows)
+            assert not a_banks & b_banks, (soc, (m, n, k), p.tile, a_banks, b_banks)
+            assert p.bank_conflict_rows(g.sp_banks) == 0
+    # A deep K tile whose B reaches down into A's bank counts every such row once per loop.
+    g = target_for("gemmini-dim16").gemmini
+    deep = MatmulPlan(16, 256, 2304, 1, 16, (1, 16, 30), g.sp_rows // 2, g.acc_rows // 2, False)
+    assert deep.bank_conflict_rows(g.sp_banks) == (4096 - (8192 - 16 - 30 * 16 * 16)) * deep.loops
 
 
 def test_funct_numbers_match_the_model():
