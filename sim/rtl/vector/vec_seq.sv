@@ -498,7 +498,15 @@ module vec_seq
     for (int unsigned k = 0; k < MaxElems; k++) active_count = active_count + 16'(active[k]);
   end
   assign perf_lane_ops_o = (row_done && (uop.cls == VC_ALU || uop.cls == VC_CMP || uop.cls == VC_RED)) ? active_count : '0;
+`ifdef COSIM_MUTATION_EXTRA_FMA
+  // Test-only mutation (tests/test_rtl_assertions.py): a row of multiply-adds on every
+  // lane reports one more than there are lanes. Results stay right; only FmaWithinLanes
+  // sees it (the test raises the test bench's own width bound, +perf_max_fma).
+  assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma)
+                         ? active_count + 16'(active_count == 16'(Lanes)) : '0;
+`else
   assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma) ? active_count : '0;
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
