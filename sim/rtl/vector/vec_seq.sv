@@ -510,37 +510,37 @@ module vec_seq
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ins_q   <= '0;
-      state_q <= StIdle;
-      step_q     <= '0;
-      last_step_q <= '0;
-      evl_q   <= '0;
-      acc_q   <= '0;
-      found_q <= 1'b0;
-      saturated_q   <= 1'b0;
-      flags_q <= '0;
-      any_active_q   <= 1'b0;
+      ins_q        <= '0;
+      state_q      <= StIdle;
+      step_q       <= '0;
+      last_step_q  <= '0;
+      evl_q        <= '0;
+      acc_q        <= '0;
+      found_q      <= 1'b0;
+      saturated_q  <= 1'b0;
+      flags_q      <= '0;
+      any_active_q <= 1'b0;
     end else if (take) begin
-      ins_q   <= ins_i;
-      state_q <= state_in;
-      step_q     <= step_in;
-      last_step_q <= last_step_in;
-      evl_q   <= evl_in;
-      acc_q   <= (uop_in.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
-      found_q <= 1'b0;
-      saturated_q   <= 1'b0;
-      flags_q <= '0;
-      any_active_q   <= 1'b0;
+      ins_q        <= ins_i;
+      state_q      <= state_in;
+      step_q       <= step_in;
+      last_step_q  <= last_step_in;
+      evl_q        <= evl_in;
+      acc_q        <= (uop_in.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
+      found_q      <= 1'b0;
+      saturated_q  <= 1'b0;
+      flags_q      <= '0;
+      any_active_q <= 1'b0;
     end else begin
-      state_q <= state_d;
-      step_q     <= step_d;
-      last_step_q <= last_step_d;
-      evl_q   <= evl_d;
-      acc_q   <= acc_d;
-      found_q <= found_d;
-      saturated_q   <= saturated_d;
-      flags_q <= flags_d;
-      any_active_q   <= any_active_d;
+      state_q      <= state_d;
+      step_q       <= step_d;
+      last_step_q  <= last_step_d;
+      evl_q        <= evl_d;
+      acc_q        <= acc_d;
+      found_q      <= found_d;
+      saturated_q  <= saturated_d;
+      flags_q      <= flags_d;
+      any_active_q <= any_active_d;
     end
   end
 
