@@ -5,8 +5,8 @@
 module core_div #(
   parameter int unsigned XLEN = 32
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,      // clock
+  input  logic            rst_ni,     // asynchronous reset, active low (idle)
   input  logic            start_i,    // latch the operands and start (one cycle)
   input  logic            signed_i,   // div/rem (else divu/remu)
   input  logic            rem_i,      // the result is the remainder
@@ -14,7 +14,7 @@ module core_div #(
   input  logic [XLEN-1:0] a_i,        // dividend
   input  logic [XLEN-1:0] b_i,        // divisor
   output logic            done_o,     // result_o is valid (one cycle)
-  output logic [XLEN-1:0] result_o
+  output logic [XLEN-1:0] result_o    // quotient or remainder (RV64 *W: sign-extended by the core)
 );
 
   localparam int unsigned CountW = $clog2(XLEN) + 1;

@@ -42,7 +42,7 @@ module cosim_core
   parameter logic [31:0] Mem2Base   = 32'hC000_0000,
   parameter logic [32:0] Mem2Size   = 33'h0_0100_0000
 ) (
-  input  logic               clk_i,
+  input  logic               clk_i,               // clock
   input  logic               rst_ni,              // asynchronous reset, active low
   input  logic [XLEN-1:0]    boot_addr_i,         // the PC after reset
 
