@@ -12,7 +12,8 @@ import pytest
 import torch
 
 from harness.localize import first_difference, flip_bit, probes
-from harness.quant.quantize import layer_of, quantize
+from harness.quant.quantize import quantize
+from harness.quant.rewrite import layer_of
 from harness.verify import verify
 
 CASE = textwrap.dedent(

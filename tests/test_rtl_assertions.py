@@ -1,8 +1,10 @@
-"""The core's assertions (sim/rtl/core/README.md "Assertions") are compiled into the
-test builds and stop a run that breaks an invariant. The mutation: a core built
-with the test-only define COSIM_MUTATION_WRITE_X0 lets the controller's writes to
-x0 through write port A. The register file still drops them, so the program's
-result stays right and only the NoWriteToX0 assertion can see the mutation."""
+"""The RTL's assertions (sim/rtl/core/README.md and sim/rtl/vector/README.md
+"Assertions") are compiled into the test builds and stop a run that breaks an
+invariant. Each mutation is a test-only define that breaks one invariant while the
+program's result stays right, so only its assertion can see it:
+COSIM_MUTATION_WRITE_X0 lets the core's controller write x0 through write port A (the
+register file still drops it); COSIM_MUTATION_EXTRA_FMA makes the vector sequencer
+report one FP multiply-add more than it has lanes for a full row of vfmacc."""
 
 from __future__ import annotations
 
@@ -26,9 +28,34 @@ int main(void) {
 """
 
 
-def _mutated(soc_name: str):
+# Full rows of multiply-adds (vfmacc.vv at SEW 32, LMUL 1: every lane busy), checked
+# against the same arithmetic in scalar code.
+FMA_PROGRAM = r"""
+#include <riscv_vector.h>
+#include <stdio.h>
+#define N 48
+static float a[N], b[N], acc[N];
+int main(void) {
+  for (int i = 0; i < N; i++) { a[i] = (float)(i % 5); b[i] = 0.25f * (float)i; acc[i] = 2.0f; }
+  for (int i = 0; i < N;) {
+    size_t vl = __riscv_vsetvl_e32m1(N - i);
+    vfloat32m1_t va = __riscv_vle32_v_f32m1(a + i, vl);
+    vfloat32m1_t vb = __riscv_vle32_v_f32m1(b + i, vl);
+    vfloat32m1_t vacc = __riscv_vle32_v_f32m1(acc + i, vl);
+    __riscv_vse32_v_f32m1(acc + i, __riscv_vfmacc_vv_f32m1(vacc, va, vb, vl), vl);
+    i += (int)vl;
+  }
+  int wrong = 0;
+  for (int i = 0; i < N; i++) wrong += acc[i] != 2.0f + (float)(i % 5) * (0.25f * (float)i);
+  printf("fma wrong %d\n", wrong);
+  return 0;
+}
+"""
+
+
+def _mutated(soc_name: str, define: str):
     soc = load_soc(soc_name)
-    flags = (*soc.sim.verilator_flags, "+define+COSIM_MUTATION_WRITE_X0")
+    flags = (*soc.sim.verilator_flags, f"+define+{define}")
     return dataclasses.replace(soc, sim=dataclasses.replace(soc.sim, verilator_flags=flags))
 
 
@@ -52,7 +79,37 @@ def test_write_to_x0_fails_through_its_assertion(tmp_path, monkeypatch):
     assert "x0 42" in good.uart
 
     with pytest.raises(SimError) as failed:
-        run_rtl(elf, _mutated("rv32"), workdir=tmp_path)
+        run_rtl(elf, _mutated("rv32", "COSIM_MUTATION_WRITE_X0"), workdir=tmp_path)
     first_line = str(failed.value).splitlines()[0]
     assert first_line.startswith("RTL assertion tb_top.u_soc.u_core.u_controller.NoWriteToX0 failed"), first_line
     assert "register write to x0 on port A" in first_line, first_line
+
+
+@pytest.mark.rtl
+@pytest.mark.slow  # a Verilator build of its own (the mutated vector unit)
+def test_extra_fma_fails_through_its_assertion(tmp_path, monkeypatch):
+    """The SoC test bench checks the same bound from outside (sim/tb/tb_top.sv, +perf_max_fma)
+    and would end the run first; the mutated run raises that bound by one so that the RTL
+    assertion is what stops it."""
+    monkeypatch.delenv("COSIM_RTL_ASSERT", raising=False)
+    soc = load_soc("t1-small")
+    lanes = soc.accelerator.dlen // 32
+    src = tmp_path / "fma.c"
+    src.write_text(FMA_PROGRAM)
+    elf = build_elf([src], soc.name, tmp_path / "fma.elf")
+
+    good = run_rtl(elf, soc, workdir=tmp_path)
+    assert good.exited_ok, good.message
+    assert "fma wrong 0" in good.uart
+    assert good.counters["vec_fma_ops"] >= 48  # the loop's multiply-adds reached the lanes
+
+    with pytest.raises(SimError) as failed:
+        run_rtl(
+            elf,
+            _mutated(soc.name, "COSIM_MUTATION_EXTRA_FMA"),
+            workdir=tmp_path,
+            plusargs=[f"+perf_max_fma={lanes + 1}"],
+        )
+    first_line = str(failed.value).splitlines()[0]
+    assert first_line.startswith("RTL assertion tb_top.u_soc.g_vector.u_acc.u_seq.FmaWithinLanes failed"), first_line
+    assert "more FP multiply-adds in one cycle than lanes" in first_line, first_line

@@ -35,7 +35,7 @@ FIRST_REGION = 2  # 1: harness.results.FORWARD_REGION
 PROFILE_SYMBOL = "cosim_profile_reg"  # the PROFILE register's address, defined by harness.program
 MARKER_CLOBBERS = "~{x5},~{x6},~{memory}"  # t0, t1; memory: no load or store moves across a marker
 REGIONS_ATTR = "cosim.profile_regions"
-LAYER_META = "cosim_layer"  # the key harness.quant.quantize.tag_nodes writes
+LAYER_META = "cosim_layer"  # the key harness.quant.rewrite.tag_nodes writes
 
 _MARKERS = contextvars.ContextVar("cosim_profile_markers", default=True)
 

@@ -89,7 +89,7 @@ def quantize_case(mat, soc):
 
 class MetaPreserving(torch.nn.Module):
     """The int8 GraphModule run node by node (``fx.Interpreter``) under ``preserve_node_meta``, so
-    torch.export keeps each node's layer name and source line (:func:`harness.quant.quantize.tag_nodes`)
+    torch.export keeps each node's layer name and source line (:func:`harness.quant.rewrite.tag_nodes`)
     when the importer calls it inside its own wrapper (it does so by itself only for a root
     GraphModule). The layer calls and profile regions are named from them."""
 

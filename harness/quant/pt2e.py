@@ -20,6 +20,7 @@ import torch
 from torch import fx
 
 from harness.quant.ops import fp32
+from harness.quant.rewrite import QuantError, attribute
 
 _qd = None
 
@@ -50,30 +51,17 @@ def _scale(n: fx.Node) -> float:
     """The scale of a quantize/dequantize_per_tensor node, checked to be symmetric int8."""
     _, scale, zero_point, qmin, qmax, dtype = n.args[:6]
     if dtype != torch.int8 or int(zero_point) != 0:
-        from harness.quant.quantize import QuantError
-
         raise QuantError(
             f"{n.name}: PT2E spec {dtype} with zero point {zero_point}: Gemmini needs symmetric int8"
             " (zero point 0); use a per-tensor symmetric activation spec"
         )
     if int(qmin) < -128 or int(qmax) > 127:
-        from harness.quant.quantize import QuantError
-
         raise QuantError(f"{n.name}: PT2E range [{qmin}, {qmax}] is wider than int8")
     return fp32(float(scale))
 
 
-def _attr(gm: torch.nn.Module, target: str):
-    obj = gm
-    for part in target.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
 def strip(gm: fx.GraphModule) -> tuple[fx.GraphModule, dict[str, float], dict[str, float]]:
     """(float graph, activation node name -> scale, weight attribute -> scale) of a PT2E model."""
-    from harness.quant.quantize import QuantError
-
     quant, dequant, per_channel = _ops()
     g = fx.Graph()
     root = torch.nn.Module()
@@ -104,7 +92,7 @@ def strip(gm: fx.GraphModule) -> tuple[fx.GraphModule, dict[str, float], dict[st
             x = n.args[0]
             s = _scale(n)
             if x.op == "get_attr":  # a weight: its int8 values, dequantized, with the scale that gives them back
-                w = _attr(gm, x.target)
+                w = attribute(gm, x.target)
                 node = new_attr(w.to(torch.float32) * s, x.target, n.meta)
                 weights[node.target] = s
                 env[n] = node
@@ -114,8 +102,8 @@ def strip(gm: fx.GraphModule) -> tuple[fx.GraphModule, dict[str, float], dict[st
                 raise QuantError(f"{n.name}: a dequantize of {x.name}, which is no quantize or weight")
         elif n.op == "get_attr":
             env[n] = (
-                new_attr(_attr(gm, n.target), n.target, n.meta)
-                if isinstance(_attr(gm, n.target), torch.Tensor)
+                new_attr(attribute(gm, n.target), n.target, n.meta)
+                if isinstance(attribute(gm, n.target), torch.Tensor)
                 else None
             )
         else:

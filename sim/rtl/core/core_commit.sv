@@ -9,8 +9,8 @@ module core_commit
   parameter int unsigned Depth = 8,
   localparam int unsigned IdxW = $clog2(Depth)
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,           // clock
+  input  logic            rst_ni,          // asynchronous reset, active low (queue empty)
 
   input  retire_t         record_i,        // the record of this cycle's retirement (valid: it retires)
   input  logic            pending_i,       // ... a load whose data is still to come

@@ -11,9 +11,9 @@ module core_controller
   parameter int unsigned XLEN       = 32,
   parameter bit          VecPresent = 1'b0
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
-  input  logic [XLEN-1:0] boot_addr_i,
+  input  logic            clk_i,               // clock
+  input  logic            rst_ni,              // asynchronous reset, active low
+  input  logic [XLEN-1:0] boot_addr_i,         // the PC after reset
 
   // Fetch queue head and redirects
   input  logic            fetch_valid_i,       // an instruction for pc_o is at the head
@@ -45,12 +45,12 @@ module core_controller
   input  logic [XLEN-1:0] mul_result_i,        // multiplier result
   output logic            div_start_o,         // start the divider
   input  logic            div_done_i,          // divider result ready
-  input  logic [XLEN-1:0] div_result_i,
+  input  logic [XLEN-1:0] div_result_i,        // divider result
   output logic            fpu_req_valid_o,     // FPU request
-  input  logic            fpu_req_ready_i,
+  input  logic            fpu_req_ready_i,     // ... accepted
   input  logic            fpu_rm_bad_i,        // the rounding mode is reserved
   input  logic            fpu_resp_valid_i,    // FPU result ready
-  input  logic [XLEN-1:0] fpu_result_i,
+  input  logic [XLEN-1:0] fpu_result_i,        // FPU result
 
   // CSRs
   input  logic            csr_illegal_i,       // the CSR access is illegal
@@ -59,16 +59,16 @@ module core_controller
   output logic            csr_we_o,            // write the CSR now
   input  logic [1:0]      fs_i,                // mstatus.FS
   input  logic [1:0]      vs_i,                // mstatus.VS
-  input  logic [XLEN-1:0] mtvec_i,
-  input  logic [XLEN-1:0] mepc_i,
+  input  logic [XLEN-1:0] mtvec_i,             // trap vector
+  input  logic [XLEN-1:0] mepc_i,              // the mret target
   input  logic [XLEN-1:0] vset_vl_i,           // vl computed by core_vset
   output logic            vset_o,              // write vl and vtype (vset{i}vl{i} retires)
   output logic            mret_o,              // mret retires
   output logic            retire_o,            // the instruction retires this cycle
   output logic            trap_o,              // a trap is taken this cycle
-  output logic [5:0]      trap_cause_o,
-  output logic [XLEN-1:0] trap_epc_o,
-  output logic [XLEN-1:0] trap_tval_o,
+  output logic [5:0]      trap_cause_o,        // its mcause
+  output logic [XLEN-1:0] trap_epc_o,          // its mepc
+  output logic [XLEN-1:0] trap_tval_o,         // its mtval
 
   // Scalar loads and stores
   input  logic            lsu_stall_i,         // the head uses a register a load will still write
@@ -81,9 +81,9 @@ module core_controller
   input  logic            mem_nonblocking_i,   // ... in a region that cannot fault
   input  logic            mem_order_ok_i,      // older coprocessor work lets it go
   output logic            dmem_req_valid_o,    // data port request
-  input  logic            dmem_req_ready_i,
+  input  logic            dmem_req_ready_i,    // ... accepted
   input  logic            dmem_resp_valid_i,   // data port response (blocking access)
-  input  logic            dmem_resp_err_i,
+  input  logic            dmem_resp_err_i,     // ... an access fault
   input  logic [63:0]     load_value_i,        // its formatted load data
   output logic            lsu_issue_o,         // a non-blocking access leaves (it retires now)
   output logic            retire_load_o,       // the retiring instruction loaded
@@ -95,24 +95,24 @@ module core_controller
   input  logic            cop_vector_i,        // the head is a vector form (needs VS)
   input  logic            cop_writes_reg_i,    // its completion writes an x or f register
   output logic            cop_req_valid_o,     // coprocessor request
-  input  logic            cop_req_ready_i,
+  input  logic            cop_req_ready_i,     // ... accepted (or refused, cop_illegal_i)
   input  logic            cop_illegal_i,       // the coprocessor refuses the instruction
   input  cop_ack_t        cop_ack_i,           // memory fault / ff trim, with the handshake
   input  logic            cop_cmp_valid_i,     // a completion
-  input  cop_cmp_t        cop_cmp_i,
+  input  cop_cmp_t        cop_cmp_i,           // ... its seq, register write, flags, vl, exception
   input  logic [XLEN-1:0] cop_cmp_pc_i,        // the PC of the completing instruction
   output logic [7:0]      cop_seq_o,           // sequence number of the next request
   output logic            retire_cop_o,        // the retiring instruction went to the coprocessor
   output logic            vstart_we_o,         // the trap of a vector memory fault writes vstart
-  output logic [31:0]     vstart_o,
+  output logic [31:0]     vstart_o,            // ... the faulting element
 
   // Register write port A: the instruction's own write or a completion's
   output logic            x_we_o,              // write x[x_waddr_o] (never x0)
-  output logic [4:0]      x_waddr_o,
-  output logic [XLEN-1:0] x_wdata_o,
+  output logic [4:0]      x_waddr_o,           // its register
+  output logic [XLEN-1:0] x_wdata_o,           // its value
   output logic            f_we_o,              // write f[f_waddr_o]
-  output logic [4:0]      f_waddr_o,
-  output logic [31:0]     f_wdata_o,
+  output logic [4:0]      f_waddr_o,           // its register
+  output logic [31:0]     f_wdata_o,           // its value (binary32)
   output logic            own_x_we_o,          // the retiring instruction writes x[rd] (may be x0)
   output logic            own_f_we_o,          // the retiring instruction writes f[rd]
   output logic            late_x_we_o,         // a completion writes x (late_wb_t)
@@ -120,8 +120,8 @@ module core_controller
 
   // Fault injection (test of the difftest): flip bit 0 of the first register
   // write retired at corrupt_pc_i; a non-blocking load carries it in core_lsu.
-  input  logic            corrupt_en_i,
-  input  logic [63:0]     corrupt_pc_i,
+  input  logic            corrupt_en_i,        // injection armed
+  input  logic [63:0]     corrupt_pc_i,        // at this PC
   output logic            corrupt_load_o,      // the issuing load's data is to be flipped
 
   // Performance events of this cycle (core_perf_t)

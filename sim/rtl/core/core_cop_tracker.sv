@@ -11,8 +11,8 @@ module core_cop_tracker
   localparam int unsigned MaxInFlight    = 16,
   localparam int unsigned CountW         = $clog2(MaxInFlight) + 1
 ) (
-  input  logic              clk_i,
-  input  logic              rst_ni,
+  input  logic              clk_i,          // clock
+  input  logic              rst_ni,         // asynchronous reset, active low (nothing in flight)
 
   // The instruction at the head
   input  logic [31:0]       insn_i,         // the instruction word

@@ -9,52 +9,52 @@ module core_csr
   parameter bit          VecPresent = 1'b0,
   parameter int unsigned VLEN       = 128
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,         // clock
+  input  logic            rst_ni,        // asynchronous reset, active low
 
   // Zicsr access by the instruction in execute.
-  input  logic [11:0]     csr_addr_i,
+  input  logic [11:0]     csr_addr_i,    // the CSR number
   input  logic [2:0]      csr_funct3_i,  // csrrw/s/c, [2]: the operand is the rs1 field (csrr*i)
   input  logic [4:0]      csr_rs1_i,     // the rs1 field (register or immediate)
   input  logic [XLEN-1:0] csr_rs1_value_i,  // x[rs1]
   output logic            csr_write_o,   // the instruction intends to write (illegal on read-only CSRs)
-  output logic [XLEN-1:0] csr_rdata_o,
-  output logic            csr_illegal_o,
+  output logic [XLEN-1:0] csr_rdata_o,   // the CSR's value before the write
+  output logic            csr_illegal_o, // the access is illegal (trap)
   input  logic            csr_we_i,      // commit the write (the instruction retires now)
   output logic [XLEN-1:0] csr_wlegal_o,  // what the CSR reads back after the write (trace)
 
   // Trap entry and return.
-  input  logic            trap_i,
-  input  logic [5:0]      trap_cause_i,
-  input  logic [XLEN-1:0] trap_epc_i,
-  input  logic [XLEN-1:0] trap_tval_i,
-  input  logic            mret_i,
-  output logic [XLEN-1:0] mtvec_o,
-  output logic [XLEN-1:0] mepc_o,
+  input  logic            trap_i,        // a trap is taken this cycle
+  input  logic [5:0]      trap_cause_i,  // its mcause
+  input  logic [XLEN-1:0] trap_epc_i,    // its mepc
+  input  logic [XLEN-1:0] trap_tval_i,   // its mtval
+  input  logic            mret_i,        // mret retires
+  output logic [XLEN-1:0] mtvec_o,       // trap vector
+  output logic [XLEN-1:0] mepc_o,        // the mret target
 
   // Counters and side updates.
-  input  logic            retire_i,
+  input  logic            retire_i,      // an instruction retires (minstret)
   input  logic            fs_dirty_i,    // an f register was written
-  input  logic            fflags_we_i,
+  input  logic            fflags_we_i,   // accrue fflags_i this cycle
   input  logic [4:0]      fflags_i,      // OR-ed into fflags
   input  logic            vxsat_i,       // OR-ed into vxsat
   input  logic            vs_dirty_i,    // vector state changed
   input  logic            vset_i,        // vset{i}vl{i} retires: write vl and vtype, clear vstart
   input  logic            vstart_clr_i,  // a vector instruction was accepted: vstart resets (RVV 1.0 3.7)
-  input  logic [XLEN-1:0] vset_vl_i,
-  input  logic [XLEN-1:0] vset_vtype_i,
+  input  logic [XLEN-1:0] vset_vl_i,     // the new vl
+  input  logic [XLEN-1:0] vset_vtype_i,  // the new vtype
   input  logic            vstart_we_i,   // a precise vector memory fault: vstart = the element
-  input  logic [31:0]     vstart_i,
+  input  logic [31:0]     vstart_i,      // the faulting element
   input  logic            vl_we_i,       // coprocessor trims vl (fault-only-first)
-  input  logic [31:0]     vl_i,
+  input  logic [31:0]     vl_i,          // the new vl (the trim, or a completion's)
 
-  output logic [1:0]      fs_o,
-  output logic [1:0]      vs_o,
-  output logic [2:0]      frm_o,
-  output logic [XLEN-1:0] vtype_o,
-  output logic [XLEN-1:0] vl_o,
-  output logic [XLEN-1:0] vstart_o,
-  output logic [1:0]      vxrm_o
+  output logic [1:0]      fs_o,          // mstatus.FS
+  output logic [1:0]      vs_o,          // mstatus.VS
+  output logic [2:0]      frm_o,         // fcsr.frm
+  output logic [XLEN-1:0] vtype_o,       // vtype
+  output logic [XLEN-1:0] vl_o,          // vl
+  output logic [XLEN-1:0] vstart_o,      // vstart
+  output logic [1:0]      vxrm_o         // vxrm
 );
 
   // Machine mode only: MPP reads as M (the only legal value).

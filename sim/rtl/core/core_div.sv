@@ -5,8 +5,8 @@
 module core_div #(
   parameter int unsigned XLEN = 32
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,      // clock
+  input  logic            rst_ni,     // asynchronous reset, active low (idle)
   input  logic            start_i,    // latch the operands and start (one cycle)
   input  logic            signed_i,   // div/rem (else divu/remu)
   input  logic            rem_i,      // the result is the remainder
@@ -14,7 +14,7 @@ module core_div #(
   input  logic [XLEN-1:0] a_i,        // dividend
   input  logic [XLEN-1:0] b_i,        // divisor
   output logic            done_o,     // result_o is valid (one cycle)
-  output logic [XLEN-1:0] result_o
+  output logic [XLEN-1:0] result_o    // quotient or remainder (RV64 *W: sign-extended by the core)
 );
 
   localparam int unsigned CountW = $clog2(XLEN) + 1;
@@ -113,27 +113,27 @@ module core_div #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q    <= 1'b0;
-      count_q     <= '0;
-      quotient_q    <= '0;
-      remainder_q     <= '0;
-      divisor_q <= '0;
-      negate_quotient_q   <= 1'b0;
-      negate_remainder_q   <= 1'b0;
-      want_remainder_q <= 1'b0;
-      done_q    <= 1'b0;
-      result_q  <= '0;
+      busy_q             <= 1'b0;
+      count_q            <= '0;
+      quotient_q         <= '0;
+      remainder_q        <= '0;
+      divisor_q          <= '0;
+      negate_quotient_q  <= 1'b0;
+      negate_remainder_q <= 1'b0;
+      want_remainder_q   <= 1'b0;
+      done_q             <= 1'b0;
+      result_q           <= '0;
     end else begin
-      busy_q    <= busy_d;
-      count_q     <= count_d;
-      quotient_q    <= quotient_d;
-      remainder_q     <= remainder_d;
-      divisor_q <= divisor_d;
-      negate_quotient_q   <= negate_quotient_d;
-      negate_remainder_q   <= negate_remainder_d;
-      want_remainder_q <= want_remainder_d;
-      done_q    <= done_d;
-      result_q  <= result_d;
+      busy_q             <= busy_d;
+      count_q            <= count_d;
+      quotient_q         <= quotient_d;
+      remainder_q        <= remainder_d;
+      divisor_q          <= divisor_d;
+      negate_quotient_q  <= negate_quotient_d;
+      negate_remainder_q <= negate_remainder_d;
+      want_remainder_q   <= want_remainder_d;
+      done_q             <= done_d;
+      result_q           <= result_d;
     end
   end
 

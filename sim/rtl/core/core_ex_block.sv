@@ -8,8 +8,8 @@ module core_ex_block
 #(
   parameter int unsigned XLEN = 32
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,              // clock
+  input  logic            rst_ni,             // asynchronous reset, active low
 
   // The instruction and its operands
   input  cls_e            class_i,            // instruction class
@@ -18,31 +18,31 @@ module core_ex_block
   input  logic            word_i,             // an RV64 *W form
   input  logic [XLEN-1:0] rs1_i,              // x[rs1]
   input  logic [XLEN-1:0] rs2_i,              // x[rs2]
-  input  logic [31:0]     frs1_i,             // f operands, unboxed
-  input  logic [31:0]     frs2_i,
-  input  logic [31:0]     frs3_i,
+  input  logic [31:0]     frs1_i,             // f[rs1], unboxed
+  input  logic [31:0]     frs2_i,             // f[rs2], unboxed
+  input  logic [31:0]     frs3_i,             // f[rs3], unboxed
 
   // ALU and multiplier (combinational)
-  output logic [XLEN-1:0] alu_result_o,
+  output logic [XLEN-1:0] alu_result_o,       // ALU result
   output logic            branch_taken_o,     // the branch condition holds
   input  logic            mul_enable_i,       // a multiply executes this cycle
-  output logic [XLEN-1:0] mul_result_o,
+  output logic [XLEN-1:0] mul_result_o,       // the product
 
   // Divider (XLEN cycles)
-  input  logic            div_start_i,
-  output logic            div_done_o,
-  output logic [XLEN-1:0] div_result_o,
+  input  logic            div_start_i,        // start a division (operands latched)
+  output logic            div_done_o,         // its result is ready (one cycle)
+  output logic [XLEN-1:0] div_result_o,       // quotient or remainder
 
   // FPU
   input  logic            fpu_uses_rm_i,      // funct3 is a rounding mode
-  input  fpu_op_e         fpu_op_i,
+  input  fpu_op_e         fpu_op_i,           // the FPU operation
   input  logic [2:0]      frm_i,              // fcsr.frm (for DYN)
   output logic            fpu_rm_bad_o,       // the resolved rounding mode is reserved
-  input  logic            fpu_req_valid_i,
-  output logic            fpu_req_ready_o,
-  output logic            fpu_resp_valid_o,
-  output logic [63:0]     fpu_result_o,
-  output logic [4:0]      fpu_fflags_o
+  input  logic            fpu_req_valid_i,    // an FPU request
+  output logic            fpu_req_ready_o,    // ... accepted
+  output logic            fpu_resp_valid_o,   // FPU result ready
+  output logic [63:0]     fpu_result_o,       // its value
+  output logic [4:0]      fpu_fflags_o        // its exception flags
 );
 
   logic [2:0]      funct3, rm;

@@ -21,22 +21,23 @@ module core_fetch #(
   parameter int unsigned Depth      = 4,
   parameter int unsigned CacheWords = 256   // power of two, >= 2
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  input  logic [XLEN-1:0]  boot_addr_i,
+  input  logic             clk_i,            // clock
+  input  logic             rst_ni,           // asynchronous reset, active low (fetch from boot_addr_i)
+  input  logic [XLEN-1:0]  boot_addr_i,      // the PC after reset
 
   input  logic             redirect_i,       // restart at redirect_addr_i (drop the queue)
-  input  logic [XLEN-1:0]  redirect_addr_i,
+  input  logic [XLEN-1:0]  redirect_addr_i,  // the new PC
   input  logic             flush_i,          // fence.i: empty the cache
   input  logic             inval_i,          // a store: invalidate one line
-  input  logic [31:0]      inval_addr_i,
+  input  logic [31:0]      inval_addr_i,     // the store's address
 
-  output logic             imem_req_valid_o,  // instruction port (see cosim_core)
-  input  logic             imem_req_ready_i,
-  output logic [31:0]      imem_req_addr_o,
-  input  logic             imem_resp_valid_i,
-  input  logic [DataW-1:0] imem_resp_data_i,
-  input  logic             imem_resp_err_i,
+  // instruction port (cosim_core): word requests (valid/ready), responses in order
+  output logic             imem_req_valid_o,  // a fetch request
+  input  logic             imem_req_ready_i,  // ... accepted
+  output logic [31:0]      imem_req_addr_o,   // its address
+  input  logic             imem_resp_valid_i, // a response (in request order)
+  input  logic [DataW-1:0] imem_resp_data_i,  // the beat holding the word
+  input  logic             imem_resp_err_i,   // access fault
 
   output logic             valid_o,    // an instruction for the core's pc is ready
   output logic [31:0]      insn_o,     // the instruction word

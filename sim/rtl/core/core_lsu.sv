@@ -20,16 +20,16 @@ module core_lsu
   parameter logic [32:0] Mem2Size = 33'h0_0100_0000,
   localparam int unsigned OffW    = $clog2(DataW / 8)
 ) (
-  input  logic               clk_i,
-  input  logic               rst_ni,
+  input  logic               clk_i,              // clock
+  input  logic               rst_ni,             // asynchronous reset, active low (nothing in flight)
 
   // The instruction at the fetch queue head
   input  cls_e               class_i,            // its class
   input  logic [2:0]         funct3_i,           // load signedness
   input  logic [4:0]         rd_i,               // destination register
-  input  logic [4:0]         rs1_i,              // sources (scoreboard check)
-  input  logic [4:0]         rs2_i,
-  input  logic [4:0]         rs3_i,
+  input  logic [4:0]         rs1_i,              // source rs1 (scoreboard check)
+  input  logic [4:0]         rs2_i,              // source rs2 (scoreboard check)
+  input  logic [4:0]         rs3_i,              // source rs3 (scoreboard check)
   output logic               stall_o,            // it uses a register a load will still write
 
   // Its memory access
@@ -54,9 +54,9 @@ module core_lsu
   // Register write port B: the returning load
   output logic               x_we_o,             // write x[rd_o] (never x0)
   output logic               f_we_o,             // write f[rd_o]
-  output logic [4:0]         rd_o,
-  output logic [XLEN-1:0]    x_wdata_o,
-  output logic [31:0]        f_wdata_o,
+  output logic [4:0]         rd_o,               // the load's destination register
+  output logic [XLEN-1:0]    x_wdata_o,          // its value (x)
+  output logic [31:0]        f_wdata_o,          // its value (f, binary32)
 
   // The load's record in the commit queue
   output logic               fill_o,             // a load's data arrives

@@ -8,7 +8,7 @@ module core_mul #(
   input  logic            word_i,     // mulw: the low 32 bits, sign-extended
   input  logic [XLEN-1:0] a_i,        // rs1
   input  logic [XLEN-1:0] b_i,        // rs2
-  output logic [XLEN-1:0] result_o
+  output logic [XLEN-1:0] result_o    // the product half funct3_i selects
 );
 
   logic signed [XLEN:0]     a, b;

@@ -7,19 +7,19 @@ module core_regfile #(
   parameter int unsigned Width   = 32,
   parameter bit          ZeroReg = 1'b1
 ) (
-  input  logic             clk_i,
-  input  logic [4:0]       raddr_a_i,   // read ports (combinational): rs1, rs2, rs3
-  input  logic [4:0]       raddr_b_i,
-  input  logic [4:0]       raddr_c_i,
-  output logic [Width-1:0] rdata_a_o,
-  output logic [Width-1:0] rdata_b_o,
-  output logic [Width-1:0] rdata_c_o,
+  input  logic             clk_i,       // clock (no reset: contents start at zero)
+  input  logic [4:0]       raddr_a_i,   // read port a (combinational): rs1
+  input  logic [4:0]       raddr_b_i,   // read port b: rs2
+  input  logic [4:0]       raddr_c_i,   // read port c: rs3 (f file: fused multiply-adds)
+  output logic [Width-1:0] rdata_a_o,   // the register at raddr_a_i (x0 reads 0 with ZeroReg)
+  output logic [Width-1:0] rdata_b_o,   // the register at raddr_b_i
+  output logic [Width-1:0] rdata_c_o,   // the register at raddr_c_i
   input  logic             we_i,        // write port A: the instruction or a completion
-  input  logic [4:0]       waddr_i,
-  input  logic [Width-1:0] wdata_i,
+  input  logic [4:0]       waddr_i,     // its register
+  input  logic [Width-1:0] wdata_i,     // its value
   input  logic             we_b_i,      // write port B: a returning load
-  input  logic [4:0]       waddr_b_i,
-  input  logic [Width-1:0] wdata_b_i
+  input  logic [4:0]       waddr_b_i,   // its register
+  input  logic [Width-1:0] wdata_b_i    // its value
 );
 
   logic [Width-1:0] regs_q [32];

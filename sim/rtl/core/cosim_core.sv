@@ -4,9 +4,14 @@
 // register files, execute units (ALU, multiplier, divider, FPU, vset), CSRs,
 // load/store formatting and the non-blocking unit, coprocessor tracking, the
 // controller (sequencer) and the commit queue that orders the monitor's records.
-// Longer than the ~600-line guide only by its port maps: every line of logic
-// left here is glue between two units (the coprocessor request, the monitor
-// records) or a check on the core's own ports.
+//
+// About 650 lines, past the ~600-line guide on purpose: about 300 are the port
+// maps of the twelve units it wires, and the logic of its own (the coprocessor
+// request, the monitor records, the port assertions) is glue between two units or
+// a check on the core's own ports, read next to the wires it joins. The largest
+// piece, the monitor records with the commit queue (~75 lines), would need a
+// module of about 40 ports for 30 lines of logic and leave this file over 600
+// lines all the same.
 module cosim_core
   import core_pkg::*;
   import cosim_pkg::*;
@@ -37,7 +42,7 @@ module cosim_core
   parameter logic [31:0] Mem2Base   = 32'hC000_0000,
   parameter logic [32:0] Mem2Size   = 33'h0_0100_0000
 ) (
-  input  logic               clk_i,
+  input  logic               clk_i,               // clock
   input  logic               rst_ni,              // asynchronous reset, active low
   input  logic [XLEN-1:0]    boot_addr_i,         // the PC after reset
 

@@ -12,19 +12,19 @@
 module cosim_fpu
   import fpu_pkg::*;
 (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        req_valid_i,
-  output logic        req_ready_o,
-  input  fpu_op_e     op_i,
-  input  logic [2:0]  rm_i,
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [31:0] c_i,
-  input  logic [63:0] int_i,
-  output logic        resp_valid_o,
-  output logic [63:0] result_o,
-  output logic [4:0]  fflags_o
+  input  logic        clk_i,         // clock
+  input  logic        rst_ni,        // asynchronous reset, active low
+  input  logic        req_valid_i,   // a request
+  output logic        req_ready_o,   // ... accepted (low only while a divide or square root iterates)
+  input  fpu_op_e     op_i,          // the operation
+  input  logic [2:0]  rm_i,          // resolved rounding mode (never DYN)
+  input  logic [31:0] a_i,           // binary32 operand (rs1)
+  input  logic [31:0] b_i,           // binary32 operand (rs2)
+  input  logic [31:0] c_i,           // binary32 operand (rs3)
+  input  logic [63:0] int_i,         // integer operand of CVT_S_* (W/WU forms read [31:0])
+  output logic        resp_valid_o,  // a result, one cycle per request, in request order
+  output logic [63:0] result_o,      // its value (README.md: layout per op)
+  output logic [4:0]  fflags_o       // its exception flags (NV DZ OF UF NX)
 );
 
   localparam logic [31:0] One = 32'h3f80_0000;

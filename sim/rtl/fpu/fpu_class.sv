@@ -4,8 +4,8 @@
 module fpu_class
   import fpu_pkg::*;
 (
-  input  logic [31:0] a_i,
-  output logic [9:0]  class_o
+  input  logic [31:0] a_i,      // binary32 operand
+  output logic [9:0]  class_o   // its class, one-hot (bits above)
 );
 
   fp_info_t ia;

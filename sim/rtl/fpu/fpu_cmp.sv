@@ -6,11 +6,11 @@
 module fpu_cmp
   import fpu_pkg::*;
 (
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
+  input  logic [31:0] a_i,       // binary32 operand (rs1)
+  input  logic [31:0] b_i,       // binary32 operand (rs2)
   input  logic [2:0]  sel_i,     // one of CmpEq, CmpLt, CmpLe, CmpMin, CmpMax
   output logic [31:0] result_o,  // 0/1 for compares, binary32 for min/max
-  output logic [4:0]  fflags_o
+  output logic [4:0]  fflags_o   // NV (the only flag raised)
 );
 
   fp_info_t ia, ib;

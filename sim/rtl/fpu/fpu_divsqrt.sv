@@ -10,17 +10,17 @@
 module fpu_divsqrt
   import fpu_pkg::*;
 (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        start_i,
+  input  logic        clk_i,     // clock
+  input  logic        rst_ni,    // asynchronous reset, active low (idle)
+  input  logic        start_i,   // take the operands and start (when !busy_o)
   input  logic        sqrt_i,    // 1: sqrt(a_i), 0: a_i / b_i
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [2:0]  rm_i,
-  output logic        busy_o,
-  output logic        done_o,
-  output logic [31:0] result_o,
-  output logic [4:0]  fflags_o
+  input  logic [31:0] a_i,       // dividend / radicand
+  input  logic [31:0] b_i,       // divisor
+  input  logic [2:0]  rm_i,      // resolved rounding mode
+  output logic        busy_o,    // iterating
+  output logic        done_o,    // one cycle: result_o and fflags_o are valid
+  output logic [31:0] result_o,  // quotient / root
+  output logic [4:0]  fflags_o   // its exception flags
 );
 
   localparam int unsigned QBits = 26;

@@ -9,13 +9,13 @@
 module fpu_f2i
   import fpu_pkg::*;
 (
-  input  logic        en_i,
-  input  logic [31:0] a_i,
-  input  logic [2:0]  rm_i,
-  input  logic        is64_i,
-  input  logic        unsigned_i,
-  output logic [63:0] result_o,
-  output logic [4:0]  fflags_o
+  input  logic        en_i,        // evaluate (outputs are 0 otherwise)
+  input  logic [31:0] a_i,         // binary32 operand
+  input  logic [2:0]  rm_i,        // resolved rounding mode
+  input  logic        is64_i,      // 64-bit result (fcvt.l[u].s)
+  input  logic        unsigned_i,  // unsigned result (fcvt.wu/lu.s)
+  output logic [63:0] result_o,    // the integer (32-bit results sign-extended)
+  output logic [4:0]  fflags_o     // NV or NX
 );
 
   function automatic logic [68:0] f2i(logic [31:0] a, logic [2:0] rm, logic is64, logic is_unsigned);

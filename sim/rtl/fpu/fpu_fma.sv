@@ -16,15 +16,15 @@ module fpu_fma
   import fpu_pkg::*;
 (
   input  logic        en_i,         // evaluate (outputs are 0 otherwise)
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [31:0] c_i,
+  input  logic [31:0] a_i,          // multiplicand
+  input  logic [31:0] b_i,          // multiplier
+  input  logic [31:0] c_i,          // addend
   input  logic        neg_prod_i,   // negate a*b (FNMSUB, FNMADD)
   input  logic        neg_c_i,      // negate c   (FSUB, FMSUB, FNMADD)
   input  logic        no_addend_i,  // plain multiply: ignore c_i
-  input  logic [2:0]  rm_i,
-  output logic [31:0] result_o,
-  output logic [4:0]  fflags_o
+  input  logic [2:0]  rm_i,         // resolved rounding mode
+  output logic [31:0] result_o,     // binary32 result
+  output logic [4:0]  fflags_o      // its exception flags
 );
 
   localparam int unsigned FrameW   = 101;  // 48-bit operand + 52 alignment bits + carry

@@ -6,13 +6,13 @@
 module fpu_i2f
   import fpu_pkg::*;
 (
-  input  logic        en_i,
+  input  logic        en_i,        // evaluate (outputs are 0 otherwise)
   input  logic [63:0] int_i,       // W/WU forms use bits [31:0]
-  input  logic [2:0]  rm_i,
-  input  logic        is64_i,
-  input  logic        unsigned_i,
-  output logic [31:0] result_o,
-  output logic [4:0]  fflags_o
+  input  logic [2:0]  rm_i,        // resolved rounding mode
+  input  logic        is64_i,      // 64-bit operand (fcvt.s.l[u])
+  input  logic        unsigned_i,  // unsigned operand (fcvt.s.wu/lu)
+  output logic [31:0] result_o,    // binary32 result
+  output logic [4:0]  fflags_o     // NX (the only flag raised)
 );
 
   function automatic logic [36:0] i2f(logic [63:0] int_op, logic [2:0] rm, logic is64, logic is_unsigned);

@@ -1,10 +1,10 @@
 // Sign injection (fsgnj/fsgnjn/fsgnjx): pure bit manipulation, NaNs pass through
 // unchanged (no canonicalization) and no flags are raised, as RISC-V specifies.
 module fpu_sgnj (
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
+  input  logic [31:0] a_i,     // binary32 operand (the magnitude, rs1)
+  input  logic [31:0] b_i,     // binary32 operand (the sign source, rs2)
   input  logic [1:0]  sel_i,   // 0 sgnj, 1 sgnjn, 2 sgnjx
-  output logic [31:0] result_o
+  output logic [31:0] result_o // binary32 result
 );
 
   logic sign;

@@ -36,7 +36,7 @@ module gemmini_exec_done
       head_q  <= '0;
       tail_q  <= '0;
       count_q <= '0;
-      held_q   <= '0;
+      held_q  <= '0;
       for (int i = 0; i < Depth; i++) ids_q[i] <= '0;
     end else begin
       logic [DepthW-1:0] tail;

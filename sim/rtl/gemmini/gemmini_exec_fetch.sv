@@ -219,71 +219,71 @@ module gemmini_exec_fetch
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      head_index_q        <= '0;
-      next_index_q       <= '0;
-      next_requested_q    <= 1'b0;
+      head_index_q      <= '0;
+      next_index_q      <= '0;
+      next_requested_q  <= 1'b0;
       read_valid_q      <= 1'b0;
-      read_acc_q    <= 1'b0;
-      read_transpose_q     <= 1'b0;
-      read_last_q   <= 1'b0;
+      read_acc_q        <= 1'b0;
+      read_transpose_q  <= 1'b0;
+      read_last_q       <= 1'b0;
       read_compute_q    <= 1'b0;
-      read_pair_q   <= 1'b0;
-      read_job_q    <= '0;
-      read_operand_q   <= '0;
+      read_pair_q       <= 1'b0;
+      read_job_q        <= '0;
+      read_operand_q    <= '0;
       read_index_q      <= '0;
-      read_cols_q  <= '0;
-      read_id_q    <= '0;
+      read_cols_q       <= '0;
+      read_id_q         <= '0;
       read1_valid_q     <= 1'b0;
-      read1_transpose_q    <= 1'b0;
-      read1_last_q  <= 1'b0;
+      read1_transpose_q <= 1'b0;
+      read1_last_q      <= 1'b0;
       read1_compute_q   <= 1'b0;
-      read1_pair_q  <= 1'b0;
-      read1_job_q   <= '0;
-      read1_operand_q  <= '0;
+      read1_pair_q      <= 1'b0;
+      read1_job_q       <= '0;
+      read1_operand_q   <= '0;
       read1_index_q     <= '0;
-      read1_cols_q <= '0;
-      read1_id_q   <= '0;
+      read1_cols_q      <= '0;
+      read1_id_q        <= '0;
     end else begin
       read_valid_q  <= head_fire;
       read1_valid_q <= next_fire;
       // row counters: lane 1's task moves to lane 0 when the head leaves
       if (task_pop == 2'd2) begin
         head_index_q     <= '0;
-        next_index_q    <= '0;
+        next_index_q     <= '0;
         next_requested_q <= 1'b0;
       end else if (task_pop == 2'd1) begin
         head_index_q     <= next_fire ? next_index_q + 1'b1 : next_index_q;
-        next_index_q    <= '0;
+        next_index_q     <= '0;
         next_requested_q <= 1'b0;
       end else begin
         if (head_fire) head_index_q <= head_index_q + 1'b1;
         if (next_fire) begin
-          next_index_q    <= next_last ? '0 : next_index_q + 1'b1;
+          next_index_q     <= next_last ? '0 : next_index_q + 1'b1;
           next_requested_q <= next_last;
         end
       end
       if (next_fire) begin
-        read1_transpose_q    <= next_task.transpose;
-        read1_last_q  <= next_last;
+        read1_transpose_q <= next_task.transpose;
+        read1_last_q      <= next_last;
         read1_compute_q   <= next_last && next_task.compute_last;
-        read1_pair_q  <= next_task.compute_pair;
-        read1_job_q   <= next_task.job;
-        read1_operand_q  <= next_task.operand;
+        read1_pair_q      <= next_task.compute_pair;
+        read1_job_q       <= next_task.job;
+        read1_operand_q   <= next_task.operand;
         read1_index_q     <= BeatW'(next_index_q);
-        read1_cols_q <= next_task.memory_cols;
-        read1_id_q   <= next_task.compute_id;
+        read1_cols_q      <= next_task.memory_cols;
+        read1_id_q        <= next_task.compute_id;
       end
       if (head_fire) begin
-        read_acc_q   <= head_task.acc;
-        read_transpose_q    <= head_task.transpose;
-        read_last_q  <= head_last;
+        read_acc_q       <= head_task.acc;
+        read_transpose_q <= head_task.transpose;
+        read_last_q      <= head_last;
         read_compute_q   <= head_last && head_task.compute_last;
-        read_pair_q  <= head_task.compute_pair;
-        read_job_q   <= head_task.job;
-        read_operand_q  <= head_task.operand;
+        read_pair_q      <= head_task.compute_pair;
+        read_job_q       <= head_task.job;
+        read_operand_q   <= head_task.operand;
         read_index_q     <= BeatW'(head_index_q);
-        read_cols_q <= head_task.memory_cols;
-        read_id_q   <= head_task.compute_id;
+        read_cols_q      <= head_task.memory_cols;
+        read_id_q        <= head_task.compute_id;
       end
     end
   end

@@ -295,11 +295,11 @@ module gemmini_exec_intake
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pending_q      <= 1'b0;
-      pending_job_q        <= '0;
-      os_pending_q         <= 1'b0;
+      pending_q     <= 1'b0;
+      pending_job_q <= '0;
+      os_pending_q  <= 1'b0;
       os_dst_q      <= '0;
-      weight_cols_q       <= '0;
+      weight_cols_q <= '0;
       cfg_os_q      <= !HasWs;
       cfg_relu_q    <= 1'b0;
       cfg_at_q      <= 1'b0;
@@ -322,8 +322,8 @@ module gemmini_exec_intake
         cfg_cstride_q <= cmd_i.rs2[63:48];
       end
       if (is_preload) begin
-        pending_q <= 1'b1;
-        pending_job_q   <= tail_i;
+        pending_q     <= 1'b1;
+        pending_job_q <= tail_i;
         if (drain_preload) os_pending_q <= 1'b0;
       end
       if (is_compute) begin
@@ -331,8 +331,8 @@ module gemmini_exec_intake
         if (!cfg_os_q) begin
           if (is_flip) weight_cols_q <= weight_cols;
         end else if (!compute_alloc) begin
-          os_pending_q    <= pre_c_i[compute_job];  // the preload's C is now the pending result
-          os_dst_q <= pre_dst_i[compute_job];
+          os_pending_q <= pre_c_i[compute_job];  // the preload's C is now the pending result
+          os_dst_q     <= pre_dst_i[compute_job];
         end else if (is_flip || drain_compute) begin
           os_pending_q <= 1'b0;  // shifted out or drained
         end

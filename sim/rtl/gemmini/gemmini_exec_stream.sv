@@ -177,19 +177,19 @@ module gemmini_exec_stream
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      active_q  <= 1'b0;
-      kind_q <= TileCompute;
-      beat_q    <= '0;
-      carry_q   <= 1'b0;
-      carry_job_q   <= '0;
-      stream_q     <= '0;
+      active_q    <= 1'b0;
+      kind_q      <= TileCompute;
+      beat_q      <= '0;
+      carry_q     <= 1'b0;
+      carry_job_q <= '0;
+      stream_q    <= '0;
     end else begin
       if (beat_fire) begin
-        active_q  <= !tile_end;
-        kind_q <= kind;
-        beat_q    <= tile_end ? '0 : beat + 1'b1;
-        carry_q   <= carry;
-        carry_job_q   <= carry_job;
+        active_q    <= !tile_end;
+        kind_q      <= kind;
+        beat_q      <= tile_end ? '0 : beat + 1'b1;
+        carry_q     <= carry;
+        carry_job_q <= carry_job;
       end
       if (advance) stream_q <= stream_q + 1'b1;
     end

@@ -116,10 +116,10 @@ module gemmini_exec_write
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      head_q  <= '0;
-      tail_q  <= '0;
-      count_q <= '0;
-      reserved_q   <= '0;
+      head_q     <= '0;
+      tail_q     <= '0;
+      count_q    <= '0;
+      reserved_q <= '0;
     end else begin
       if (push) begin
         queue_q[tail_q] <= '{values: out_c_i, beat: out_row_i, last: out_tag_i[TagW-2], drain: out_tag_i[TagW-3],
@@ -127,8 +127,8 @@ module gemmini_exec_write
         tail_q <= tail_q + 1'b1;
       end
       if (pop) head_q <= head_q + 1'b1;
-      count_q <= count_q + (DepthW + 1)'(push) - (DepthW + 1)'(pop);
-      reserved_q   <= reserved_q + (DepthW + 1)'(reserve_i) - (DepthW + 1)'(pop);
+      count_q    <= count_q + (DepthW + 1)'(push) - (DepthW + 1)'(pop);
+      reserved_q <= reserved_q + (DepthW + 1)'(reserve_i) - (DepthW + 1)'(pop);
     end
   end
 

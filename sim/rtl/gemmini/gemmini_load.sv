@@ -57,45 +57,45 @@ module gemmini_load
   localparam int unsigned AccRowW       = $clog2(AccRows),
   localparam int unsigned LenW          = $clog2(DmaMaxBytes + 1)
 ) (
-  input  logic                     clk_i,
-  input  logic                     rst_ni,
+  input  logic                     clk_i,                // clock
+  input  logic                     rst_ni,               // asynchronous reset, active low
   // commands (program order) and completions
-  input  logic                     cmd_valid_i,
-  output logic                     cmd_ready_o,
-  input  gm_cmd_t                  cmd_i,
-  output logic                     done_valid_o,
-  output logic [IdW-1:0]           done_id_o,
+  input  logic                     cmd_valid_i,          // a config_ld / mvin command, in program order
+  output logic                     cmd_ready_o,          // ... taken (the queue has room)
+  input  gm_cmd_t                  cmd_i,                // the command
+  output logic                     done_valid_o,         // a command completes (registered, at most one a cycle)
+  output logic [IdW-1:0]           done_id_o,            // its ROB id
   // scratchpad write port
-  output logic                     sp_wr_valid_o,
-  input  logic                     sp_wr_ready_i,
-  output logic [SpRowW-1:0]        sp_wr_row_o,
-  output logic [Dim-1:0]           sp_wr_mask_o,
-  output logic [Dim*8-1:0]         sp_wr_data_o,
-  output logic [IdW-1:0]           sp_wr_id_o,
+  output logic                     sp_wr_valid_o,        // a scratchpad row write
+  input  logic                     sp_wr_ready_i,        // ... accepted
+  output logic [SpRowW-1:0]        sp_wr_row_o,          // its row
+  output logic [Dim-1:0]           sp_wr_mask_o,         // its column enables
+  output logic [Dim*8-1:0]         sp_wr_data_o,         // its int8 values
+  output logic [IdW-1:0]           sp_wr_id_o,           // the writing command's id (trace)
   // accumulator write port
-  output logic                     acc_wr_valid_o,
-  input  logic                     acc_wr_ready_i,
-  output logic [AccRowW-1:0]       acc_wr_row_o,
-  output logic [Dim-1:0]           acc_wr_mask_o,
-  output logic [Dim*32-1:0]        acc_wr_data_o,
-  output logic                     acc_wr_accumulate_o,
-  output logic [IdW-1:0]           acc_wr_id_o,
+  output logic                     acc_wr_valid_o,       // an accumulator row write
+  input  logic                     acc_wr_ready_i,       // ... accepted
+  output logic [AccRowW-1:0]       acc_wr_row_o,         // its row
+  output logic [Dim-1:0]           acc_wr_mask_o,        // its column enables
+  output logic [Dim*32-1:0]        acc_wr_data_o,        // its int32 values
+  output logic                     acc_wr_accumulate_o,  // add to the row (else overwrite)
+  output logic [IdW-1:0]           acc_wr_id_o,          // the writing command's id (trace)
   // DMA read side
-  output logic                     rd_req_valid_o,
-  input  logic                     rd_req_ready_i,
-  output logic [31:0]              rd_req_addr_o,
-  output logic [LenW-1:0]          rd_req_len_o,
-  output logic [7:0]               rd_req_tag_o,
-  input  logic                     rd_resp_valid_i,
-  output logic                     rd_resp_ready_o,
-  input  logic [7:0]               rd_resp_tag_i,
-  input  logic [DmaMaxBytes*8-1:0] rd_resp_data_i,
-  input  logic                     rd_resp_err_i,
+  output logic                     rd_req_valid_o,       // a DMA read of one DRAM row
+  input  logic                     rd_req_ready_i,       // ... accepted
+  output logic [31:0]              rd_req_addr_o,        // its byte address
+  output logic [LenW-1:0]          rd_req_len_o,         // its length in bytes
+  output logic [7:0]               rd_req_tag_o,         // its tag (requests counted modulo 256)
+  input  logic                     rd_resp_valid_i,      // a response, in request order
+  output logic                     rd_resp_ready_o,      // ... taken (the buffer has room)
+  input  logic [7:0]               rd_resp_tag_i,        // its tag
+  input  logic [DmaMaxBytes*8-1:0] rd_resp_data_i,       // its bytes
+  input  logic                     rd_resp_err_i,        // an access error (the data are written as they came)
   // counters
-  output logic                     busy_o,
-  output logic [LenW-1:0]          rd_bytes_o,
-  output logic                     stall_mem_o,
-  output logic                     rd_err_o
+  output logic                     busy_o,               // a command taken and not yet completed
+  output logic [LenW-1:0]          rd_bytes_o,           // bytes of the read request accepted this cycle
+  output logic                     stall_mem_o,          // a write waits for its memory port
+  output logic                     rd_err_o              // a response with an access error was taken
 );
 
   localparam int unsigned RowW   = SpRowW > AccRowW ? SpRowW : AccRowW;

@@ -311,9 +311,9 @@ module gemmini_store
             a_k_q <= a_k_q + 8'd1;
           end
         end else begin
-          a_k_q  <= '0;
-          a_wr_q <= '0;
-          a_wc_q <= '0;
+          a_k_q   <= '0;
+          a_wr_q  <= '0;
+          a_wc_q  <= '0;
           a_lin_q <= a_lin_q + 32'd1;
           if (!p_row_last) begin
             a_j_q        <= a_j_q + 8'd1;

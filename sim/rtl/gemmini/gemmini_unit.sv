@@ -14,6 +14,11 @@
 //                          per-bank arbiters
 //   gemmini_unit_counters  the counter instruction
 //   gemmini_unit_trace     the difftest trace: every write with its core instruction
+//
+// About 610 lines, past the ~600-line guide on purpose: nearly half are the
+// port maps of the stages above, and what logic is left here joins two of them
+// (busy and progress, the performance events, the one-completion assertion over
+// the ROB and the controllers) and reads best next to the wires it joins.
 module gemmini_unit
   import cosim_pkg::*;
   import gemmini_pkg::*;

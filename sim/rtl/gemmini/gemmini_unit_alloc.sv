@@ -192,13 +192,13 @@ module gemmini_unit_alloc
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      pending_q  <= 1'b0;
-      pending_id_q <= '0;
+      pending_q       <= 1'b0;
+      pending_id_q    <= '0;
       pending_write_q <= '0;
     end else if (rob_alloc) begin
       if (alloc_funct_o == 7'd6) begin
-        pending_q  <= 1'b1;
-        pending_id_q <= alloc_id_i;
+        pending_q       <= 1'b1;
+        pending_id_q    <= alloc_id_i;
         pending_write_q <= sets.wr;
       end else if (is_compute) begin
         pending_q <= 1'b0;

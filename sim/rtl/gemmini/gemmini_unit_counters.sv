@@ -57,8 +57,8 @@ module gemmini_unit_counters #(
       snapshot_valid_q <= 1'b0;
       for (int unsigned i = 0; i < 8; i++) begin
         counter_event_q[i] <= '0;
-        counter_q[i] <= '0;
-        snapshot_q[i]    <= '0;
+        counter_q[i]       <= '0;
+        snapshot_q[i]      <= '0;
       end
     end else begin
       for (int unsigned i = 0; i < 8; i++) begin

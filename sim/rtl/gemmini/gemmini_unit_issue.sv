@@ -107,17 +107,17 @@ module gemmini_unit_issue
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      buf_valid_q     <= 1'b0;
-      buf_funct_q <= '0;
-      buf_rs1_q   <= '0;
-      buf_rs2_q   <= '0;
-      buf_tag_q   <= '0;
+      buf_valid_q   <= 1'b0;
+      buf_funct_q   <= '0;
+      buf_rs1_q     <= '0;
+      buf_rs2_q     <= '0;
+      buf_tag_q     <= '0;
       table_head_q  <= '0;
       table_tail_q  <= '0;
-      table_count_q   <= '0;
+      table_count_q <= '0;
       table_open_q  <= '0;
       table_xwe_q   <= '0;
-      reason_q   <= IllNone;
+      reason_q      <= IllNone;
       for (int unsigned t = 0; t < Tags; t++) begin
         table_seq_q[t]   <= '0;
         table_rd_q[t]    <= '0;
@@ -127,17 +127,17 @@ module gemmini_unit_issue
       if (req_fire && !(decode_legal && gm_opcode)) reason_q <= gm_opcode ? decode_reason : IllFunct;
       if (buf_pop_i) buf_valid_q <= 1'b0;
       if (accept) begin
-        buf_valid_q     <= 1'b1;
-        buf_funct_q <= req_funct;
-        buf_rs1_q   <= cop_req_i.rs1;
-        buf_rs2_q   <= cop_req_i.rs2;
-        buf_tag_q   <= table_tail_q;
+        buf_valid_q                 <= 1'b1;
+        buf_funct_q                 <= req_funct;
+        buf_rs1_q                   <= cop_req_i.rs1;
+        buf_rs2_q                   <= cop_req_i.rs2;
+        buf_tag_q                   <= table_tail_q;
         table_seq_q[table_tail_q]   <= cop_req_i.seq;
         table_rd_q[table_tail_q]    <= cop_req_i.insn[11:7];
         table_xwe_q[table_tail_q]   <= cop_req_i.insn[14];  // RoCC xd
         table_wdata_q[table_tail_q] <= '0;
         table_open_q[table_tail_q]  <= 1'b1;
-        table_tail_q <= table_tail_q + 1'b1;
+        table_tail_q                <= table_tail_q + 1'b1;
       end
       if (close_i) table_open_q[close_tag_i] <= 1'b0;
       if (wdata_valid_i) table_wdata_q[buf_tag_q] <= wdata_i;

@@ -88,17 +88,17 @@ module gemmini_unit_trace
   logic [AccBanks-1:0][IdW-1:0]    acc_id_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      acc_valid_q    <= '0;
-      acc_accumulate_q  <= '0;
-      acc_addr_q <= '0;
-      acc_mask_q <= '0;
-      acc_id_q   <= '0;
+      acc_valid_q      <= '0;
+      acc_accumulate_q <= '0;
+      acc_addr_q       <= '0;
+      acc_mask_q       <= '0;
+      acc_id_q         <= '0;
     end else begin
-      acc_valid_q    <= acc_wen_i;
-      acc_accumulate_q  <= acc_wacc_i;
-      acc_addr_q <= acc_waddr_i;
-      acc_mask_q <= acc_wmask_i;
-      acc_id_q   <= acc_wid_i;
+      acc_valid_q      <= acc_wen_i;
+      acc_accumulate_q <= acc_wacc_i;
+      acc_addr_q       <= acc_waddr_i;
+      acc_mask_q       <= acc_wmask_i;
+      acc_id_q         <= acc_wid_i;
     end
   end
   for (genvar b = 0; b < AccBanks; b++) begin : g_acc_trace

@@ -5,15 +5,15 @@
 module cosim_noacc
   import cosim_pkg::*;
 (
-  input  logic     clk_i,
-  input  logic     rst_ni,
-  input  logic     req_valid_i,
-  output logic     req_ready_o,
-  input  cop_req_t req_i,
-  output logic     illegal_o,
-  output logic     cmp_valid_o,
-  output cop_cmp_t cmp_o,
-  output logic     progress_o
+  input  logic     clk_i,        // clock (unused)
+  input  logic     rst_ni,       // asynchronous reset (unused)
+  input  logic     req_valid_i,  // an instruction offered
+  output logic     req_ready_o,  // ... taken (always)
+  input  cop_req_t req_i,        // the instruction (unused)
+  output logic     illegal_o,    // ... refused (always)
+  output logic     cmp_valid_o,  // never a completion
+  output cop_cmp_t cmp_o,        // (zero)
+  output logic     progress_o    // never progress (watchdog)
 );
 
   assign req_ready_o = 1'b1;

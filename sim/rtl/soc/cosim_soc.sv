@@ -40,48 +40,48 @@ module cosim_soc
   parameter logic [31:0] Mem2Base = 32'hC000_0000,
   parameter logic [32:0] Mem2Size = 33'h0_0100_0000
 ) (
-  input  logic                  clk_i,
-  input  logic                  rst_ni,
-  input  logic [XLEN-1:0]       boot_addr_i,
+  input  logic                  clk_i,              // clock
+  input  logic                  rst_ni,             // asynchronous reset, active low
+  input  logic [XLEN-1:0]       boot_addr_i,        // the core's PC after reset
 
-  output logic                  imem_req_valid_o,
-  input  logic                  imem_req_ready_i,
-  output logic [31:0]           imem_req_addr_o,
-  input  logic                  imem_resp_valid_i,
-  input  logic [DataW-1:0]      imem_resp_data_i,
-  input  logic                  imem_resp_err_i,
+  output logic                  imem_req_valid_o,   // instruction port (cosim_core): a fetch request
+  input  logic                  imem_req_ready_i,   // ... accepted
+  output logic [31:0]           imem_req_addr_o,    // its address
+  input  logic                  imem_resp_valid_i,  // a response (in request order)
+  input  logic [DataW-1:0]      imem_resp_data_i,   // the beat holding the word
+  input  logic                  imem_resp_err_i,    // access fault
 
-  output logic                  dmem_req_valid_o,
-  input  logic                  dmem_req_ready_i,
-  output logic [31:0]           dmem_req_addr_o,
-  output logic                  dmem_req_we_o,
-  output logic [DataW/8-1:0]    dmem_req_wstrb_o,
-  output logic [DataW-1:0]      dmem_req_wdata_o,
-  input  logic                  dmem_resp_valid_i,
-  input  logic [DataW-1:0]      dmem_resp_data_i,
-  input  logic                  dmem_resp_err_i,
+  output logic                  dmem_req_valid_o,   // core data port: a load or store request
+  input  logic                  dmem_req_ready_i,   // ... accepted
+  output logic [31:0]           dmem_req_addr_o,    // its byte address
+  output logic                  dmem_req_we_o,      // a store
+  output logic [DataW/8-1:0]    dmem_req_wstrb_o,   // store byte enables
+  output logic [DataW-1:0]      dmem_req_wdata_o,   // store data, in its byte lanes
+  input  logic                  dmem_resp_valid_i,  // a response (in request order)
+  input  logic [DataW-1:0]      dmem_resp_data_i,   // load data beat
+  input  logic                  dmem_resp_err_i,    // access fault
 
-  output logic                  amem_req_valid_o,
-  input  logic                  amem_req_ready_i,
-  output logic [31:0]           amem_req_addr_o,
-  output logic                  amem_req_we_o,
-  output logic [AccDataW/8-1:0] amem_req_wstrb_o,
-  output logic [AccDataW-1:0]   amem_req_wdata_o,
-  input  logic                  amem_resp_valid_i,
-  input  logic [AccDataW-1:0]   amem_resp_data_i,
-  input  logic                  amem_resp_err_i,
+  output logic                  amem_req_valid_o,   // accelerator memory port: a request
+  input  logic                  amem_req_ready_i,   // ... accepted
+  output logic [31:0]           amem_req_addr_o,    // its address
+  output logic                  amem_req_we_o,      // a store
+  output logic [AccDataW/8-1:0] amem_req_wstrb_o,   // store byte enables
+  output logic [AccDataW-1:0]   amem_req_wdata_o,   // store data
+  input  logic                  amem_resp_valid_i,  // a response (in request order, stores too)
+  input  logic [AccDataW-1:0]   amem_resp_data_i,   // load data beat
+  input  logic                  amem_resp_err_i,    // access fault
 
-  input  logic                  corrupt_en_i,
-  input  logic [63:0]           corrupt_pc_i,
+  input  logic                  corrupt_en_i,       // fault injection (test of the difftest) armed
+  input  logic [63:0]           corrupt_pc_i,       // ... at this PC
 
-  output retire_t               retire_o,
-  output trap_t                 trap_o,
-  output late_wb_t              late_wb_o,
-  output core_perf_t            core_perf_o,    // core performance events of this cycle
-  output vec_pkg::vec_perf_t    vec_perf_o,     // vector unit's events (zero without one)
-  output gemmini_unit_pkg::gm_perf_t gm_perf_o,  // Gemmini unit's events (zero without one)
+  output retire_t               retire_o,           // monitor: one retired instruction, in program order
+  output trap_t                 trap_o,             // monitor: a trap taken
+  output late_wb_t              late_wb_o,          // monitor: a register write by a coprocessor completion
+  output core_perf_t            core_perf_o,        // core performance events of this cycle
+  output vec_pkg::vec_perf_t    vec_perf_o,         // vector unit's events (zero without one)
+  output gemmini_unit_pkg::gm_perf_t gm_perf_o,     // Gemmini unit's events (zero without one)
   output gemmini_unit_pkg::gm_illegal_e gm_illegal_reason_o,  // Gemmini: check of the last refusal
-  output logic                  acc_progress_o  // accelerator did work this cycle (watchdog)
+  output logic                  acc_progress_o      // accelerator did work this cycle (watchdog)
 );
 
   logic     cop_req_valid, cop_req_ready, cop_illegal, cop_cmp_valid, cop_busy;

@@ -9,10 +9,10 @@
 // its whole evaluation every cycle. Verilator evaluates sequential logic clocked by
 // gclk_o, and combinational logic fed only by it, only on gclk_o's edges.
 module vec_clock_gate (
-  input  logic clk_i,
-  input  logic rst_ni,
-  input  logic en_i,
-  output logic gclk_o
+  input  logic clk_i,   // in: free-running clock
+  input  logic rst_ni,  // in: asynchronous reset, active low (gate open)
+  input  logic en_i,    // in: the next cycle's clock is wanted
+  output logic gclk_o   // out: the gated clock
 );
 
   logic en_q;

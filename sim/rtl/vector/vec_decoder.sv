@@ -18,13 +18,13 @@
 module vec_decoder
   import vec_pkg::*;
 (
-  input  logic [31:0] insn_i,
-  input  logic [31:0] vtype_i,
-  input  logic [31:0] vstart_i,
-  input  logic [2:0]  frm_i,
-  output logic        legal_o,
-  output vuop_t       uop_o,
-  output logic [1:0]  sew_o
+  input  logic [31:0] insn_i,    // in: the instruction's encoding
+  input  logic [31:0] vtype_i,   // in: vtype at the handshake
+  input  logic [31:0] vstart_i,  // in: vstart at the handshake
+  input  logic [2:0]  frm_i,     // in: the FP rounding mode at the handshake
+  output logic        legal_o,   // out: the instruction is legal under vtype/vstart
+  output vuop_t       uop_o,     // out: its decoded form (valid with legal_o)
+  output logic [1:0]  sew_o      // out: vtype's SEW (0: 8, 1: 16, 2: 32 bits)
 );
 
   logic [6:0] opc;

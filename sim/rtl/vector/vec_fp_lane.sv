@@ -7,15 +7,15 @@ module vec_fp_lane
   import vec_pkg::*;
   import fpu_pkg::*;
 (
-  input  valu_e       op_i,
-  input  logic [2:0]  frm_i,
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [31:0] c_i,
-  input  logic        narrow16_i,  // float -> int conversions saturate to 16 bits (vfncvt)
-  output logic [31:0] res_o,
-  output logic        cmp_o,
-  output logic [4:0]  fflags_o
+  input  valu_e       op_i,        // in: the element operation
+  input  logic [2:0]  frm_i,       // in: rounding mode
+  input  logic [31:0] a_i,         // in: operand a (vs2, or the running reduction value)
+  input  logic [31:0] b_i,         // in: operand b (vs1 or f[rs1], or the reduced element)
+  input  logic [31:0] c_i,         // in: operand c (the old vd)
+  input  logic        narrow16_i,  // in: float -> int conversions saturate to 16 bits (vfncvt)
+  output logic [31:0] res_o,       // out: the result element
+  output logic        cmp_o,       // out: the compare result (vmf*)
+  output logic [4:0]  fflags_o     // out: its exception flags
 );
 
   localparam logic [31:0] One = 32'h3f80_0000;

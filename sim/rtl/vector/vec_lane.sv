@@ -6,17 +6,17 @@
 module vec_lane
   import vec_pkg::*;
 (
-  input  valu_e       op_i,
-  input  logic [1:0]  sew_i,
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [31:0] c_i,
-  input  logic [3:0]  cin_i,     // per element slot
-  input  logic        use_cin_i, // carry in / merge selector is v0 (else 0 / all 1)
-  input  logic [1:0]  vxrm_i,    // fixed-point rounding mode
-  output logic [31:0] res_o,
-  output logic [3:0]  cmp_o,     // per element slot: compare / carry-out bit
-  output logic [3:0]  sat_o      // per element slot: saturated
+  input  valu_e       op_i,       // in: the element operation
+  input  logic [1:0]  sew_i,      // in: element width (0: 8, 1: 16, 2: 32 bits)
+  input  logic [31:0] a_i,        // in: operand a (vs2)
+  input  logic [31:0] b_i,        // in: operand b (vs1 / scalar / immediate, replicated)
+  input  logic [31:0] c_i,        // in: operand c (the old vd)
+  input  logic [3:0]  cin_i,      // in: per element slot: its v0 bit
+  input  logic        use_cin_i,  // in: carry in / merge selector is v0 (else 0 / all 1)
+  input  logic [1:0]  vxrm_i,     // in: fixed-point rounding mode
+  output logic [31:0] res_o,      // out: the result elements
+  output logic [3:0]  cmp_o,      // out: per element slot: compare / carry-out bit
+  output logic [3:0]  sat_o       // out: per element slot: saturated
 );
 
   // Fixed-point rounding increment of v >> d (RVV vxrm: rnu, rne, rdn, rod).

@@ -36,43 +36,44 @@ module vec_lsu
   localparam int unsigned RowW = $clog2(Rows),
   localparam int unsigned MB   = MemW / 8
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
-  input  logic            start_i,
-  input  vinsn_t          ins_i,
-  output logic            ready_o,
-  input  logic            stall_i,
-  output logic            busy_o,        // an instruction issuing or draining
-  output logic            req_busy_o,    // an instruction issuing requests
-  output logic            drain_busy_o,  // an instruction waiting for its responses
-  output logic            to_drain_o,    // the issuing instruction moves to the drain slot
-  output logic            done_o,        // an instruction finishes (its last response)
-  output logic            done_drain_o,  // ... and it is the draining one
-  output logic [RowW:0]   dfront_o,      // final-row frontier of the draining load
-  // scoreboard: rows read this cycle ({index, data}), final-row frontier of vd
-  output logic [1:0]      rd_used_o,
-  output logic [RowW:0]   wfront_o,
-  output logic [15:0]     mem_bytes_o,  // bytes moved this cycle (store request / load response)
+  input  logic            clk_i,            // in: clock (the unit's gated clock)
+  input  logic            rst_ni,           // in: asynchronous reset, active low
+  // instruction: taken when start_i && ready_o, latched in the request slot
+  input  logic            start_i,          // in: a memory instruction or splat starts here this cycle
+  input  vinsn_t          ins_i,            // in: that instruction
+  output logic            ready_o,          // out: the request slot is free (or freed this cycle)
+  input  logic            stall_i,          // in: hold the request side (store data or index row not final)
+  output logic            busy_o,           // out: an instruction issuing or draining
+  output logic            req_busy_o,       // out: an instruction issuing requests
+  output logic            drain_busy_o,     // out: an instruction waiting for its responses
+  output logic            to_drain_o,       // out: the issuing instruction moves to the drain slot
+  output logic            done_o,           // out: an instruction finishes (its last response)
+  output logic            done_drain_o,     // out: ... and it is the draining one
+  output logic [RowW:0]   dfront_o,         // out: rows of the draining load's vd below this are final
+  // scoreboard: operand ports read this cycle, final-row frontier of vd
+  output logic [1:0]      rd_used_o,        // out: read ports {b: indices, a: store data} in use
+  output logic [RowW:0]   wfront_o,         // out: rows of the issuing instruction's vd below this are final
+  output logic [15:0]     mem_bytes_o,      // out: bytes moved this cycle (store request / load response)
   // register file
-  output logic [RowW-1:0] raddr_a_o,   // store data
-  input  logic [DLEN-1:0] rdata_a_i,
-  output logic [RowW-1:0] raddr_b_o,   // indices
-  input  logic [DLEN-1:0] rdata_b_i,
-  input  logic [VLEN-1:0] v0_i,
-  output logic            we_o,
-  output logic [RowW-1:0] waddr_o,
-  output logic [DLEN-1:0] wdata_o,
-  output logic [DLEN-1:0] wbe_o,
-  // memory port
-  output logic            mem_req_valid_o,
-  input  logic            mem_req_ready_i,
-  output logic [31:0]     mem_req_addr_o,
-  output logic            mem_req_we_o,
-  output logic [MB-1:0]   mem_req_be_o,
-  output logic [MemW-1:0] mem_req_wdata_o,
-  input  logic            mem_rsp_valid_i,
-  input  logic [MemW-1:0] mem_rsp_rdata_i,
-  output logic            mem_pending_o
+  output logic [RowW-1:0] raddr_a_o,        // out: row of read port a (store data, splat source)
+  input  logic [DLEN-1:0] rdata_a_i,        // in: that row
+  output logic [RowW-1:0] raddr_b_o,        // out: row of read port b (indices)
+  input  logic [DLEN-1:0] rdata_b_i,        // in: that row
+  input  logic [VLEN-1:0] v0_i,             // in: v0 as a whole (the mask)
+  output logic            we_o,             // out: write port 1 writes this cycle (load data, splat)
+  output logic [RowW-1:0] waddr_o,          // out: its row
+  output logic [DLEN-1:0] wdata_o,          // out: its data
+  output logic [DLEN-1:0] wbe_o,            // out: its per-bit enable (active body bytes only)
+  // memory port: valid/ready requests, one in-order response each (stores too)
+  output logic            mem_req_valid_o,  // out: a request is offered
+  input  logic            mem_req_ready_i,  // in: the port takes it this cycle
+  output logic [31:0]     mem_req_addr_o,   // out: its MemW-aligned beat address
+  output logic            mem_req_we_o,     // out: it is a store
+  output logic [MB-1:0]   mem_req_be_o,     // out: its byte enables
+  output logic [MemW-1:0] mem_req_wdata_o,  // out: its store data
+  input  logic            mem_rsp_valid_i,  // in: the oldest outstanding request's response
+  input  logic [MemW-1:0] mem_rsp_rdata_i,  // in: its load data
+  output logic            mem_pending_o     // out: an instruction issuing or draining (as busy_o)
 );
 
   localparam int unsigned RB       = DLEN / 8;     // bytes per VRF row
@@ -345,18 +346,18 @@ module vec_lsu
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ins_q <= '0;
-      run_q <= 1'b0;
+      ins_q      <= '0;
+      run_q      <= 1'b0;
       dr_v_q     <= 1'b0;
       dr_load_q  <= 1'b0;
       dr_chain_q <= 1'b0;
       dr_cnt_q   <= '0;
-      i_q   <= '0;
-      f_q   <= '0;
-      evl_q <= '0;
-      wp_q  <= '0;
-      rp_q  <= '0;
-      cnt_q <= '0;
+      i_q        <= '0;
+      f_q        <= '0;
+      evl_q      <= '0;
+      wp_q       <= '0;
+      rp_q       <= '0;
+      cnt_q      <= '0;
       for (int unsigned q = 0; q < Outstanding; q++) fifo_q[q] <= '0;
     end else begin
       run_q <= run_d;

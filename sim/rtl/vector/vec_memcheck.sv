@@ -34,19 +34,22 @@ module vec_memcheck
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows)
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
-  input  logic            check_i,     // a legal vector memory instruction is offered
-  input  logic            fire_i,      // ... and accepted this cycle
-  input  cop_req_t        req_i,
-  input  vuop_t           uop_i,
-  input  logic            idle_i,      // nothing queued or executing in the unit
-  input  logic [VLEN-1:0] v0_i,
-  output logic [RowW-1:0] raddr_o,     // index register row (while walking)
-  input  logic [DLEN-1:0] rdata_i,
-  output logic            walking_o,   // raddr_o is in use
-  output logic            hold_o,      // keep the handshake waiting
-  output cop_ack_t        ack_o        // the answer, valid with fire_i
+  input  logic            clk_i,      // in: clock (the unit's gated clock)
+  input  logic            rst_ni,     // in: asynchronous reset, active low
+  // the issue handshake of the instruction checked
+  input  logic            check_i,    // in: a legal vector memory instruction is offered
+  input  logic            fire_i,     // in: ... and accepted this cycle
+  input  cop_req_t        req_i,      // in: its request (encoding, rs1/rs2, vl, vstart)
+  input  vuop_t           uop_i,      // in: its decoded form (EEW, mode, fields, mask)
+  input  logic            idle_i,     // in: nothing queued or executing in the unit
+  // register file, read while walking
+  input  logic [VLEN-1:0] v0_i,       // in: v0 as a whole (the mask)
+  output logic [RowW-1:0] raddr_o,    // out: index register row (while walking)
+  input  logic [DLEN-1:0] rdata_i,    // in: that row
+  // the answer
+  output logic            walking_o,  // out: raddr_o is in use
+  output logic            hold_o,     // out: keep the handshake waiting (check not finished)
+  output cop_ack_t        ack_o       // out: the answer (fault / ff trim), valid with fire_i
 );
 
   localparam int unsigned RB    = DLEN / 8;
@@ -227,15 +230,15 @@ module vec_memcheck
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q  <= StIdle;
-      i_q   <= '0;
-      f_q   <= '0;
-      res_q <= '0;
+      state_q <= StIdle;
+      i_q     <= '0;
+      f_q     <= '0;
+      res_q   <= '0;
     end else begin
-      state_q  <= state_d;
-      i_q   <= i_d;
-      f_q   <= f_d;
-      res_q <= res_d;
+      state_q <= state_d;
+      i_q     <= i_d;
+      f_q     <= f_d;
+      res_q   <= res_d;
     end
   end
 

@@ -34,9 +34,9 @@ module vec_scoreboard
   input  logic            seq_busy_i,        // in: the sequencer executes an instruction
   input  logic            seq_done_i,        // in: it finishes it this cycle
   input  logic [2:0]      seq_used_i,        // in: its read ports {c, b, a} in use
-  input  logic [RowW-1:0] seq_raddr_a_i,     // in: its read rows
-  input  logic [RowW-1:0] seq_raddr_b_i,
-  input  logic [RowW-1:0] seq_raddr_c_i,
+  input  logic [RowW-1:0] seq_raddr_a_i,     // in: its row on read port a
+  input  logic [RowW-1:0] seq_raddr_b_i,     // in: its row on read port b
+  input  logic [RowW-1:0] seq_raddr_c_i,     // in: its row on read port c
   input  logic [RowW:0]   seq_front_i,       // in: rows of its destination below are final
   input  logic            lsu_issue_busy_i,  // in: the LSU issues requests of an instruction
   input  logic            lsu_drain_busy_i,  // in: the LSU drains a load's responses
@@ -44,8 +44,8 @@ module vec_scoreboard
   input  logic            lsu_done_drain_i,  // in: the finishing one is the draining one
   input  logic            lsu_to_drain_i,    // in: the issuing instruction moves to draining
   input  logic [1:0]      lsu_used_i,        // in: its read ports {e, d} in use
-  input  logic [RowW-1:0] lsu_raddr_d_i,     // in: its read rows (store data, indices)
-  input  logic [RowW-1:0] lsu_raddr_e_i,
+  input  logic [RowW-1:0] lsu_raddr_d_i,     // in: its row on read port d (store data)
+  input  logic [RowW-1:0] lsu_raddr_e_i,     // in: its row on read port e (indices)
   input  logic [RowW:0]   lsu_front_i,       // in: final rows of the issuing load's destination
   input  logic [RowW:0]   lsu_drain_front_i, // in: final rows of the draining load's destination
   output logic [TagW-1:0] seq_tag_o,         // out: the sequencer's reorder-buffer entry

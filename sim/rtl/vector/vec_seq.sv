@@ -498,41 +498,49 @@ module vec_seq
     for (int unsigned k = 0; k < MaxElems; k++) active_count = active_count + 16'(active[k]);
   end
   assign perf_lane_ops_o = (row_done && (uop.cls == VC_ALU || uop.cls == VC_CMP || uop.cls == VC_RED)) ? active_count : '0;
+`ifdef COSIM_MUTATION_EXTRA_FMA
+  // Test-only mutation (tests/test_rtl_assertions.py): a row of multiply-adds on every
+  // lane reports one more than there are lanes. Results stay right; only FmaWithinLanes
+  // sees it (the test raises the test bench's own width bound, +perf_max_fma).
+  assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma)
+                         ? active_count + 16'(active_count == 16'(Lanes)) : '0;
+`else
   assign perf_fma_ops_o  = (row_done && uop.cls == VC_ALU && is_fma) ? active_count : '0;
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ins_q   <= '0;
-      state_q <= StIdle;
-      step_q     <= '0;
-      last_step_q <= '0;
-      evl_q   <= '0;
-      acc_q   <= '0;
-      found_q <= 1'b0;
-      saturated_q   <= 1'b0;
-      flags_q <= '0;
-      any_active_q   <= 1'b0;
+      ins_q        <= '0;
+      state_q      <= StIdle;
+      step_q       <= '0;
+      last_step_q  <= '0;
+      evl_q        <= '0;
+      acc_q        <= '0;
+      found_q      <= 1'b0;
+      saturated_q  <= 1'b0;
+      flags_q      <= '0;
+      any_active_q <= 1'b0;
     end else if (take) begin
-      ins_q   <= ins_i;
-      state_q <= state_in;
-      step_q     <= step_in;
-      last_step_q <= last_step_in;
-      evl_q   <= evl_in;
-      acc_q   <= (uop_in.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
-      found_q <= 1'b0;
-      saturated_q   <= 1'b0;
-      flags_q <= '0;
-      any_active_q   <= 1'b0;
+      ins_q        <= ins_i;
+      state_q      <= state_in;
+      step_q       <= step_in;
+      last_step_q  <= last_step_in;
+      evl_q        <= evl_in;
+      acc_q        <= (uop_in.cls == VC_FIRST) ? 32'hffff_ffff : 32'd0;
+      found_q      <= 1'b0;
+      saturated_q  <= 1'b0;
+      flags_q      <= '0;
+      any_active_q <= 1'b0;
     end else begin
-      state_q <= state_d;
-      step_q     <= step_d;
-      last_step_q <= last_step_d;
-      evl_q   <= evl_d;
-      acc_q   <= acc_d;
-      found_q <= found_d;
-      saturated_q   <= saturated_d;
-      flags_q <= flags_d;
-      any_active_q   <= any_active_d;
+      state_q      <= state_d;
+      step_q       <= step_d;
+      last_step_q  <= last_step_d;
+      evl_q        <= evl_d;
+      acc_q        <= acc_d;
+      found_q      <= found_d;
+      saturated_q  <= saturated_d;
+      flags_q      <= flags_d;
+      any_active_q <= any_active_d;
     end
   end
 

@@ -340,7 +340,7 @@ module vec_unit
   // ---------------------------------------------------------------------------
   always_ff @(posedge gclk or negedge rst_ni) begin
     if (!rst_ni) begin
-      iq_write_q  <= '0;
+      iq_write_q <= '0;
       iq_read_q  <= '0;
       iq_count_q <= '0;
       for (int unsigned q = 0; q < IqDepth; q++) iq_q[q] <= '0;

@@ -13,27 +13,29 @@ module vec_vrf #(
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows)
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
-  input  logic [RowW-1:0] raddr_a_i,
-  output logic [DLEN-1:0] rdata_a_o,
-  input  logic [RowW-1:0] raddr_b_i,
-  output logic [DLEN-1:0] rdata_b_o,
-  input  logic [RowW-1:0] raddr_c_i,
-  output logic [DLEN-1:0] rdata_c_o,
-  input  logic [RowW-1:0] raddr_d_i,
-  output logic [DLEN-1:0] rdata_d_o,
-  input  logic [RowW-1:0] raddr_e_i,
-  output logic [DLEN-1:0] rdata_e_o,
-  output logic [VLEN-1:0] v0_o,
-  input  logic            we0_i,
-  input  logic [RowW-1:0] waddr0_i,
-  input  logic [DLEN-1:0] wdata0_i,
-  input  logic [DLEN-1:0] wbe0_i,
-  input  logic            we1_i,
-  input  logic [RowW-1:0] waddr1_i,
-  input  logic [DLEN-1:0] wdata1_i,
-  input  logic [DLEN-1:0] wbe1_i
+  input  logic            clk_i,      // in: clock (the unit's gated clock)
+  input  logic            rst_ni,     // in: asynchronous reset, active low (rows to zero)
+  // read ports: the row at the address, combinationally
+  input  logic [RowW-1:0] raddr_a_i,  // in: row of read port a (sequencer: vs2)
+  output logic [DLEN-1:0] rdata_a_o,  // out: that row
+  input  logic [RowW-1:0] raddr_b_i,  // in: row of read port b (sequencer: vs1)
+  output logic [DLEN-1:0] rdata_b_o,  // out: that row
+  input  logic [RowW-1:0] raddr_c_i,  // in: row of read port c (sequencer: vd, the addend)
+  output logic [DLEN-1:0] rdata_c_o,  // out: that row
+  input  logic [RowW-1:0] raddr_d_i,  // in: row of read port d (LSU store data, or the debug port)
+  output logic [DLEN-1:0] rdata_d_o,  // out: that row
+  input  logic [RowW-1:0] raddr_e_i,  // in: row of read port e (LSU or memory checker: indices)
+  output logic [DLEN-1:0] rdata_e_o,  // out: that row
+  output logic [VLEN-1:0] v0_o,       // out: v0 as a whole (mask, carries)
+  // write ports: bits enabled in wbe are written at the clock edge
+  input  logic            we0_i,      // in: write port 0 (sequencer) writes this cycle
+  input  logic [RowW-1:0] waddr0_i,   // in: its row
+  input  logic [DLEN-1:0] wdata0_i,   // in: its data
+  input  logic [DLEN-1:0] wbe0_i,     // in: its per-bit enable
+  input  logic            we1_i,      // in: write port 1 (LSU, or the debug port) writes this cycle
+  input  logic [RowW-1:0] waddr1_i,   // in: its row
+  input  logic [DLEN-1:0] wdata1_i,   // in: its data
+  input  logic [DLEN-1:0] wbe1_i      // in: its per-bit enable; wins over port 0 on a shared row
 );
 
   localparam int unsigned RowsPerReg = VLEN / DLEN;
