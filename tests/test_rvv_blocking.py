@@ -112,3 +112,13 @@ def test_k_step_estimate_charges_the_slowest_resource():
     assert _k_step_cycles(6, 1, 28) == pytest.approx(28)
     # one-row tiles: the core's issue (flw, load, address add, vfmacc per accumulator)
     assert _k_step_cycles(1, 1, 1) == pytest.approx(4)
+
+
+@pytest.mark.parametrize(("m", "n", "tile"), [(1, 120, 120), (2, 120, 40), (1, 84, 84), (1, 40, 20), (1, 512, 256)])
+def test_one_row_contraction_keeps_its_row_one_vector(m, n, tile):
+    # t1-blastoise (8 lanes): a single output row of at least 8 datapath rows that fits an
+    # LMUL-4 vector is one tile (LONG_ROW); with two rows, or a shorter or longer row, column_tile decides
+    from compiler.targets import OpShape, VectorTarget, plan_rvv
+
+    shape = OpShape("linalg.generic", (m, n, 400), ("parallel", "parallel", "reduction"), True, True)
+    assert plan_rvv(shape, VectorTarget(2048, 256)).tile_sizes == (1, tile, 1)
