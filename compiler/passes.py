@@ -337,10 +337,10 @@ def _splats(module, target):
     "schedule",
     "column tiles, then rows, unrolled and jammed within the register budget",
     f"{RVV}.register_blocking",
-    "vlen",
+    "vlen, dlen",
 )
 def _jam(module, target):
-    return _count(unroll_and_jam(module, target.vector.vlen))
+    return _count(unroll_and_jam(module, target.vector.vlen, target.vector.dlen))
 
 
 @register(

@@ -256,6 +256,16 @@ def column_tile(n: int, vt: VectorTarget) -> int:
     return fit(n, vt.tile_lanes(4))
 
 
+# A contraction with one output row (a Linear on one input) whose row fits one
+# LMUL-4 vector of at least this many datapath rows stays one vector: the B rows
+# stream from memory and nothing shares them, so splitting the row only splits
+# each k step's load into shorter ones, each paying the memory port's latency.
+# LeNet-5's three Linears on t1-blastoise (one input row; 120 columns in 3 tiles of
+# 40, 5 beats a load, against one of 120): 14 255 forward cycles, 12 854 as one vector
+# (``tests/test_rvv_blocking.py``).
+LONG_ROW = 8
+
+
 def _trailing_reductions(iterators: tuple[str, ...]) -> int:
     k = 0
     while k < len(iterators) and iterators[len(iterators) - 1 - k] == "reduction":
@@ -283,6 +293,8 @@ def plan_rvv(op: OpShape, vt: VectorTarget) -> TilePlan:
     if op.contraction and red and n - red >= 2 and op.iterators[n - red - 2 : n - red] == ("parallel", "parallel"):
         n_ext = op.loop_ranges[n - red - 1]
         nt = column_tile(n_ext, vt)
+        if op.loop_ranges[n - red - 2] == 1 and nt < n_ext <= vt.tile_lanes(4) and n_ext >= LONG_ROW * lanes(vt):
+            nt = n_ext  # one row: see LONG_ROW
         q = n_ext // nt
         outer = (1,) * (n - red - 1)
         return TilePlan(

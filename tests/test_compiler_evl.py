@@ -181,3 +181,59 @@ def test_linear_on_a_vector_keeps_one_vl_on_spike(tmp_path, monkeypatch):
         mixes[name], _kernel = forward_mixes(next((tmp_path / name).rglob("*.elf")), "t1-blastoise")
     assert mixes["evl"].vset * 4 < mixes["plain"].vset, mixes
     assert mixes["evl"].forward < mixes["plain"].forward, mixes
+
+
+GATHER14 = (
+    "  %g = getelementptr float, ptr %b, <14 x i32> <i32 0, i32 2, i32 4, i32 6, i32 8, i32 10, i32 12, i32 14,"
+    " i32 16, i32 18, i32 20, i32 22, i32 24, i32 26>\n"
+    "  %r = call <14 x float> @llvm.masked.gather.v14f32.v14p0(<14 x ptr> align 4 %g,"
+    " <14 x i1> splat (i1 true), <14 x float> poison)"
+)
+STRIDED14 = "@llvm.experimental.vp.strided.load.v14f32.p0.i32"
+
+
+def test_stepped_gather_becomes_a_strided_load():
+    out = explicit_vector_lengths(GATHER14, VLEN).splitlines()
+    assert out[1] == (f"  %r = call <14 x float> {STRIDED14}(ptr align 4 %b, i32 8, <14 x i1> splat (i1 true), i32 14)")
+    assert f"declare <14 x float> {STRIDED14}(ptr, i32, <14 x i1>, i32)" in out
+
+
+def test_stepped_gather_from_a_nonzero_first_index_and_backwards():
+    text = (
+        "  %g = getelementptr float, ptr @t, <3 x i32> <i32 5, i32 4, i32 3>\n"
+        "  %r = call <3 x float> @llvm.masked.gather.v3f32.v3p0(<3 x ptr> align 4 %g,"
+        " <3 x i1> splat (i1 true), <3 x float> zeroinitializer)"
+    )
+    out = explicit_vector_lengths(text, VLEN).splitlines()
+    assert out[1] == "  %g.first = getelementptr float, ptr @t, i32 5"
+    assert "vp.strided.load.v3f32.p0.i32(ptr align 4 %g.first, i32 -4," in out[2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        GATHER14.replace("i32 26>", "i32 27>"),  # uneven steps: a real gather
+        GATHER14.replace("splat (i1 true)", "%mask"),  # masked
+        GATHER14.replace("14", "16"),  # a power of two: LLVM emits vlse itself
+    ],
+)
+def test_other_gathers_are_left_alone(text):
+    assert "strided.load" not in explicit_vector_lengths(text, VLEN)
+
+
+def test_strided_load_compiles_to_vlse(tmp_path):
+    import subprocess
+
+    ir = (
+        "define void @k(ptr %b, ptr %out) {\n"
+        + GATHER14
+        + "\n  store <14 x float> %r, ptr %out, align 4\n  ret void\n}\n"
+        + "declare <14 x float> @llvm.masked.gather.v14f32.v14p0(<14 x ptr>, <14 x i1>, <14 x float>)\n"
+    )
+    target = target_for("t1-small").clang_flags()
+    ll, asm = tmp_path / "k.ll", tmp_path / "k.s"
+    ll.write_text(explicit_vector_lengths(ir, VLEN))
+    proc = subprocess.run([*zig_cc(), *target, "-O2", "-S", str(ll), "-o", str(asm)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    code = asm.read_text()
+    assert re.search(r"vsetivli\s+zero, 14, e32", code) and "vlse32.v" in code and "vluxei" not in code, code

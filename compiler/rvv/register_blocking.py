@@ -142,6 +142,64 @@ def _jam_factor(trips: int | None, acc_regs: int, load_regs: int = 0, loads_per_
     return 1
 
 
+# Cycles the memory port takes per beat of a streamed B tile: 4 requests
+# outstanding at a latency of 4 cycles move 4 beats per 5 cycles (both t1
+# configs; the vector port is DLEN bits wide, so a beat is one datapath row).
+PORT_CYCLES_PER_BEAT = 5 / 4
+
+
+def _k_step_cycles(fr: int, fc: int, rows_per_tile: int) -> float:
+    """Estimated cycles of one k step of ``fr`` jammed rows by ``fc`` jammed column
+    tiles of ``rows_per_tile`` datapath rows each, per accumulator: the slowest of
+    the arithmetic (a vfmacc per row and tile, a datapath row a cycle), the B
+    tiles' memory beats (one read serves every row) and the core's issue (an flw
+    per row, a load and an address add per tile, the vfmaccs; one a cycle)."""
+    arith = fr * fc * rows_per_tile
+    memory = fc * rows_per_tile * PORT_CYCLES_PER_BEAT
+    issue = fr + 2 * fc + fr * fc
+    return max(arith, memory, issue) / (fr * fc)
+
+
+def _column_jam(cols: int | None, rows: int | None, acc_regs: int, load_regs: int, rows_per_tile: int) -> int:
+    """Jam factor of a column-tile loop inside a row loop of ``rows`` iterations,
+    chosen with the row jam the next round gives it (``_jam_factor``): the fewest
+    estimated cycles per accumulator (``_k_step_cycles``), then the most
+    accumulators, then the most column tiles. Jamming every column tile first
+    can leave no registers for a second row: LeNet-5's first convolution (6 rows,
+    4 tiles of 224 columns at LMUL 4 on t1-blastoise) jammed 4 tiles and 1 row,
+    re-reading its 25 x 896 B matrix once per output channel (memory-bound); 1
+    tile and 6 rows read it once (``tests/test_rvv_blocking.py``)."""
+    best: tuple = ()
+    for fc in range(min(cols or 1, MAX_JAM), 0, -1):
+        if cols and cols % fc:
+            continue
+        if fc > 1 and fc * acc_regs + 2 * load_regs > REG_BUDGET:
+            continue
+        fr = _jam_factor(rows, fc * acc_regs, fc * load_regs)
+        best = max(best, (-_k_step_cycles(fr, fc, rows_per_tile), fr * fc, fc))
+    return best[2] if best else 1
+
+
+def _rows_per_tile(acc, dlen: int) -> int:
+    """Datapath rows of one accumulator of ``acc`` (its first vector result)."""
+    for r in acc.results:
+        if isinstance(r.type, ir.VectorType):
+            vt = ir.VectorType(r.type)
+            bits = vt.element_type.width * (vt.shape[-1] if vt.rank else 1)
+            return max(1, -(-bits // dlen))
+    return 1
+
+
+def _column_jam_of(cols, rows, acc, acc_regs: int, load_regs: int, dlen: int) -> int:
+    """Jam factor of the column-tile loop ``cols`` (directly around the accumulator
+    loop ``acc``) inside ``rows``: ``_column_jam`` when ``rows`` is a row loop whose
+    jammed copies would share the B tiles, else every column tile that fits."""
+    trips = _trip_count(cols)
+    if _writes_vary_with(rows, acc) and not _loads_vary_with(rows, acc):
+        return _column_jam(trips, _trip_count(rows), acc_regs, load_regs, _rows_per_tile(acc, dlen))
+    return _jam_factor(trips, acc_regs, load_regs, True)
+
+
 def _writes_vary_with(loop, acc) -> bool:
     """Whether ``loop``'s iterations store ``acc``'s accumulators at different places
     (its induction variable reaches the store indices). A reduction loop around a
@@ -160,7 +218,7 @@ def _writes_vary_with(loop, acc) -> bool:
     return all(any(_depends_on(v, iv) for v in o.operands[2:]) for o in stores)
 
 
-def mark_jam_loops(module, vlen: int) -> dict[int, int]:
+def mark_jam_loops(module, vlen: int, dlen: int) -> dict[int, int]:
     """A loop directly around an accumulator loop (the column tiles of a matmul row,
     or its rows) is unrolled-and-jammed, so one k step updates several
     accumulators: a B-row load serves every row, an A scalar every column tile.
@@ -182,9 +240,12 @@ def mark_jam_loops(module, vlen: int) -> dict[int, int]:
                     # t1-small jams tiles by 2, then 2 rows around the 17 pairs; with the
                     # pairs left around the k loop each row reloads every B row (50% vector).
                     acc_regs, load_regs = _acc_registers(acc, vlen), _load_registers(acc, vlen)
-                    stuck = direct or _jam_factor(_trip_count(mid), acc_regs, load_regs, True) == 1
+                    stuck = direct or _column_jam_of(mid, o, acc, acc_regs, load_regs, dlen) == 1
                     if stuck and _writes_vary_with(o, acc):
-                        f = _jam_factor(_trip_count(o), acc_regs, load_regs, _loads_vary_with(o, acc))
+                        varying = _loads_vary_with(o, acc)
+                        f = _jam_factor(_trip_count(o), acc_regs, load_regs, varying)
+                        if direct and varying and op.name == "scf.for":
+                            f = _column_jam_of(o, op, acc, acc_regs, load_regs, dlen)
                         if f > 1:
                             o.attributes[JAM_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), f)
                             marked[f] = marked.get(f, 0) + 1
@@ -274,14 +335,14 @@ def mark_row_loops(module) -> dict[int, int]:
     return marked
 
 
-def unroll_and_jam(module, vlen: int) -> int:
+def unroll_and_jam(module, vlen: int, dlen: int) -> int:
     """Two rounds of unroll-and-jam (``mark_jam_loops``): column tiles, then the rows
     around them, each followed by canonicalize,cse. Returns how many loops were jammed."""
 
     jammed = 0
     for _round in range(2):  # column tiles, then the rows around them
         snapshot = module.operation.get_asm()
-        marked = mark_jam_loops(module, vlen)
+        marked = mark_jam_loops(module, vlen, dlen)
         try:
             for factor in marked:
                 script = loop_transform_script(f"{JAM_ATTR} = {factor} : i64", "unroll_and_jam", factor)
