@@ -1,6 +1,7 @@
 """Rules of the code's shape that a reader can check by hand (issue 21), checked here so
 they stay true: a library module never imports another module's private (``_x``)
-names, and every file the README's Layout section names exists."""
+names, every port of an RTL module says what it is for, and every file the README's
+Layout section names exists."""
 
 from __future__ import annotations
 
@@ -71,3 +72,28 @@ def test_readme_layout_names_existing_files():
     assert "harness/verify.py" in paths and "harness/report/cycles.py" in paths  # the scan reads the section
     missing = [p for p in paths if not (ROOT / p).exists()]
     assert not missing, missing
+
+
+def uncommented_ports(text: str) -> list[str]:
+    """The port declarations without a comment in the headers (``module`` .. ``);``) of one SystemVerilog file."""
+    found, inside = [], False
+    for line in text.split("\n"):
+        if line.startswith("module"):
+            inside = True
+        elif inside and line.startswith(");"):
+            inside = False
+        elif inside and re.match(r"\s*(input|output|inout)\b", line) and "//" not in line:
+            found.append(line.strip())
+    return found
+
+
+def test_every_rtl_port_is_commented():
+    assert uncommented_ports("module m (\n  input logic a_i,  // in: a\n  output logic b_o\n);\n  input x;\n") == [
+        "output logic b_o"
+    ]
+    found = [
+        f"{p.relative_to(ROOT)}: {port}"
+        for p in sorted((ROOT / "sim" / "rtl").rglob("*.sv"))
+        for port in uncommented_ports(p.read_text())
+    ]
+    assert not found, "\n".join(found)

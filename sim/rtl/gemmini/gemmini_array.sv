@@ -27,23 +27,23 @@ module gemmini_array
   localparam int unsigned RowW = Dim > 1 ? $clog2(Dim) : 1,
   localparam int unsigned Latency = 2 * Dim
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic                clk_i,       // clock
+  input  logic                rst_ni,      // asynchronous reset, active low
   // row stream in (always accepted)
-  input  logic                in_valid_i,
+  input  logic                in_valid_i,  // a beat (always accepted)
   input  logic                in_flip_i,   // read on a tile's first beat
-  input  dataflow_e           in_df_i,
-  input  logic [ShiftW-1:0]   in_shift_i,
-  input  logic [TagW-1:0]     in_tag_i,
-  input  in_t  [Dim-1:0]      in_a_i,
-  input  in_t  [Dim-1:0]      in_b_i,
-  input  in_t  [Dim-1:0]      in_d_i,
+  input  dataflow_e           in_df_i,     // its dataflow (WS / OS)
+  input  logic [ShiftW-1:0]   in_shift_i,  // OS: rounding shift of the result that leaves in this tile
+  input  logic [TagW-1:0]     in_tag_i,    // the controller's tag, returned with the beat
+  input  in_t  [Dim-1:0]      in_a_i,      // WS: row k of A; OS: column k of A
+  input  in_t  [Dim-1:0]      in_b_i,      // WS: row k of D; OS: row k of B
+  input  in_t  [Dim-1:0]      in_d_i,      // the next flipped tile's weights / D, last row first
   // row stream out (Latency cycles after the beat went in)
-  output logic                out_valid_o,
+  output logic                out_valid_o, // a beat leaves (Latency cycles after it came in)
   output logic [RowW-1:0]     out_row_o,   // the beat's index in its tile
   output logic                out_flip_o,  // the beat's tile flipped (OS: it carries a result)
-  output dataflow_e           out_df_o,
-  output logic [TagW-1:0]     out_tag_o,
+  output dataflow_e           out_df_o,    // its dataflow
+  output logic [TagW-1:0]     out_tag_o,   // its tag
   output out_t [Dim-1:0]      out_c_o,     // WS: C row out_row_o; OS: result row Dim-1-out_row_o
   output logic                busy_o       // beats are inside the array
 );

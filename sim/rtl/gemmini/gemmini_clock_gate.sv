@@ -10,9 +10,9 @@
 // logic fed only by it, only on gclk_o's edges. In hardware it saves the same
 // idle toggling.
 module gemmini_clock_gate (
-  input  logic clk_i,
-  input  logic en_i,
-  output logic gclk_o
+  input  logic clk_i,   // free-running clock
+  input  logic en_i,    // the next cycle's clock is wanted
+  output logic gclk_o   // the gated clock
 );
 
   logic en_l;

@@ -7,10 +7,10 @@ module gemmini_delay #(
   parameter int unsigned Width = 1,
   parameter int unsigned Depth = 1
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  input  logic [Width-1:0] d_i,
-  output logic [Width-1:0] q_o
+  input  logic             clk_i,   // clock
+  input  logic             rst_ni,  // asynchronous reset, active low (the line to zero)
+  input  logic [Width-1:0] d_i,     // the value entering the line
+  output logic [Width-1:0] q_o      // d_i of Depth cycles ago
 );
 
   if (Depth == 0) begin : g_wire

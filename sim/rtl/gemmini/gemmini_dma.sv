@@ -44,43 +44,43 @@ module gemmini_dma
   localparam int unsigned MB    = MemW / 8,
   localparam int unsigned LenW  = $clog2(DmaMaxBytes + 1)
 ) (
-  input  logic                     clk_i,
-  input  logic                     rst_ni,
+  input  logic                     clk_i,             // clock
+  input  logic                     rst_ni,            // asynchronous reset, active low
   // read requests (load controller)
-  input  logic                     rd_req_valid_i,
-  output logic                     rd_req_ready_o,
-  input  logic [AddrW-1:0]              rd_req_addr_i,
-  input  logic [LenW-1:0]          rd_req_len_i,
-  input  logic [7:0]               rd_req_tag_i,
-  output logic                     rd_resp_valid_o,
-  input  logic                     rd_resp_ready_i,
-  output logic [7:0]               rd_resp_tag_o,
-  output logic [DmaMaxBytes*8-1:0] rd_resp_data_o,
-  output logic                     rd_resp_err_o,
+  input  logic                     rd_req_valid_i,    // a read request
+  output logic                     rd_req_ready_o,    // ... accepted
+  input  logic [AddrW-1:0]         rd_req_addr_i,     // its byte address
+  input  logic [LenW-1:0]          rd_req_len_i,      // its length in bytes
+  input  logic [7:0]               rd_req_tag_i,      // its tag
+  output logic                     rd_resp_valid_o,   // a read response, in request order
+  input  logic                     rd_resp_ready_i,   // ... taken
+  output logic [7:0]               rd_resp_tag_o,     // its request's tag
+  output logic [DmaMaxBytes*8-1:0] rd_resp_data_o,    // its bytes
+  output logic                     rd_resp_err_o,     // a beat of it answered with an access error
   // write requests (store controller)
-  input  logic                     wr_req_valid_i,
-  output logic                     wr_req_ready_o,
-  input  logic [AddrW-1:0]              wr_req_addr_i,
-  input  logic [LenW-1:0]          wr_req_len_i,
-  input  logic [DmaMaxBytes*8-1:0] wr_req_data_i,
-  input  logic [IdW-1:0]           wr_req_id_i,
-  output logic                     wr_done_o,
+  input  logic                     wr_req_valid_i,    // a write request
+  output logic                     wr_req_ready_o,    // ... accepted
+  input  logic [AddrW-1:0]         wr_req_addr_i,     // its byte address
+  input  logic [LenW-1:0]          wr_req_len_i,      // its length in bytes
+  input  logic [DmaMaxBytes*8-1:0] wr_req_data_i,     // its bytes
+  input  logic [IdW-1:0]           wr_req_id_i,       // the writing command's id (trace)
+  output logic                     wr_done_o,         // the oldest write request is done
   // amem port
-  output logic                     mem_req_valid_o,
-  input  logic                     mem_req_ready_i,
-  output logic [AddrW-1:0]              mem_req_addr_o,
-  output logic                     mem_req_we_o,
-  output logic [MB-1:0]            mem_req_be_o,
-  output logic [MemW-1:0]          mem_req_wdata_o,
-  input  logic                     mem_rsp_valid_i,
-  input  logic [MemW-1:0]          mem_rsp_rdata_i,
-  input  logic                     mem_rsp_err_i,
+  output logic                     mem_req_valid_o,   // a memory beat request
+  input  logic                     mem_req_ready_i,   // ... accepted
+  output logic [AddrW-1:0]         mem_req_addr_o,    // its address
+  output logic                     mem_req_we_o,      // a store
+  output logic [MB-1:0]            mem_req_be_o,      // its byte enables
+  output logic [MemW-1:0]          mem_req_wdata_o,   // its store data
+  input  logic                     mem_rsp_valid_i,   // a response, in request order (stores too)
+  input  logic [MemW-1:0]          mem_rsp_rdata_i,   // its load data
+  input  logic                     mem_rsp_err_i,     // an access error
   // difftest record of the write requests
-  output logic                     trace_wr_valid_o,
-  output logic [AddrW-1:0]              trace_wr_addr_o,
-  output logic [LenW-1:0]          trace_wr_len_o,
-  output logic [DmaMaxBytes*8-1:0] trace_wr_data_o,
-  output logic [IdW-1:0]           trace_wr_id_o
+  output logic                     trace_wr_valid_o,  // difftest: a write request was accepted (registered)
+  output logic [AddrW-1:0]         trace_wr_addr_o,   // its byte address
+  output logic [LenW-1:0]          trace_wr_len_o,    // its length in bytes
+  output logic [DmaMaxBytes*8-1:0] trace_wr_data_o,   // its bytes
+  output logic [IdW-1:0]           trace_wr_id_o      // its command's id
 );
 
   localparam int unsigned OffW     = $clog2(DmaBytes);

@@ -30,8 +30,8 @@ module gemmini_exec
   localparam int unsigned SpRowW  = $clog2(SpRows),
   localparam int unsigned AccRowW = $clog2(AccRows)
 ) (
-  input  logic                 clk_i,
-  input  logic                 rst_ni,
+  input  logic                 clk_i,                // in: clock
+  input  logic                 rst_ni,               // in: asynchronous reset, active low
   // commands (program order) and completions
   input  logic                 cmd_valid_i,          // in: the ROB offers a command
   output logic                 cmd_ready_o,          // out: ... the controller takes it

@@ -10,8 +10,8 @@ module gemmini_exec_done
   parameter int unsigned Depth  = 16,  // at most Depth commands held
   localparam int unsigned DepthW = $clog2(Depth)
 ) (
-  input  logic                          clk_i,
-  input  logic                          rst_ni,
+  input  logic                          clk_i,         // in: clock
+  input  logic                          rst_ni,        // in: asynchronous reset, active low
   input  logic                          accept_i,      // in: a command is accepted
   output logic                          room_o,        // out: one more command may be held
   output logic                          held_o,        // out: a command is held

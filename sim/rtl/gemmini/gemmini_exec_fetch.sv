@@ -28,8 +28,8 @@ module gemmini_exec_fetch
   localparam int unsigned TaskW  = 3,
   localparam int unsigned SetW   = $clog2(BufSets)
 ) (
-  input  logic                     clk_i,
-  input  logic                     rst_ni,
+  input  logic                     clk_i,             // in: clock
+  input  logic                     rst_ni,            // in: asynchronous reset, active low
   // tasks from the intake, at most two a cycle (push 0 first)
   input  logic                     push0_i,           // in: queue task0_i
   input  task_t                    task0_i,           // in: the first task
@@ -46,12 +46,12 @@ module gemmini_exec_fetch
   input  logic [Jobs-1:0]          result_done_i,     // in: ... and they are all written
   input  logic [Jobs-1:0]          result_acc_i,      // in: ... into the accumulator
   input  row_t                     result_lo_i [Jobs],  // in: ... rows [lo, hi)
-  input  row_t                     result_hi_i [Jobs],
+  input  row_t                     result_hi_i [Jobs],  // in: ... its end row (exclusive)
   input  logic [Jobs-1:0]          drain_i,           // in: job x's drain tile writes rows
   input  logic [Jobs-1:0]          drain_done_i,      // in: ... and they are all written
   input  logic [Jobs-1:0]          drain_acc_i,       // in: ... into the accumulator
   input  row_t                     drain_lo_i [Jobs],   // in: ... rows [lo, hi)
-  input  row_t                     drain_hi_i [Jobs],
+  input  row_t                     drain_hi_i [Jobs],   // in: ... its end row (exclusive)
   // config_ex
   input  logic [31:0]              acc_scale_i,       // in: fp32 scale of accumulator reads
   input  logic                     relu_i,            // in: ReLU on accumulator reads

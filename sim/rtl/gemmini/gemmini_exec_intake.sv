@@ -15,8 +15,8 @@ module gemmini_exec_intake
   parameter type         task_t = logic,  // gemmini_exec's fetch task
   localparam int unsigned CountW = $clog2(Dim + 1)
 ) (
-  input  logic                 clk_i,
-  input  logic                 rst_ni,
+  input  logic                 clk_i,              // in: clock
+  input  logic                 rst_ni,             // in: asynchronous reset, active low
   // the command
   input  logic                 cmd_valid_i,        // in: a command is offered
   output logic                 cmd_ready_o,        // out: ... and taken
@@ -53,7 +53,7 @@ module gemmini_exec_intake
   output logic                 drain_preload_o,    // out: the preload's read overlaps the pending OS result
   output logic                 drain_compute_o,    // out: the compute's reads overlap it
   output row_t                 drain_lo_o,         // out: the pending result's rows [lo, hi)
-  output row_t                 drain_hi_o,
+  output row_t                 drain_hi_o,         // out: ... its end row (exclusive)
   output logic                 preload_read_o,     // out: the preload reads its weights / D
   output logic                 preload_c_o,        // out: the preload names a C
   output dst_t                 preload_dst_o,      // out: ... that C
@@ -64,14 +64,14 @@ module gemmini_exec_intake
   output logic                 result_o,           // out: the compute's tile writes result rows
   output dst_t                 result_dst_o,       // out: ... there
   output row_t                 result_lo_o,        // out: ... rows [lo, hi)
-  output row_t                 result_hi_o,
+  output row_t                 result_hi_o,        // out: ... its end row (exclusive)
   output logic                 os_replaced_o,      // out: OS: a preload's result is replaced without being written
   output logic [31:0]          macs_o,             // out: the compute's useful MACs
   // fetch tasks
   output logic                 push0_o,            // out: queue task0_o
-  output task_t                task0_o,
+  output task_t                task0_o,            // out: the first fetch task
   output logic                 push1_o,            // out: queue task1_o after it
-  output task_t                task1_o,
+  output task_t                task1_o,            // out: the second
   // config_ex
   output logic                 os_o,               // out: the dataflow is OS
   output logic                 relu_o,             // out: ReLU

@@ -16,8 +16,8 @@ module gemmini_exec_stream
   localparam int unsigned CountW = $clog2(Dim + 1),
   localparam int unsigned BeatW  = Dim > 1 ? $clog2(Dim) : 1
 ) (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
+  input  logic                    clk_i,              // in: clock
+  input  logic                    rst_ni,             // in: asynchronous reset, active low
   input  logic                    os_i,               // in: config_ex dataflow is OS
   // the job ring
   input  logic [PtrW-1:0]         tail_i,             // in: the next free job (ring pointer)

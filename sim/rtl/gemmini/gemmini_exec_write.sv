@@ -19,8 +19,8 @@ module gemmini_exec_write
   localparam int unsigned Depth  = 4 * Dim,  // 2*Dim rows in the array plus slack
   localparam int unsigned DepthW = $clog2(Depth)
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic                clk_i,                // in: clock
+  input  logic                rst_ni,               // in: asynchronous reset, active low
   // config_ex
   input  logic                os_i,                 // in: the dataflow is OS
   input  logic                relu_i,               // in: ReLU on scratchpad writes

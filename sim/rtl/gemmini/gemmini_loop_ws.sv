@@ -40,19 +40,19 @@ module gemmini_loop_ws #(
   parameter int unsigned JGroup         = 3,   // C tile columns a group of the execute order spans
   parameter int unsigned LookAhead      = 64   // tiles the loads may run ahead of execute (< 256)
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        in_valid_i,
-  output logic        in_ready_o,
-  input  logic [6:0]  in_funct_i,
-  input  logic [63:0] in_rs1_i,
-  input  logic [63:0] in_rs2_i,
-  output logic        out_valid_o,
-  input  logic        out_ready_i,
-  output logic [6:0]  out_funct_o,
-  output logic [63:0] out_rs1_o,
-  output logic [63:0] out_rs2_o,
-  output logic        busy_o
+  input  logic        clk_i,        // clock
+  input  logic        rst_ni,       // asynchronous reset, active low
+  input  logic        in_valid_i,   // a command (loop_ws or one of its configs)
+  output logic        in_ready_o,   // ... taken (!busy_o)
+  input  logic [6:0]  in_funct_i,   // 8 (loop_ws) or 9..13 (its configs)
+  input  logic [63:0] in_rs1_i,     // its rs1, as written
+  input  logic [63:0] in_rs2_i,     // its rs2, as written
+  output logic        out_valid_o,  // a primitive command
+  input  logic        out_ready_i,  // ... taken
+  output logic [6:0]  out_funct_o,  // its funct (header list)
+  output logic [63:0] out_rs1_o,    // its rs1, as the model's generator yields it
+  output logic [63:0] out_rs2_o,    // its rs2, likewise
+  output logic        busy_o        // a loop is being unrolled
 );
 
   // sim/gemmini/isa.py

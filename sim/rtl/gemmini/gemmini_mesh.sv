@@ -12,15 +12,15 @@ module gemmini_mesh
 #(
   parameter int unsigned Dim = 4
 ) (
-  input  logic                 clk_i,
-  input  logic                 rst_ni,
+  input  logic                 clk_i,    // clock (the array's gated clock)
+  input  logic                 rst_ni,   // asynchronous reset, active low
   input  in_t      [Dim-1:0]   a_i,      // element r enters row r
   input  logic     [Dim-1:0]   valid_i,  // per column
   input  pe_ctrl_t [Dim-1:0]   ctrl_i,   // per column
   input  in_t      [Dim-1:0]   b_i,      // per column: OS B, WS bias D
   input  in_t      [Dim-1:0]   d_i,      // per column: the shift chain (next weights / next D)
   output logic     [Dim-1:0]   valid_o,  // bottom row, per column
-  output pe_ctrl_t [Dim-1:0]   ctrl_o,
+  output pe_ctrl_t [Dim-1:0]   ctrl_o,   // bottom row, per column: the PE control that came with it
   output out_t     [Dim-1:0]   b_o,      // WS results
   output out_t     [Dim-1:0]   c_o       // OS results (shifted out)
 );

@@ -23,18 +23,18 @@
 module gemmini_pe
   import gemmini_pkg::*;
 (
-  input  logic     clk_i,
-  input  logic     rst_ni,
-  input  logic     valid_i,
-  input  pe_ctrl_t ctrl_i,
-  input  in_t      a_i,
-  input  out_t     b_i,
-  input  out_t     d_i,
-  output logic     valid_o,
-  output pe_ctrl_t ctrl_o,
-  output in_t      a_o,
-  output out_t     b_o,
-  output out_t     c_o
+  input  logic     clk_i,    // clock (the array's gated clock)
+  input  logic     rst_ni,   // asynchronous reset, active low
+  input  logic     valid_i,  // a beat comes in
+  input  pe_ctrl_t ctrl_i,   // its control (dataflow, prop, shift)
+  input  in_t      a_i,      // A, from the left
+  input  out_t     b_i,      // B or the partial sum, from above
+  input  out_t     d_i,      // the shift chain from above (next weights / D)
+  output logic     valid_o,  // the beat goes on (one cycle later)
+  output pe_ctrl_t ctrl_o,   // its control
+  output in_t      a_o,      // A, to the right
+  output out_t     b_o,      // WS: the partial sum down; OS: B down
+  output out_t     c_o       // the propagating register, down the column (weights / D in, OS results out)
 );
 
   acc_t     c1_q, c2_q;

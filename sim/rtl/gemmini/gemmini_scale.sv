@@ -26,7 +26,7 @@ module gemmini_scale
   input  logic signed [31:0] x_i,      // accumulator / input value (int32)
   input  logic        [31:0] scale_i,  // binary32 bits
   input  logic               to_i8_i,  // 1: saturate to int8, 0: to int32
-  output logic signed [31:0] y_o
+  output logic signed [31:0] y_o       // the scaled value (int8 or int32 range)
 );
 
   assign y_o = scale_to_int(x_i, scale_i, to_i8_i);

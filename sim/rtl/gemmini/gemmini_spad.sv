@@ -16,15 +16,15 @@ module gemmini_spad
   localparam int unsigned BankAddrW   = BankRows > 1 ? $clog2(BankRows) : 1,
   localparam int unsigned RowW    = Dim * InputW
 ) (
-  input  logic                              clk_i,
-  input  logic                              rst_ni,
-  input  logic [Banks-1:0]                  wr_en_i,
-  input  logic [Banks-1:0][BankAddrW-1:0]       wr_addr_i,
-  input  logic [Banks-1:0][Dim-1:0]         wr_mask_i,
-  input  logic [Banks-1:0][RowW-1:0]        wr_data_i,
-  input  logic [Banks-1:0]                  rd_en_i,
-  input  logic [Banks-1:0][BankAddrW-1:0]       rd_addr_i,
-  output logic [Banks-1:0][RowW-1:0]        rd_data_o
+  input  logic                              clk_i,      // clock
+  input  logic                              rst_ni,     // asynchronous reset, active low
+  input  logic [Banks-1:0]                  wr_en_i,    // per bank: write a row this cycle
+  input  logic [Banks-1:0][BankAddrW-1:0]   wr_addr_i,  // ... its row in the bank
+  input  logic [Banks-1:0][Dim-1:0]         wr_mask_i,  // ... its element enables
+  input  logic [Banks-1:0][RowW-1:0]        wr_data_i,  // ... its int8 elements
+  input  logic [Banks-1:0]                  rd_en_i,    // per bank: read a row this cycle
+  input  logic [Banks-1:0][BankAddrW-1:0]   rd_addr_i,  // ... its row in the bank
+  output logic [Banks-1:0][RowW-1:0]        rd_data_o   // per bank: the row read the cycle before (read-first)
 );
 
   for (genvar b = 0; b < Banks; b++) begin : g_bank

@@ -53,32 +53,32 @@ module gemmini_store
   localparam int unsigned LenW          = $clog2(DmaMaxBytes + 1),
   localparam int unsigned DataW         = DmaMaxBytes * 8
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic                clk_i,            // clock
+  input  logic                rst_ni,           // asynchronous reset, active low
   // commands (config_st, mvout) in program order
-  input  logic                cmd_valid_i,
-  output logic                cmd_ready_o,
-  input  gm_cmd_t             cmd_i,
-  output logic                done_valid_o,
-  output logic [IdW-1:0]      done_id_o,
+  input  logic                cmd_valid_i,      // a command
+  output logic                cmd_ready_o,      // ... taken
+  input  gm_cmd_t             cmd_i,            // the command (funct 0 config_st, 3 mvout)
+  output logic                done_valid_o,     // a command completes (registered)
+  output logic [IdW-1:0]      done_id_o,        // its ROB id
   // scratchpad read port (data the cycle after the accepted request)
-  output logic                sp_rd_valid_o,
-  input  logic                sp_rd_ready_i,
-  output logic [SpRowW-1:0]   sp_rd_row_o,
-  input  logic [Dim*8-1:0]    sp_rd_data_i,
+  output logic                sp_rd_valid_o,    // a scratchpad row read
+  input  logic                sp_rd_ready_i,    // ... granted
+  output logic [SpRowW-1:0]   sp_rd_row_o,      // its row
+  input  logic [Dim*8-1:0]    sp_rd_data_i,     // the row (the cycle after the grant)
   // accumulator read port (raw int32 rows)
-  output logic                acc_rd_valid_o,
-  input  logic                acc_rd_ready_i,
-  output logic [AccRowW-1:0]  acc_rd_row_o,
-  input  logic [Dim*32-1:0]   acc_rd_data_i,
+  output logic                acc_rd_valid_o,   // an accumulator row read
+  input  logic                acc_rd_ready_i,   // ... granted
+  output logic [AccRowW-1:0]  acc_rd_row_o,     // its row
+  input  logic [Dim*32-1:0]   acc_rd_data_i,    // the row (the cycle after the grant)
   // DMA write requests (byte i of data to addr + i, len bytes); wr_done_i in order
-  output logic                wr_req_valid_o,
-  input  logic                wr_req_ready_i,
-  output logic [AddrW-1:0]    wr_req_addr_o,
-  output logic [LenW-1:0]     wr_req_len_o,
-  output logic [DataW-1:0]    wr_req_data_o,
-  output logic [IdW-1:0]      wr_req_id_o,
-  input  logic                wr_done_i,
+  output logic                wr_req_valid_o,   // a DMA write request
+  input  logic                wr_req_ready_i,   // ... accepted
+  output logic [AddrW-1:0]    wr_req_addr_o,    // its byte address
+  output logic [LenW-1:0]     wr_req_len_o,     // its length in bytes
+  output logic [DataW-1:0]    wr_req_data_o,    // its bytes
+  output logic [IdW-1:0]      wr_req_id_o,      // the writing command's id (trace)
+  input  logic                wr_done_i,        // the oldest write request is done
   // counters
   output logic                busy_o,           // a command is held (reads, writes or done pending)
   output logic [63:0]         bytes_written_o,  // bytes of accepted write requests since reset

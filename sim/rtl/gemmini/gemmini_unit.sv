@@ -49,8 +49,8 @@ module gemmini_unit
   localparam int unsigned AccRowW       = $clog2(AccRows),
   localparam int unsigned LenW          = $clog2(DmaMaxBytes + 1)
 ) (
-  input  logic                             clk_i,
-  input  logic                             rst_ni,
+  input  logic                             clk_i,                  // in: clock
+  input  logic                             rst_ni,                 // in: asynchronous reset, active low
   // coprocessor issue
   input  logic                             cop_req_valid_i,        // in: the core offers an instruction
   output logic                             cop_req_ready_o,        // out: ... the unit takes it

@@ -19,8 +19,8 @@ module gemmini_unit_alloc
   parameter int unsigned MaxBlockLenAcc = 4,
   parameter int unsigned TagW           = 4
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,            // in: clock
+  input  logic            rst_ni,           // in: asynchronous reset, active low
   // the instruction buffer (gemmini_unit_issue)
   input  logic            buf_valid_i,      // in: an instruction waits
   input  logic [6:0]      buf_funct_i,      // in: ... its funct
@@ -29,7 +29,7 @@ module gemmini_unit_alloc
   input  logic [TagW-1:0] buf_tag_i,        // in: ... its table entry
   output logic            buf_pop_o,        // out: it leaves the buffer
   output logic            close_o,          // out: table entry close_tag_o has all its commands
-  output logic [TagW-1:0] close_tag_o,
+  output logic [TagW-1:0] close_tag_o,      // out: its instruction-table tag
   output logic            counter_o,        // out: the buffer's instruction is the counter instruction
   // to the ROB
   output logic            alloc_valid_o,    // out: a command to allocate
@@ -42,7 +42,7 @@ module gemmini_unit_alloc
   output logic [TagW-1:0] alloc_tag_o,      // out: ... the table entry it belongs to
   input  logic [IdW-1:0]  alloc_id_i,       // in: the ROB id it gets
   output logic            arm_valid_o,      // out: the waiting preload (arm_id_o) may issue
-  output logic [IdW-1:0]  arm_id_o,
+  output logic [IdW-1:0]  arm_id_o,         // out: the preload's ROB id
   // status
   output logic            loop_o,           // out: a loop_ws runs
   output logic            loop_busy_o       // out: the unroller holds work

@@ -24,31 +24,31 @@ module gemmini_unit_arb
   localparam int unsigned BankW   = Banks > 1 ? $clog2(Banks) : 1,
   localparam int unsigned RdW     = $clog2(Rd)
 ) (
-  input  logic                        clk_i,
-  input  logic                        rst_ni,
+  input  logic                        clk_i,         // clock
+  input  logic                        rst_ni,        // asynchronous reset, active low
   // writers
-  input  logic [1:0]                  wr_valid_i,
-  output logic [1:0]                  wr_ready_o,
-  input  logic [1:0][RowIdxW-1:0]     wr_row_i,
-  input  logic [1:0][Dim-1:0]         wr_mask_i,
-  input  logic [1:0][RowW-1:0]        wr_data_i,
-  input  logic [1:0]                  wr_acc_i,
-  input  logic [1:0][IdW-1:0]         wr_id_i,
+  input  logic [1:0]                  wr_valid_i,    // per writer (0 load, 1 exec): a row write
+  output logic [1:0]                  wr_ready_o,    // ... granted (combinational from the valids)
+  input  logic [1:0][RowIdxW-1:0]     wr_row_i,      // its global row
+  input  logic [1:0][Dim-1:0]         wr_mask_i,     // its column enables
+  input  logic [1:0][RowW-1:0]        wr_data_i,     // its data
+  input  logic [1:0]                  wr_acc_i,      // accumulate into the row (else overwrite)
+  input  logic [1:0][IdW-1:0]         wr_id_i,       // the writing command's id
   // readers
-  input  logic [Rd-1:0]               rd_valid_i,
-  output logic [Rd-1:0]               rd_ready_o,
-  input  logic [Rd-1:0][RowIdxW-1:0]  rd_row_i,
-  output logic [Rd-1:0][RowW-1:0]     rd_data_o,
+  input  logic [Rd-1:0]               rd_valid_i,    // per reader: a row read
+  output logic [Rd-1:0]               rd_ready_o,    // ... granted (combinational from the valids)
+  input  logic [Rd-1:0][RowIdxW-1:0]  rd_row_i,      // its global row
+  output logic [Rd-1:0][RowW-1:0]     rd_data_o,     // the row, the cycle after the grant
   // the memory's banks
-  output logic [Banks-1:0]            m_wr_en_o,
-  output logic [Banks-1:0]            m_wr_acc_o,
-  output logic [Banks-1:0][BankAW-1:0] m_wr_addr_o,
-  output logic [Banks-1:0][Dim-1:0]   m_wr_mask_o,
-  output logic [Banks-1:0][RowW-1:0]  m_wr_data_o,
-  output logic [Banks-1:0][IdW-1:0]   m_wr_id_o,
-  output logic [Banks-1:0]            m_rd_en_o,
-  output logic [Banks-1:0][BankAW-1:0] m_rd_addr_o,
-  input  logic [Banks-1:0][RowW-1:0]  m_rd_data_i
+  output logic [Banks-1:0]            m_wr_en_o,     // per bank: write this cycle
+  output logic [Banks-1:0]            m_wr_acc_o,    // ... accumulating
+  output logic [Banks-1:0][BankAW-1:0] m_wr_addr_o,  // its row in the bank
+  output logic [Banks-1:0][Dim-1:0]   m_wr_mask_o,   // its column enables
+  output logic [Banks-1:0][RowW-1:0]  m_wr_data_o,   // its data
+  output logic [Banks-1:0][IdW-1:0]   m_wr_id_o,     // the writing command's id
+  output logic [Banks-1:0]            m_rd_en_o,     // per bank: read this cycle
+  output logic [Banks-1:0][BankAW-1:0] m_rd_addr_o,  // its row in the bank
+  input  logic [Banks-1:0][RowW-1:0]  m_rd_data_i    // per bank: the row read (the cycle after)
 );
 
   function automatic logic [BankW-1:0] bank_of(logic [RowIdxW-1:0] row);

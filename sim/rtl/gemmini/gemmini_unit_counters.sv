@@ -6,8 +6,8 @@
 module gemmini_unit_counters #(
   parameter int unsigned LenW = 7
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,           // in: clock
+  input  logic            rst_ni,          // in: asynchronous reset, active low
   // the counter instruction
   input  logic            fire_i,          // in: the counter instruction executes (rs1 below)
   input  logic [63:0]     rs1_i,           // in: its rs1: reset, snapshot, counter index, event

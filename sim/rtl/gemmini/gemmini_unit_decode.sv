@@ -48,13 +48,13 @@ module gemmini_unit_decode
   parameter logic [31:0] Mem2Base       = 32'hC000_0000,
   parameter logic [32:0] Mem2Size       = 33'h0_0100_0000
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [6:0]  funct_i,
-  input  logic [63:0] rs1_i,
-  input  logic [63:0] rs2_i,
-  output logic        legal_o,
-  output gm_illegal_e reason_o,
+  input  logic        clk_i,         // clock
+  input  logic        rst_ni,        // asynchronous reset, active low
+  input  logic [6:0]  funct_i,       // the instruction's funct
+  input  logic [63:0] rs1_i,         // its rs1
+  input  logic [63:0] rs2_i,         // its rs2
+  output logic        legal_o,       // it passes every check of the model
+  output gm_illegal_e reason_o,      // else the first check it fails
   input  logic        accept_i       // the instruction is taken (valid && ready && legal_o)
 );
 

@@ -27,8 +27,8 @@ module gemmini_unit_issue
   parameter int unsigned Tags           = 16,  // core instructions in flight
   localparam int unsigned TagW          = $clog2(Tags)
 ) (
-  input  logic            clk_i,
-  input  logic            rst_ni,
+  input  logic            clk_i,              // in: clock
+  input  logic            rst_ni,             // in: asynchronous reset, active low
   // coprocessor issue
   input  logic            cop_req_valid_i,    // in: the core offers an instruction
   output logic            cop_req_ready_o,    // out: ... the unit takes it
@@ -45,9 +45,9 @@ module gemmini_unit_issue
   input  logic            buf_pop_i,          // in: the buffer's instruction leaves
   // the instruction table
   input  logic            close_i,            // in: entry close_tag_i has all its commands allocated
-  input  logic [TagW-1:0] close_tag_i,
+  input  logic [TagW-1:0] close_tag_i,        // in: its instruction-table tag
   input  logic            wdata_valid_i,      // in: the buffer's instruction writes rd with wdata_i
-  input  logic [63:0]     wdata_i,
+  input  logic [63:0]     wdata_i,            // in: the value for rd
   input  logic [Tags-1:0] tag_busy_i,         // in: the ROB holds a command of entry t
   input  logic [TagW-1:0] seq_tag_i,          // in: an entry ...
   output logic [SeqW-1:0] seq_o,              // out: ... and the core instruction (seq) it holds

@@ -23,34 +23,34 @@ module gemmini_unit_rob
   localparam int unsigned PW   = $clog2(Depth),
   localparam int unsigned TagW = $clog2(Tags)
 ) (
-  input  logic                     clk_i,
-  input  logic                     rst_ni,
+  input  logic                     clk_i,           // clock
+  input  logic                     rst_ni,          // asynchronous reset, active low
   // allocation (program order)
-  input  logic                     alloc_valid_i,
-  output logic                     alloc_ready_o,
+  input  logic                     alloc_valid_i,   // a command to allocate, in program order
+  output logic                     alloc_ready_o,   // ... allocated (a free entry)
   input  gm_ctl_e                  alloc_ctl_i,     // CtlLoad, CtlExec or CtlStore
-  input  logic [6:0]               alloc_funct_i,
-  input  logic [63:0]              alloc_rs1_i,
-  input  logic [63:0]              alloc_rs2_i,
-  input  gm_sets_t                 alloc_sets_i,
-  input  logic [TagW-1:0]          alloc_tag_i,
+  input  logic [6:0]               alloc_funct_i,   // its funct
+  input  logic [63:0]              alloc_rs1_i,     // its rs1
+  input  logic [63:0]              alloc_rs2_i,     // its rs2
+  input  gm_sets_t                 alloc_sets_i,    // the rows and DRAM bytes it reads and writes
+  input  logic [TagW-1:0]          alloc_tag_i,     // its core instruction's table tag
   input  logic                     alloc_nowait_i,  // the instruction's completion does not wait for it
   input  logic                     alloc_preload_i, // a preload: its C write counts once armed
   // a compute consumed the pending preload `arm_id_i`: from now on its C rows are
   // written in program order (before this cycle's allocation: not for it)
-  input  logic                     arm_valid_i,
-  input  logic [IdW-1:0]           arm_id_i,
-  output logic [IdW-1:0]           alloc_id_o,
+  input  logic                     arm_valid_i,     // a compute consumed a pending preload
+  input  logic [IdW-1:0]           arm_id_i,        // ... this one
+  output logic [IdW-1:0]           alloc_id_o,      // the id (entry) the allocated command gets
   // to the controllers (0 load, 1 exec, 2 store)
-  output logic [2:0]               q_valid_o,
-  input  logic [2:0]               q_ready_i,
-  output gm_cmd_t [2:0]            q_cmd_o,
+  output logic [2:0]               q_valid_o,       // per controller (0 load, 1 exec, 2 store): a command for it
+  input  logic [2:0]               q_ready_i,       // ... taken
+  output gm_cmd_t [2:0]            q_cmd_o,         // the command
   // completions from the controllers
-  input  logic [2:0]               done_valid_i,
-  input  logic [2:0][IdW-1:0]      done_id_i,
+  input  logic [2:0]               done_valid_i,    // per controller: a command completes
+  input  logic [2:0][IdW-1:0]      done_id_i,       // ... its id
   // status
-  output logic [Tags-1:0]          tag_busy_o,
-  output logic                     empty_o,
+  output logic [Tags-1:0]          tag_busy_o,      // per table tag: an entry of it (no preload) is not done
+  output logic                     empty_o,         // no entry in use
   output logic                     active_o,        // an entry that is no preload is not done
   output logic [2:0]               stall_hazard_o   // a queue head waits for an older command
 );

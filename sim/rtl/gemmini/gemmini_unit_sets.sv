@@ -20,13 +20,13 @@ module gemmini_unit_sets
 #(
   parameter int unsigned Dim = 4
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [6:0]  funct_i,
-  input  logic [63:0] rs1_i,
-  input  logic [63:0] rs2_i,
-  input  logic        update_i,
-  output gm_sets_t    sets_o
+  input  logic        clk_i,     // clock
+  input  logic        rst_ni,    // asynchronous reset, active low
+  input  logic [6:0]  funct_i,   // the command allocated now: its funct
+  input  logic [63:0] rs1_i,     // its rs1
+  input  logic [63:0] rs2_i,     // its rs2
+  input  logic        update_i,  // it is allocated: a config command updates the state
+  output gm_sets_t    sets_o     // its read and write sets (rows, DRAM bytes)
 );
 
   localparam logic [31:0] Garbage = 32'hFFFF_FFFF;

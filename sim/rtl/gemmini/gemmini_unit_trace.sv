@@ -20,11 +20,11 @@ module gemmini_unit_trace
   localparam int unsigned SpAW       = SpBankRows > 1 ? $clog2(SpBankRows) : 1,
   localparam int unsigned AccAW      = AccBankRows > 1 ? $clog2(AccBankRows) : 1
 ) (
-  input  logic                               clk_i,
-  input  logic                               rst_ni,
+  input  logic                               clk_i,            // in: clock
+  input  logic                               rst_ni,           // in: asynchronous reset, active low
   // id allocations
   input  logic                               alloc_i,          // in: the ROB allocates alloc_id_i ...
-  input  logic [IdW-1:0]                     alloc_id_i,
+  input  logic [IdW-1:0]                     alloc_id_i,       // in: the id allocated
   input  logic [SeqW-1:0]                    alloc_seq_i,      // in: ... to this core instruction
   output gm_trace_id_t                       trace_id_o,       // out: the allocation
   // scratchpad bank writes (as the banks take them)
@@ -34,11 +34,11 @@ module gemmini_unit_trace
   input  logic [SpBanks-1:0][Dim*8-1:0]      sp_wdata_i,       // in: ... these values
   input  logic [SpBanks-1:0][IdW-1:0]        sp_wid_i,         // in: ... for this command
   output logic [SpBanks-1:0]                 trace_sp_valid_o, // out: the writes, global rows
-  output logic [SpBanks-1:0][SpRowW-1:0]     trace_sp_row_o,
-  output logic [SpBanks-1:0][Dim-1:0]        trace_sp_mask_o,
-  output logic [SpBanks-1:0][Dim*8-1:0]      trace_sp_data_o,
-  output logic [SpBanks-1:0][IdW-1:0]        trace_sp_id_o,
-  output logic [SpBanks-1:0][SeqW-1:0]       trace_sp_seq_o,
+  output logic [SpBanks-1:0][SpRowW-1:0]     trace_sp_row_o,   // out: ... their global row
+  output logic [SpBanks-1:0][Dim-1:0]        trace_sp_mask_o,  // out: ... their elements
+  output logic [SpBanks-1:0][Dim*8-1:0]      trace_sp_data_o,  // out: ... their values
+  output logic [SpBanks-1:0][IdW-1:0]        trace_sp_id_o,    // out: ... their command
+  output logic [SpBanks-1:0][SeqW-1:0]       trace_sp_seq_o,   // out: ... its core instruction
   // accumulator bank writes
   input  logic [AccBanks-1:0]                acc_wen_i,        // in: bank b writes ...
   input  logic [AccBanks-1:0]                acc_wacc_i,       // in: ... accumulating
@@ -47,12 +47,12 @@ module gemmini_unit_trace
   input  logic [AccBanks-1:0][IdW-1:0]       acc_wid_i,        // in: ... for this command
   input  logic [AccBanks-1:0][Dim*32-1:0]    acc_row_i,        // in: the row a write of the cycle before made
   output logic [AccBanks-1:0]                trace_acc_valid_o, // out: the writes, global rows, the row after
-  output logic [AccBanks-1:0][AccRowW-1:0]   trace_acc_row_o,
-  output logic [AccBanks-1:0][Dim-1:0]       trace_acc_mask_o,
-  output logic [AccBanks-1:0][Dim*32-1:0]    trace_acc_data_o,
-  output logic [AccBanks-1:0]                trace_acc_accumulate_o,
-  output logic [AccBanks-1:0][IdW-1:0]       trace_acc_id_o,
-  output logic [AccBanks-1:0][SeqW-1:0]      trace_acc_seq_o,
+  output logic [AccBanks-1:0][AccRowW-1:0]   trace_acc_row_o,  // out: ... their global row
+  output logic [AccBanks-1:0][Dim-1:0]       trace_acc_mask_o, // out: ... their elements
+  output logic [AccBanks-1:0][Dim*32-1:0]    trace_acc_data_o, // out: ... the row after the write
+  output logic [AccBanks-1:0]                trace_acc_accumulate_o, // out: ... accumulating
+  output logic [AccBanks-1:0][IdW-1:0]       trace_acc_id_o,   // out: ... their command
+  output logic [AccBanks-1:0][SeqW-1:0]      trace_acc_seq_o,  // out: ... its core instruction
   // main-memory writes
   input  logic [IdW-1:0]                     wr_id_i,          // in: the id of the DMA's write request
   output logic [SeqW-1:0]                    trace_wr_seq_o    // out: ... its core instruction
