@@ -56,9 +56,12 @@ def test_tile_sizes_follow_vlen():
     assert plan_rvv(mm, VectorTarget(256, 64)).tile_sizes == (1, 32, 1)  # 3 tiles, each one LMUL-4 group
     # the row fits one vector, but two tiles (multiples of the 8 lanes) let one A scalar feed two vfmacc
     assert plan_rvv(mm, VectorTarget(2048, 256)).tile_sizes == (1, 48, 1)
-    # several trailing reduction loops (k split by a reshape): all by 1
+    # several trailing reduction loops (k split by a reshape): all by 1; one output row of
+    # 120 (15 datapath rows) stays one vector (targets.LONG_ROW), two rows get tiles of 40
     mm3 = OpShape("linalg.generic", (1, 120, 16, 5, 5), ("parallel", "parallel") + ("reduction",) * 3, True, True)
-    assert plan_rvv(mm3, VectorTarget(2048, 256)).tile_sizes == (1, 40, 1, 1, 1)
+    assert plan_rvv(mm3, VectorTarget(2048, 256)).tile_sizes == (1, 120, 1, 1, 1)
+    mm3b = OpShape("linalg.generic", (2, 120, 16, 5, 5), ("parallel", "parallel") + ("reduction",) * 3, True, True)
+    assert plan_rvv(mm3b, VectorTarget(2048, 256)).tile_sizes == (1, 40, 1, 1, 1)
     conv = OpShape("linalg.generic", (1, 8, 8, 8, 3, 3, 3), ("parallel",) * 4 + ("reduction",) * 3, False, True)
     assert not plan_rvv(conv, VectorTarget(256, 64)).vectorize
     # an extent that fits is one vector (any length); else the largest divisor that fits

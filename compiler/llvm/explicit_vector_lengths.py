@@ -23,10 +23,10 @@ rewritten, and only these instructions: ``fadd fsub fmul fdiv fneg``, ``fcmp``,
 ``llvm.masked.gather`` of floats whose addresses are a vector GEP with evenly
 stepped constant indices (a strided slice, ``compiler.rvv.strided_gathers``)
 becomes ``llvm.experimental.vp.strided.load`` with EVL N. LLVM recognizes the
-constant stride only on power-of-two vectors: LeNet-5's pooling reads of 14 and 5
-elements were indexed loads (``vluxei32``, the index vector built per row, each
-index row walked by the unit's fault check), one ``vlse32`` each now; t1-blastoise
-forward 135 206 -> 126 707 cycles. Everything else (other memory, shuffles, integer ops,
+constant stride only on power-of-two vectors: it emits LeNet-5's pooling reads of
+14 and 5 elements as indexed loads (``vluxei32``, the index vector built per row,
+each index row walked by the unit's fault check), and the strided load as one
+``vlse32`` each. Everything else (other memory, shuffles, integer ops,
 reductions) is left to LLVM, and so is a vector longer than an LMUL-4 register
 group or than LLVM's widest fixed vector (``targets.MAX_FIXED_LANES``): LLVM splits such VP ops into power-of-two parts with a VL switch between
 them (random program 53, ``-relu(x)`` in tiles of 384 on t1-blastoise: 743

@@ -3,8 +3,12 @@
 //
 // The request side walks the elements of the instruction. Unit-stride accesses
 // are packed: one memory beat carries every element of the current VRF row that
-// falls in the same MemW-bit aligned beat. Strided and indexed accesses move one
-// element per beat. Up to Outstanding requests are in flight; their bookkeeping
+// falls in the same MemW-bit aligned beat. Strided non-segment accesses whose
+// stride is a power of two from EEW up to below MemW/8 bytes are packed too: one
+// beat carries every element of the current row in the same aligned beat, at
+// `stride` bytes apart in memory and packed in the row (a stride-2 pooling read
+// moves MemW/64 fp32 elements per beat). Other strided, indexed and segment
+// accesses move one element per beat. Up to Outstanding requests are in flight; their bookkeeping
 // (target row, byte shift, byte enables) waits in a FIFO for the in-order
 // responses, which are written into the VRF with per-byte enables, so masked-off,
 // prestart and tail elements stay undisturbed. Every request (store too) gets one
@@ -142,12 +146,27 @@ module vec_lsu
   assign off    = addr & (MB - 1);
   assign dbytes = i_q * eb;
   assign rowoff = dbytes & (RB - 1);
+  // packed strided access: stride = 2^slg bytes, EEW <= stride < MemW/8
+  logic        pk;
+  logic [4:0]  slg;
+  always_comb begin
+    slg = '0;
+    for (int unsigned b = 0; b < 32; b++) if (ins_q.rs2 == (32'd1 << b)) slg = 5'(b);
+    pk = (u.lsmode == LS_STRIDED) && (u.nf == 3'd0) && !sp && (ins_q.rs2 == (32'd1 << slg))
+         && (ins_q.rs2 >= eb) && (ins_q.rs2 < 32'(MB));
+  end
+
   always_comb begin
     logic [31:0] n_beat, n_row, n_left;
     n_beat = (MB - off) >> u.eew;
     n_row  = (RB - rowoff) >> u.eew;
     n_left = evl_q - i_q;
     nel    = 32'd1;
+    if (pk) begin   // elements at off + t*stride < MemW/8
+      nel = (MB - off + ins_q.rs2 - 32'd1) >> slg;
+      if (n_row < nel) nel = n_row;
+      if (n_left < nel) nel = n_left;
+    end
     if ((u.lsmode == LS_UNIT && u.nf == 3'd0) || sp) begin   // a splat: the rest of the row
       nel = n_left;
       if (n_beat < nel) nel = n_beat;
@@ -193,6 +212,9 @@ module vec_lsu
     logic [RBLg:0]   rowoff;
     logic [MBLg:0]   off;
     logic [RB-1:0]   be;      // row byte enables (already shifted to rowoff)
+    logic            pk;      // packed strided beat: elements 2^slg bytes apart in memory
+    logic [4:0]      slg;
+    logic [1:0]      eew;
   } meta_t;
 
   meta_t        fifo_q [Outstanding];
@@ -213,17 +235,43 @@ module vec_lsu
 
   logic [DLEN-1:0] sd;   // store data, element i in the low bytes
   assign sd = rdata_a_i >> (8 * rowoff);
+
+  // packed strided beat: element t (row bytes t*EEW...) at byte off + t*stride
+  logic [MB-1:0]   pk_be;
+  logic [MemW-1:0] pk_wdata;
+  always_comb begin
+    logic [31:0] mb, rb;
+    pk_be    = '0;
+    pk_wdata = '0;
+    for (int unsigned t = 0; t < MB; t++) begin
+      for (int unsigned bb = 0; bb < 4; bb++) begin
+        mb = off + (32'(t) << slg) + 32'(bb);
+        rb = 32'(t) * eb + 32'(bb);
+        if (32'(bb) < eb && mb < 32'(MB) && rb < 32'(RB) && act_bytes[rb[RBLg-1:0]]) begin
+          pk_be[mb[MBLg-1:0]] = 1'b1;
+          pk_wdata[8 * mb[MBLg-1:0] +: 8] = sd[8 * rb[RBLg-1:0] +: 8];
+        end
+      end
+    end
+  end
   always_comb begin
     mem_req_valid_o = run_q && !sp && (i_q < evl_q) && any_act && !fifo_full && !stall_i;
     mem_req_addr_o  = addr & ~32'(MB - 1);
     mem_req_we_o    = (u.cls == VC_STORE);
     mem_req_be_o    = MB'(act_bytes) << off;
     mem_req_wdata_o = MemW'(sd) << (8 * off);
+    if (pk) begin
+      mem_req_be_o    = pk_be;
+      mem_req_wdata_o = pk_wdata;
+    end
     push_meta.load   = (u.cls == VC_LOAD);
     push_meta.row    = rowaddr(freg, dbytes >> RBLg);
     push_meta.rowoff = (RBLg + 1)'(rowoff);
     push_meta.off    = (MBLg + 1)'(off);
     push_meta.be     = row_be;
+    push_meta.pk     = pk;
+    push_meta.slg    = slg;
+    push_meta.eew    = u.eew;
   end
 
   assign push = mem_req_valid_o && mem_req_ready_i;
@@ -272,10 +320,26 @@ module vec_lsu
   // ---------------------------------------------------------------------------
   meta_t head, own_head;   // oldest beat; oldest beat of the issuing instruction
   assign head     = fifo_q[rp_q];
+
+  // a packed strided response: element t from byte off + t*stride, packed in the row
+  logic [DLEN-1:0] pk_rsp;
+  always_comb begin
+    logic [31:0] mb, rb;
+    pk_rsp = '0;
+    for (int unsigned t = 0; t < MB; t++) begin
+      for (int unsigned bb = 0; bb < 4; bb++) begin
+        mb = 32'(head.off) + (32'(t) << head.slg) + 32'(bb);
+        rb = (32'(t) << head.eew) + 32'(bb);
+        if (32'(bb) < (32'd1 << head.eew) && mb < 32'(MB) && rb < 32'(RB))
+          pk_rsp[8 * rb[RBLg-1:0] +: 8] = mem_rsp_rdata_i[8 * mb[MBLg-1:0] +: 8];
+      end
+    end
+  end
   assign own_head = fifo_q[PW'(rp_q + PW'(dr_v_q ? dr_cnt_q : '0))];
   always_comb begin
     logic [DLEN-1:0] d;
     d       = DLEN'(mem_rsp_rdata_i >> (8 * head.off));
+    if (head.pk) d = pk_rsp;
     we_o    = (pop && head.load) || sp_we;
     waddr_o = sp_we ? rowaddr(u.vd, dbytes >> RBLg) : head.row;
     wdata_o = sp_we ? sp_row : d << (8 * head.rowoff);
