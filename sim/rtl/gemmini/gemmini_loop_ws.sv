@@ -173,42 +173,37 @@ module gemmini_loop_ws #(
   // the accumulator ends as the model's. A group's first columns need only their
   // own D tiles, so the bias loads spread over the loop instead of all coming
   // before the first compute.
+  // Both orders are one walk: i fastest, then the grouped index (j, or k when
+  // k_groups) within [jg, jg + span), then the other index, then the next group.
   function automatic tile_t next_tile(tile_t t, logic [15:0] mi, logic [15:0] mj, logic [15:0] mk,
                                       logic k_groups, logic [15:0] kb);
-    tile_t n = t;
-    n.last = 1'b0;
+    tile_t       n = t;
+    logic [15:0] grouped, grouped_n, other, other_n, span;
+    grouped   = k_groups ? t.k : t.j;
+    grouped_n = k_groups ? mk : mj;
+    other     = k_groups ? t.j : t.k;
+    other_n   = k_groups ? mj : mk;
+    span      = k_groups ? kb : 16'(JGroup);
+    n.last    = 1'b0;
     if (t.i != mi - 16'd1) begin
       n.i = t.i + 16'd1;
-    end else if (k_groups) begin  // jg holds the group's first k
-      n.i = '0;
-      if (17'(t.k) + 17'd1 < 17'(t.jg) + 17'(kb) && t.k + 16'd1 < mk) begin
-        n.k = t.k + 16'd1;
-      end else begin
-        n.k = t.jg;
-        if (t.j != mj - 16'd1) begin
-          n.j = t.j + 16'd1;
-        end else begin
-          n.j    = '0;
-          n.jg   = t.jg + kb;
-          n.k    = t.jg + kb;
-          n.last = 17'(t.jg) + 17'(kb) >= 17'(mk);
-        end
-      end
     end else begin
       n.i = '0;
-      if (17'(t.j) + 17'd1 < 17'(t.jg) + 17'(JGroup) && t.j + 16'd1 < mj) begin
-        n.j = t.j + 16'd1;
+      if (17'(grouped) + 17'd1 < 17'(t.jg) + 17'(span) && grouped + 16'd1 < grouped_n) begin
+        grouped = grouped + 16'd1;
       end else begin
-        n.j = t.jg;
-        if (t.k != mk - 16'd1) begin
-          n.k = t.k + 16'd1;
+        grouped = t.jg;
+        if (other != other_n - 16'd1) begin
+          other = other + 16'd1;
         end else begin
-          n.k    = '0;
-          n.jg   = t.jg + 16'(JGroup);
-          n.j    = t.jg + 16'(JGroup);
-          n.last = 17'(t.jg) + 17'(JGroup) >= 17'(mj);
+          other   = '0;
+          n.jg    = t.jg + span;
+          grouped = t.jg + span;
+          n.last  = 17'(t.jg) + 17'(span) >= 17'(grouped_n);
         end
       end
+      n.j = k_groups ? other : grouped;
+      n.k = k_groups ? grouped : other;
     end
     return n;
   endfunction
