@@ -29,7 +29,7 @@ from compiler.rewrites.index_compare_narrowing import narrow_index_compares
 from compiler.rewrites.math_expansion import MLIR_EXPANDED, expand_math
 from compiler.rewrites.output_copy_elimination import eliminate_output_copies
 from compiler.rewrites.static_buffers import allocations_to_globals, place_buffers
-from compiler.rvv.contractions_to_reductions import contractions_to_reductions
+from compiler.rvv.contractions_to_reductions import contractions_to_reductions, merge_unit_reduction_dims
 from compiler.rvv.elementwise_collapsing import collapse_elementwise
 from compiler.rvv.elementwise_flattening import flatten_elementwise
 from compiler.rvv.fill_forwarding import forward_fills
@@ -40,6 +40,7 @@ from compiler.rvv.register_blocking import unroll_accumulator_loops, unroll_and_
 from compiler.rvv.short_reduction_unrolling import unroll_short_reductions
 from compiler.rvv.strided_gathers import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.rvv.tiling import LOWER_VECTORS_SCRIPT, VECTORIZE_SCRIPT, split_narrow_loops, tile_ops
+from compiler.rvv.window_views import read_windows_in_place
 from compiler.scalar.data_pointer_noalias import mark_data_pointers_noalias
 from compiler.targets import Target
 
@@ -208,6 +209,16 @@ _pipeline(
 
 
 @register(
+    "window-views",
+    "schedule",
+    "a stride-1 convolution's im2col rows read in place as a strided view of its input",
+    f"{RVV}.window_views",
+)
+def _window_views(module, target):
+    return _count(len(read_windows_in_place(module)))
+
+
+@register(
     "index-compare-narrowing",
     "schedule",
     "i64 loop-index compares in the index type",
@@ -303,7 +314,7 @@ def _vectorize(module, target):
     f"{RVV}.contractions_to_reductions",
 )
 def _contractions(module, target):
-    return _count(contractions_to_reductions(module))
+    return _count(merge_unit_reduction_dims(module) + contractions_to_reductions(module))
 
 
 @register("vector-lowering", "schedule", "vector ops lowered for the RVV backend (transform dialect)", f"{RVV}.tiling")

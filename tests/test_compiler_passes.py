@@ -66,7 +66,7 @@ def test_registry_lists_every_pass_module():
 def test_schedules_of_the_backends():
     rvv = dict(schedule_for(target_for("t1-small")))
     scalar = dict(schedule_for(target_for("rv32")))
-    assert rvv["schedule"][:3] == ("generalize-named-ops", "index-compare-narrowing", "memory-barriers")
+    assert rvv["schedule"][:4] == ("generalize-named-ops", "window-views", "index-compare-narrowing", "memory-barriers")
     assert rvv["schedule"].index("tiling") < rvv["schedule"].index("vectorization")
     assert scalar["schedule"] == ()
     assert "data-pointer-noalias" in scalar["to-llvm"] and "data-pointer-noalias" not in rvv["to-llvm"]

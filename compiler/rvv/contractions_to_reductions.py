@@ -75,3 +75,51 @@ def contractions_to_reductions(module) -> int:
             op.erase()
             done += 1
     return done
+
+
+def merge_unit_reduction_dims(module) -> int:
+    """A contraction over several reduction dims, all of size 1 (a window-views
+    convolution tiled by 1 along ``ic``, ``kh`` and ``kw``), as one over a single
+    reduction dim: the matmul-row form that lowers to one outer product. MLIR's
+    outer-product lowering takes only one reduction dim; with three it falls back to
+    an element-by-element chain (LeNet-5's conv2: 6.6 M instructions). Returns how many."""
+
+    done = 0
+    with module.context:
+        for op in [o for o in walk_ops(module.operation) if o.name == "vector.contract"]:
+            if "#vector.kind<add>" not in str(op.attributes["kind"]):
+                continue
+            kinds = [str(t) for t in ir.ArrayAttr(op.attributes["iterator_types"])]
+            maps = [map_dims(ir.AffineMapAttr(m).value) for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
+            if any(m is None or None in m for m in maps):
+                continue
+            reduction = [d for d, k in enumerate(kinds) if "reduction" in k]
+            if len(reduction) < 2 or not all(isinstance(v.type, ir.VectorType) for v in op.operands[:3]):
+                continue
+            extents: dict[int, int] = {}
+            for dims, value in zip(maps, op.operands[:3], strict=True):
+                extents.update(zip(dims, ir.VectorType(value.type).shape, strict=True))
+            if any(extents.get(d) != 1 for d in reduction):
+                continue
+            dropped = set(reduction[1:])
+            keep = [d for d in range(len(kinds)) if d not in dropped]
+            renumber = {d: i for i, d in enumerate(keep)}
+            with ir.InsertionPoint(op), op.location:
+                operands, new_maps = [], []
+                for dims, value in zip(maps, op.operands[:3], strict=True):
+                    vt = ir.VectorType(value.type)
+                    kept = [(d, s) for d, s in zip(dims, vt.shape, strict=True) if d not in dropped]
+                    shape = [s for _, s in kept]
+                    if shape != list(vt.shape):
+                        value = vector.ShapeCastOp(ir.VectorType.get(shape, vt.element_type), value).result
+                    operands.append(value)
+                    exprs = [ir.AffineDimExpr.get(renumber[d]) for d, _ in kept]
+                    new_maps.append(ir.AffineMapAttr.get(ir.AffineMap.get(len(keep), 0, exprs)))
+                iters = ir.ArrayAttr.get([ir.ArrayAttr(op.attributes["iterator_types"])[d] for d in keep])
+                new = vector.ContractionOp(
+                    op.results[0].type, *operands, ir.ArrayAttr.get(new_maps), iters, kind=op.attributes["kind"]
+                ).result
+            op.results[0].replace_all_uses_with(new)
+            op.erase()
+            done += 1
+    return done

@@ -9,6 +9,7 @@ from compiler.passes import BUFFERIZE, PREPROCESS, TO_LOOPS, Backend
 
 SCHEDULE = (
     "generalize-named-ops",
+    "window-views",
     "index-compare-narrowing",
     "memory-barriers",
     "short-reduction-unrolling",
