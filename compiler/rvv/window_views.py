@@ -160,6 +160,9 @@ def _plan(op):
         rows[row] = (user, copies[0], src_lay[1])
     if root is None or sorted(rows) != list(range(k)):
         return None
+    out_root = _root(op.operands[2])
+    if out_root is None or out_root == root:
+        return None  # the output writing the input would change what the view reads
     root_lay = static_layout(root.type)
     if root_lay is None or root_lay[1] != 0:
         return None
