@@ -355,15 +355,16 @@ def test_window_offsets_factor_into_digits():
 
 
 @pytest.mark.parametrize(
-    "c, oc, k, pad, dilation, groups, batch",
+    "c, oc, k, pad, dilation, groups, batch, bias",
     [
-        (2, 3, 3, 1, 1, 1, 2),  # batch 2: one matmul and one view per image
-        (4, 4, 3, 2, 2, 2, 1),  # dilation 2, two groups: a view per group
-        (3, 5, (2, 4), (1, 0), 1, 1, 1),  # rectangular kernel and padding
-        (1, 6, 5, 2, 1, 1, 1),  # LeNet-5's conv1 shape on a smaller input
+        (2, 3, 3, 1, 1, 1, 2, True),  # batch 2: one matmul and one view per image
+        (4, 4, 3, 2, 2, 2, 1, True),  # dilation 2, two groups: a view per group
+        (3, 5, (2, 4), (1, 0), 1, 1, 1, True),  # rectangular kernel and padding
+        (1, 6, 5, 2, 1, 1, 1, True),  # LeNet-5's conv1 shape on a smaller input
+        (3, 4, 3, 1, 1, 1, 1, False),  # no bias: the matmul writes the [OC, OH, Wp] output, as [OC, OH*Wp]
     ],
 )
-def test_stride1_convs_read_their_windows_in_place(c, oc, k, pad, dilation, groups, batch, tmp_path):
+def test_stride1_convs_read_their_windows_in_place(c, oc, k, pad, dilation, groups, batch, bias, tmp_path):
     """window-views replaces the im2col copies by a strided view of the padded input:
     verified on Spike against PyTorch, and the scheduled IR has no row copies left
     (no 1-D linalg.generic copy of a window row) and reads a reinterpret_cast view."""
@@ -371,7 +372,7 @@ def test_stride1_convs_read_their_windows_in_place(c, oc, k, pad, dilation, grou
     from harness.verify import verify
 
     torch.manual_seed(c * 7 + oc)
-    conv = torch.nn.Conv2d(c, oc, k, padding=pad, dilation=dilation, groups=groups)
+    conv = torch.nn.Conv2d(c, oc, k, padding=pad, dilation=dilation, groups=groups, bias=bias)
     x = torch.randn(batch, c, 9, 11, generator=torch.Generator().manual_seed(2))
     dump = tmp_path / "ir"
     result = verify(Case("winconv", lambda: (conv, (x,)), "reduction"), "t1-small", on="iss", dump_ir=dump)
@@ -380,6 +381,8 @@ def test_stride1_convs_read_their_windows_in_place(c, oc, k, pad, dilation, grou
     before = next((dump / "passes").glob("*-generalize-named-ops.mlir")).read_text()
     assert after.count("memref.reinterpret_cast") == before.count("memref.reinterpret_cast") + batch * groups
     assert "memref.global" not in after or after.count("memref.global") < before.count("memref.global")
+    # one column dim in every rewritten contraction (its reductions after two parallel loops)
+    assert after.count('iterator_types = ["parallel", "parallel", "reduction", "reduction"') == batch * groups
 
 
 def test_stride2_conv_keeps_its_row_copies(tmp_path):

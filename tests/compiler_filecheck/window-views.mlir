@@ -1,15 +1,16 @@
 // RUN: python -m compiler.replay window-views --target t1-small --no-locations %s | filecheck %s
 // Conv2d(2, 3, 3, bias=False) on 1x2x6x6 (conv2d_flat: 18 im2col rows of 24): the row copies
-// go, the matmul reads a [ic, kh, kw, oh, w] view of the padded input with strides
-// [42, 6, 1, 6, 1] and the filters as [3, 2, 3, 3].
+// go, the matmul reads a [ic, kh, kw, oh*w] view of the padded input with strides
+// [42, 6, 1, 1], the filters as [3, 2, 3, 3], and writes its [3, 4, 6] output as [3, 24].
 
 // CHECK-LABEL: func.func @forward
 // CHECK-NOT:   memref.global
 // CHECK:       %[[PAD:.+]] = memref.alloca() {{.*}} : memref<1x2x7x6xf32>
 // CHECK-NOT:   ins(%{{.+}} : memref<24xf32
-// CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[PAD]] to offset: [0], sizes: [2, 3, 3, 4, 6], strides: [42, 6, 1, 6, 1]
+// CHECK:       %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1, 2]] : memref<3x4x6xf32> into memref<3x24xf32>
+// CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[PAD]] to offset: [0], sizes: [2, 3, 3, 24], strides: [42, 6, 1, 1]
 // CHECK:       %[[W:.+]] = memref.expand_shape %arg0 {{\[\[}}0], [1, 2, 3]] output_shape [3, 2, 3, 3]
-// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[W]], %[[VIEW]] :
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[W]], %[[VIEW]] : {{.*}} outs(%[[OUT]] :
 // CHECK-NOT:   memref.get_global
 
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
