@@ -223,6 +223,18 @@ def reads_loop_indices(op) -> bool:
     return any(o.name == "linalg.index" for o in walk_ops(op))
 
 
+def is_mul_add(op) -> bool:
+    """A linalg op whose body is ``out + a * b`` (either operand order): a contraction's."""
+    body = [o.operation for o in op.regions[0].blocks[0].operations]
+    if [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+        return False
+    args = list(op.regions[0].blocks[0].arguments)
+    mul, add = body[0], body[1]
+    if {mul.operands[0], mul.operands[1]} != {args[0], args[1]}:
+        return False
+    return {add.operands[0], add.operands[1]} == {args[2], mul.results[0]}
+
+
 def is_fill(op) -> bool:
     """A ``linalg.fill``, named or generalized: one scalar input, yielded as it is."""
 

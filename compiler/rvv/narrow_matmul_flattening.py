@@ -34,6 +34,7 @@ from compiler.mlir_utils import (
     flat_view,
     index_constant,
     index_vector,
+    is_mul_add,
     iterator_types,
     linear_index,
     operand_dims,
@@ -56,23 +57,11 @@ class FlatPlan:
     tail: int = 0  # rows of one last, shorter block (M % R)
 
 
-def _is_mul_add(op) -> bool:
-    """Body ``out + a * b`` (either operand order), f32."""
-    body = [o.operation for o in op.regions[0].blocks[0].operations]
-    if [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
-        return False
-    args = list(op.regions[0].blocks[0].arguments)
-    mul, add = body[0], body[1]
-    if {mul.operands[0], mul.operands[1]} != {args[0], args[1]}:
-        return False
-    return {add.operands[0], add.operands[1]} == {args[2], mul.results[0]}
-
-
 def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     """A plan if ``op`` (a linalg.generic on memrefs) is a (batched) matmul whose
     output rows cannot be split into column tiles, else None."""
 
-    if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_mul_add(op):
+    if op.name != "linalg.generic" or len(op.operands) != 3 or not is_mul_add(op):
         return None
     if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
         return None

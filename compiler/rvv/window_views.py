@@ -21,7 +21,7 @@ from __future__ import annotations
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, memref
 
-from compiler.mlir_utils import identity_layout, iterator_types, operand_dims, static_layout, walk_ops
+from compiler.mlir_utils import identity_layout, is_mul_add, iterator_types, operand_dims, static_layout, walk_ops
 
 _NO_WRITES = ("memref.get_global", "memref.alloc", "memref.alloca", "arith.constant", "llvm.inline_asm")
 _VIEWS = ("memref.subview", "memref.collapse_shape", "memref.expand_shape", "memref.cast")
@@ -40,18 +40,6 @@ def _root(value):
         if owner.name not in _VIEWS:
             return None
         value = owner.operands[0]
-
-
-def _is_mul_add(op) -> bool:
-    body = [o.operation for o in op.regions[0].blocks[0].operations]
-    if [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
-        return False
-    args = list(op.regions[0].blocks[0].arguments)
-    mul, add = body[0], body[1]
-    return {mul.operands[0], mul.operands[1]} == {args[0], args[1]} and {add.operands[0], add.operands[1]} == {
-        args[2],
-        mul.results[0],
-    }
 
 
 def _is_copy(op) -> bool:
@@ -97,7 +85,7 @@ def factor_offsets(offsets: list[int]) -> tuple[list[int], list[int]] | None:
 def _plan(op):
     """(root, first offset, sizes, strides, rows' ops to erase) if ``op``'s B is a
     temporary filled by unit-stride row copies of one buffer, else None."""
-    if op.name != "linalg.generic" or len(op.operands) != 3 or not _is_mul_add(op):
+    if op.name != "linalg.generic" or len(op.operands) != 3 or not is_mul_add(op):
         return None
     iters = iterator_types(op)
     reduction = [d for d, t in enumerate(iters) if t == "reduction"]
