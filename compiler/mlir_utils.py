@@ -153,16 +153,19 @@ VIEW_OPS = frozenset(
 )
 
 
-def buffer_root(value):
+def buffer_root(value, *, globals: bool = False):
     """The buffer a memref value views: a block argument (forward's arguments, which
-    never alias: lowering marks them noalias) or an allocation; None if unknown."""
+    never alias: lowering marks them noalias) or an allocation, with ``globals`` also a
+    ``memref.get_global`` (one static buffer per temporary after allocations-to-globals);
+    None if unknown."""
 
+    roots = ("memref.alloc", "memref.alloca", "memref.get_global") if globals else ("memref.alloc", "memref.alloca")
     while True:
         owner = value.owner
         if isinstance(owner, ir.Block):
             return value
-        name = owner.name
-        if name in ("memref.alloc", "memref.alloca"):
+        name = owner.operation.name  # an OpView's .name may be its symbol attribute (get_global)
+        if name in roots:
             return value
         if name not in VIEW_OPS:
             return None
@@ -313,6 +316,12 @@ def drop_attribute(module, name: str) -> None:
 
 # ---------------------------------------------------------------------------
 # Index arithmetic on flat memrefs
+
+
+def reassociation_attr(groups: list[list[int]]):
+    """A collapse/expand_shape reassociation attribute: the dims of each group."""
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, j) for j in g]) for g in groups])
 
 
 def index_constant(value: int):

@@ -31,6 +31,7 @@ from compiler.mlir_utils import (
     most_live_values,
     operand_dims,
     reads_loop_indices,
+    reassociation_attr,
     static_layout,
     walk_ops,
 )
@@ -139,7 +140,6 @@ def collapse_op(op, groups: list[list[int]]) -> None:
     new_dim = {g[0]: n for n, g in enumerate(groups)}
     merged_away = {d for g in groups for d in g[1:]}
     maps = operand_dims(op)
-    i64 = ir.IntegerType.get_signless(64)
     new_maps = []
     with ir.InsertionPoint(op), op.location:
         for i, (value, dims) in enumerate(zip(list(op.operands), maps, strict=True)):
@@ -168,8 +168,7 @@ def collapse_op(op, groups: list[list[int]]) -> None:
             if not identity_layout(mtype):
                 layout = ir.StridedLayoutAttr.get(offset, new_strides)
             rtype = ir.MemRefType.get(new_shape, mtype.element_type, layout, mtype.memory_space)
-            attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, j) for j in g]) for g in reassociation])
-            op.operands[i] = memref.CollapseShapeOp(rtype, value, attr).result
+            op.operands[i] = memref.CollapseShapeOp(rtype, value, reassociation_attr(reassociation)).result
     kinds = iterator_types(op)
     op.attributes["indexing_maps"] = ir.ArrayAttr.get(new_maps)
     op.attributes["iterator_types"] = ir.ArrayAttr.get(

@@ -36,6 +36,7 @@ from compiler.mlir_utils import (
     iterator_types,
     operand_dims,
     reads_loop_indices,
+    reassociation_attr,
     static_layout,
     walk_ops,
 )
@@ -126,10 +127,8 @@ def _drop_trailing_unit_dims(out, amap, dims: list):
     if not identity_layout(mtype):
         layout = ir.StridedLayoutAttr.get(offset, strides[:keep])
     rtype = ir.MemRefType.get(shape[:keep], mtype.element_type, layout, mtype.memory_space)
-    i64 = ir.IntegerType.get_signless(64)
     groups = [[j] for j in range(keep - 1)] + [list(range(keep - 1, len(dims)))]
-    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, j) for j in g]) for g in groups])
-    view = memref.CollapseShapeOp(rtype, out, attr).result
+    view = memref.CollapseShapeOp(rtype, out, reassociation_attr(groups)).result
     return view, ir.AffineMap.get(amap.n_dims, 0, list(amap.results)[:keep])
 
 

@@ -18,28 +18,24 @@ read by every jammed row block instead of once by the copy.
 
 from __future__ import annotations
 
+from math import prod
+
 from torch_mlir import ir
 from torch_mlir.dialects import arith, linalg, memref
 
-from compiler.mlir_utils import identity_layout, is_mul_add, iterator_types, operand_dims, static_layout, walk_ops
+from compiler.mlir_utils import (
+    VIEW_OPS,
+    buffer_root,
+    identity_layout,
+    is_mul_add,
+    iterator_types,
+    operand_dims,
+    reassociation_attr,
+    static_layout,
+    walk_ops,
+)
 
 _NO_WRITES = ("memref.get_global", "memref.alloc", "memref.alloca", "arith.constant", "llvm.inline_asm")
-_VIEWS = ("memref.subview", "memref.collapse_shape", "memref.expand_shape", "memref.cast")
-
-
-def _root(value):
-    """The buffer under a chain of static views: a block argument, an allocation or a
-    ``memref.get_global``; None if some op on the way is not a view."""
-    while True:
-        owner = value.owner
-        if isinstance(owner, ir.Block):
-            return value
-        owner = owner.operation  # an OpView's .name may be its symbol attribute (get_global)
-        if owner.name in ("memref.alloc", "memref.alloca", "memref.get_global"):
-            return value
-        if owner.name not in _VIEWS:
-            return None
-        value = owner.operands[0]
 
 
 def _is_copy(op) -> bool:
@@ -100,7 +96,7 @@ def _plan(op):
     if any(d < 0 for v in op.operands for d in ir.ShapedType(v.type).shape) or not identity_layout(b.type):
         return None
     k, *cols = ir.ShapedType(b.type).shape
-    n = _product(cols)
+    n = prod(cols)
     a_layout = static_layout(a.type)
     if a_layout is None or a_layout[0][-1] != 1:
         return None
@@ -136,7 +132,7 @@ def _plan(op):
         src_lay = static_layout(src.type)
         if src_lay is None or src_lay[0] != [1]:
             return None  # strided rows (a stride-2 convolution) stay copies: see the docstring
-        src_root = _root(src)
+        src_root = buffer_root(src, globals=True)
         if src_root is None or (root is not None and src_root != root):
             return None
         root = src_root
@@ -146,7 +142,7 @@ def _plan(op):
         rows[row] = (user, copies[0], src_lay[1])
     if root is None or sorted(rows) != list(range(k)):
         return None
-    out_root = _root(op.operands[2])
+    out_root = buffer_root(op.operands[2], globals=True)
     if out_root is None or out_root == root:
         return None  # the output writing the input would change what the view reads
     root_lay = static_layout(root.type)
@@ -168,11 +164,11 @@ def _plan(op):
         return None
     copy_set = set(copies)
     for other in seq[first : pos[op]]:
-        if other in copy_set or other.name in _VIEWS or other.name in _NO_WRITES:
+        if other in copy_set or other.name in VIEW_OPS or other.name in _NO_WRITES:
             continue
         if other.name in ("linalg.generic", "memref.copy"):  # each writes its last operand only
-            outs = other.operands[-1:]
-            if all(_root(v) is not None and _root(v) != root for v in outs):
+            written = buffer_root(other.operands[-1], globals=True)
+            if written is not None and written != root:
                 continue
         return None
     return root, rows[0][2], factored[0], factored[1], [rows[r][1] for r in range(k)] + [rows[r][0] for r in range(k)]
@@ -195,7 +191,7 @@ def _rewrite(op, plan) -> None:
             # One column dim, as the matmul with a bias has it (its output a [M, OH*Wp]
             # temporary): tiled along (oh, w) the vectors are rows of Wp (LeNet-5's conv2
             # without its bias: 80 245 cycles against 50 372 on t1-blastoise).
-            c, cols = c_flat, [_product(cols)]
+            c, cols = c_flat, [prod(cols)]
         view_shape, view_strides = [*sizes, *cols], [*strides, *_row_major(cols)]
         view_t = _strided(view_shape, view_strides, offset, elem)
         view = memref.ReinterpretCastOp(view_t, root, [], [], [], [offset], view_shape, view_strides).result
@@ -205,7 +201,7 @@ def _rewrite(op, plan) -> None:
             else _strided([m, *sizes], [a_strides[0], *_row_major(sizes)], a_offset, elem)
         )
         a4 = memref.ExpandShapeOp(
-            a4_t, a, ir.ArrayAttr.get([_i64s([0]), _i64s(list(range(1, len(sizes) + 1)))]), [], [m, *sizes]
+            a4_t, a, reassociation_attr([[0], list(range(1, len(sizes) + 1))]), [], [m, *sizes]
         ).result
         # Loops (m, *cols, *digits of k): the reductions innermost, as in a generalized matmul.
         n_par = 1 + len(cols)
@@ -229,14 +225,7 @@ def _rewrite(op, plan) -> None:
     for d in dead:
         d.erase()
     if not list(tmp.uses):
-        tmp.owner.erase()  # its memref.global, unreferenced, goes with symbol-dce
-
-
-def _product(values: list[int]) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
+        tmp.owner.erase()  # its memref.global goes in _erase_unreferenced_globals
 
 
 def _collapsed_columns(c, n_cols: int):
@@ -249,13 +238,13 @@ def _collapsed_columns(c, n_cols: int):
     if lay is None or lay[0][1:] != _row_major(shape[1:]):
         return None
     strides, offset = lay
-    flat = _product(shape[1:])
+    flat = prod(shape[1:])
     rtype = (
         ir.MemRefType.get([shape[0], flat], ir.MemRefType(c.type).element_type)
         if identity_layout(c.type)
         else _strided([shape[0], flat], [strides[0], 1], offset, ir.MemRefType(c.type).element_type)
     )
-    return memref.CollapseShapeOp(rtype, c, ir.ArrayAttr.get([_i64s([0]), _i64s(list(range(1, n_cols + 1)))])).result
+    return memref.CollapseShapeOp(rtype, c, reassociation_attr([[0], list(range(1, n_cols + 1))])).result
 
 
 def _row_major(shape: list[int]) -> list[int]:
@@ -264,10 +253,6 @@ def _row_major(shape: list[int]) -> list[int]:
     for d in range(len(shape) - 2, -1, -1):
         out[d] = out[d + 1] * shape[d + 1]
     return out
-
-
-def _i64s(values: list[int]):
-    return ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), v) for v in values])
 
 
 def read_windows_in_place(module) -> list[dict]:
