@@ -381,6 +381,9 @@ def test_stride1_convs_read_their_windows_in_place(c, oc, k, pad, dilation, grou
     before = next((dump / "passes").glob("*-generalize-named-ops.mlir")).read_text()
     assert after.count("memref.reinterpret_cast") == before.count("memref.reinterpret_cast") + batch * groups
     assert "memref.global" not in after or after.count("memref.global") < before.count("memref.global")
+    kh, kw = (k, k) if isinstance(k, int) else k
+    one_d = 'iterator_types = ["parallel"]}'  # the 1-D row copies into the im2col temporary
+    assert before.count(one_d) - after.count(one_d) == batch * groups * (c // groups) * kh * kw
     # one column dim in every rewritten contraction (its reductions after two parallel loops)
     assert after.count('iterator_types = ["parallel", "parallel", "reduction", "reduction"') == batch * groups
 
