@@ -17,7 +17,8 @@ BENCHMARKS = ("rtl", "compile", "vector", "gemmini", "gemmini-rtl", "gemmini-com
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m harness.bench", description=__doc__)
+    # no abbreviations: a benchmark's own option (bench_markers' --on) must not read as --only
+    parser = argparse.ArgumentParser(prog="python -m harness.bench", description=__doc__, allow_abbrev=False)
     parser.add_argument("--only", choices=BENCHMARKS, action="append", help="run just these benchmarks")
     parser.add_argument("-v", "--verbose", action="store_true", help="also show our dependencies' logs and warnings")
     args, rest = parser.parse_known_args(argv)
