@@ -17,9 +17,10 @@
 // with `stop` and executes only the elements (segment fields) before the fault.
 //
 // The instruction is latched at start_i. Once it has issued its last request it
-// moves to a drain slot, where it waits for its responses, and the next
-// instruction is accepted (ready_o) and issues behind it: two instructions in
-// flight, the first one draining. A store does not start while a load drains
+// moves to the drain queue (Drains deep), where it waits for its responses, and
+// the next instruction is accepted (ready_o) and issues behind it: with one slot,
+// one-beat loads and stores ran at one per round trip of the port (2.4 cycles each
+// in the SoC); with four they stream at the port's rate (1.2). A store does not start while a load drains
 // (the port moves at most MemW bits of data per cycle). stall_i (the scoreboard: the store
 // data or index row of this cycle's request is not final yet) holds the request
 // side; wfront_o tells the scoreboard which destination rows are final (rows of
@@ -36,6 +37,7 @@ module vec_lsu
   parameter int unsigned DLEN        = 64,
   parameter int unsigned MemW        = 64,
   parameter int unsigned Outstanding = 4,
+  parameter int unsigned Drains      = 4,   // instructions waiting for their responses
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows),
   localparam int unsigned MB   = MemW / 8
@@ -50,10 +52,10 @@ module vec_lsu
   output logic            busy_o,           // out: an instruction issuing or draining
   output logic            req_busy_o,       // out: an instruction issuing requests
   output logic            drain_busy_o,     // out: an instruction waiting for its responses
-  output logic            to_drain_o,       // out: the issuing instruction moves to the drain slot
+  output logic            to_drain_o,       // out: the issuing instruction moves to the drain queue
   output logic            done_o,           // out: an instruction finishes (its last response)
-  output logic            done_drain_o,     // out: ... and it is the draining one
-  output logic [RowW:0]   dfront_o,         // out: rows of the draining load's vd below this are final
+  output logic            done_drain_o,     // out: ... and it is the oldest draining one
+  output logic [RowW:0]   dfront_o,         // out: rows of the oldest draining load's vd below this are final
   // scoreboard: operand ports read this cycle, final-row frontier of vd
   output logic [1:0]      rd_used_o,        // out: read ports {b: indices, a: store data} in use
   output logic [RowW:0]   wfront_o,         // out: rows of the issuing instruction's vd below this are final
@@ -335,7 +337,7 @@ module vec_lsu
       end
     end
   end
-  assign own_head = fifo_q[PW'(rp_q + PW'(dr_v_q ? dr_cnt_q : '0))];
+  assign own_head = fifo_q[PW'(rp_q + PW'(dr_sum_q))];
   always_comb begin
     logic [DLEN-1:0] d;
     d       = DLEN'(mem_rsp_rdata_i >> (8 * head.off));
@@ -346,26 +348,39 @@ module vec_lsu
     for (int unsigned b = 0; b < DLEN; b++) wbe_o[b] = sp_we ? row_be[b / 8] : head.be[b / 8];
   end
 
-  // drain slot: the previous instruction, every request issued, responses due
-  logic          dr_v_q, dr_load_q, dr_chain_q;
-  logic [QW-1:0] dr_cnt_q;
+  // drain queue: older instructions, every request issued, responses due (oldest
+  // first: the responses are in order). Short accesses (a row each) stream at the
+  // port's rate instead of one per round trip.
+  localparam int unsigned DW = (Drains > 1) ? $clog2(Drains) : 1;
+  logic [QW-1:0] dq_cnt_q   [Drains];   // beats still due
+  logic          dq_load_q  [Drains];
+  logic          dq_chain_q [Drains];   // writes its rows in order (a frontier)
+  logic [DW-1:0] dq_rd_q, dq_wr_q;
+  logic [QW-1:0] dq_n_q;                     // instructions draining
+  logic [QW-1:0] dr_sum_q;                   // their beats still due
+  logic [QW-1:0] dq_loads_q;                 // of them, loads
+  logic          dr_v_q;
+  assign dr_v_q = (dq_n_q != '0);
+
   logic          dr_done, leave, req_done, to_drain, take, ld_drain_next;
   logic [QW-1:0] own_cnt, own_left;
-  logic          req_end;
-  assign own_cnt  = cnt_q - (dr_v_q ? dr_cnt_q : '0);
-  assign dr_done  = dr_v_q && pop && (dr_cnt_q == QW'(1));
+  logic          req_end, dq_room;
+  assign own_cnt  = cnt_q - dr_sum_q;
+  assign dr_done  = dr_v_q && pop && (dq_cnt_q[dq_rd_q] == QW'(1));
+  assign dq_room  = (32'(dq_n_q) != Drains) || dr_done;
   // no request after this cycle (the last one may be accepted now)
   assign req_end  = run_q && (i_adv >= evl_q);
-  // its beats outstanding after this cycle (a response goes to the draining one first)
+  // its beats outstanding after this cycle (a response goes to the draining ones first)
   assign own_left = own_cnt + QW'(push) - QW'(pop && !dr_v_q);
-  // leave the request slot: finished, or to the drain slot once that is free (or
-  // freed this cycle; then only with beats outstanding: one completion per cycle)
-  assign leave    = req_end && (!dr_v_q || (dr_done && own_left != '0));
+  // leave the request slot: finished (nothing draining: one completion a cycle, in
+  // order), or to the drain queue with beats outstanding while it has room
+  assign leave    = req_end && (own_left != '0 ? dq_room : !dr_v_q);
   assign req_done = leave && (own_left == '0);
   assign to_drain = leave && (own_left != '0);
-  assign ld_drain_next = (dr_v_q && !dr_done && dr_load_q) || (to_drain && u.cls == VC_LOAD);
+  assign ld_drain_next = ((dq_loads_q - QW'(dr_done && dq_load_q[dq_rd_q])) != '0)
+                      || (to_drain && u.cls == VC_LOAD);
 
-  assign done_o        = dr_done || req_done;   // never both: leave needs !dr_v_q
+  assign done_o        = dr_done || req_done;   // never both: req_done needs nothing draining
   assign done_drain_o  = dr_done;
   assign to_drain_o    = to_drain;
   assign busy_o        = run_q || dr_v_q;
@@ -395,8 +410,8 @@ module vec_lsu
     end
     wfront_o = r;
   end
-  // the draining load's beats are the oldest in the FIFO
-  assign dfront_o = dr_chain_q ? {1'b0, head.row} : '0;
+  // the oldest draining load's beats are the oldest in the FIFO
+  assign dfront_o = (dr_v_q && dq_chain_q[dq_rd_q]) ? {1'b0, head.row} : '0;
 
   always_comb begin
     mem_bytes_o = '0;
@@ -412,10 +427,16 @@ module vec_lsu
     if (!rst_ni) begin
       ins_q      <= '0;
       run_q      <= 1'b0;
-      dr_v_q     <= 1'b0;
-      dr_load_q  <= 1'b0;
-      dr_chain_q <= 1'b0;
-      dr_cnt_q   <= '0;
+      dq_rd_q    <= '0;
+      dq_wr_q    <= '0;
+      dq_n_q     <= '0;
+      dr_sum_q   <= '0;
+      dq_loads_q <= '0;
+      for (int unsigned q = 0; q < Drains; q++) begin
+        dq_cnt_q[q]   <= '0;
+        dq_load_q[q]  <= 1'b0;
+        dq_chain_q[q] <= 1'b0;
+      end
       i_q        <= '0;
       f_q        <= '0;
       evl_q      <= '0;
@@ -426,17 +447,18 @@ module vec_lsu
     end else begin
       run_q <= run_d;
       if (take) ins_q <= ins_i;
+      // a response goes to the oldest draining instruction; a finished one leaves
+      if (dr_v_q && pop) dq_cnt_q[dq_rd_q] <= dq_cnt_q[dq_rd_q] - 1'b1;
+      if (dr_done) dq_rd_q <= (32'(dq_rd_q) == Drains - 1) ? '0 : dq_rd_q + 1'b1;
       if (to_drain) begin
-        dr_v_q     <= 1'b1;
-        dr_cnt_q   <= own_left;
-        dr_load_q  <= (u.cls == VC_LOAD);
-        dr_chain_q <= (u.cls == VC_LOAD) && (u.lsmode == LS_UNIT) && (u.nf == 3'd0);
-      end else if (dr_done) begin
-        dr_v_q     <= 1'b0;
-        dr_cnt_q   <= '0;
-      end else if (dr_v_q && pop) begin
-        dr_cnt_q   <= dr_cnt_q - 1'b1;
+        dq_cnt_q[dq_wr_q]   <= own_left;
+        dq_load_q[dq_wr_q]  <= (u.cls == VC_LOAD);
+        dq_chain_q[dq_wr_q] <= (u.cls == VC_LOAD) && (u.lsmode == LS_UNIT) && (u.nf == 3'd0);
+        dq_wr_q <= (32'(dq_wr_q) == Drains - 1) ? '0 : dq_wr_q + 1'b1;
       end
+      dq_n_q     <= dq_n_q + QW'(to_drain) - QW'(dr_done);
+      dq_loads_q <= dq_loads_q + QW'(to_drain && u.cls == VC_LOAD) - QW'(dr_done && dq_load_q[dq_rd_q]);
+      dr_sum_q   <= dr_sum_q + (to_drain ? own_left : '0) - QW'(dr_v_q && pop);
       i_q   <= i_d;
       f_q   <= f_d;
       evl_q <= evl_d;

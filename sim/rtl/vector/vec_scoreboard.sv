@@ -1,6 +1,6 @@
 // Scoreboard of the vector unit on register groups (PIPELINE.md): it keeps the
 // instruction each engine executes (the sequencer's, the LSU's issuing one and its
-// draining one) with its reorder-buffer tag, and decides
+// draining ones, oldest first) with its reorder-buffer tag, and decides
 //   * at dispatch: may the queue head start? (WAR: the other engine still reads a
 //     register the head writes; RAW: a producer still writes a register the head
 //     reads: with chaining only v0, which is read as a whole; WAW is the reorder
@@ -16,6 +16,7 @@ module vec_scoreboard
   parameter int unsigned DLEN     = 64,
   parameter int unsigned RobDepth = 4,
   parameter bit          Chain    = 1'b1,   // 0: a consumer waits for its producer to finish
+  parameter int unsigned Drains   = 4,      // the LSU's drain queue (vec_lsu Drains)
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows),
   localparam int unsigned TagW = $clog2(RobDepth)
@@ -47,7 +48,7 @@ module vec_scoreboard
   input  logic [RowW-1:0] lsu_raddr_d_i,     // in: its row on read port d (store data)
   input  logic [RowW-1:0] lsu_raddr_e_i,     // in: its row on read port e (indices)
   input  logic [RowW:0]   lsu_front_i,       // in: final rows of the issuing load's destination
-  input  logic [RowW:0]   lsu_drain_front_i, // in: final rows of the draining load's destination
+  input  logic [RowW:0]   lsu_drain_front_i, // in: final rows of the oldest draining load's destination
   output logic [TagW-1:0] seq_tag_o,         // out: the sequencer's reorder-buffer entry
   output logic [TagW-1:0] lsu_done_tag_o,    // out: the finishing LSU instruction's entry
   output logic            seq_stall_o,       // out: the sequencer waits for a row this cycle
@@ -56,22 +57,36 @@ module vec_scoreboard
 
   localparam int unsigned RowsPerRegLg = $clog2(VLEN / DLEN);
 
-  vinsn_t          seq_ins_q, lsu_ins_q, drain_ins_q;   // valid while the engine is busy
-  logic [TagW-1:0] seq_tag_q, lsu_tag_q, drain_tag_q;
+  localparam int unsigned DW = (Drains > 1) ? $clog2(Drains) : 1;
+  vinsn_t          seq_ins_q, lsu_ins_q;   // valid while the engine is busy
+  logic [TagW-1:0] seq_tag_q, lsu_tag_q;
+  // the LSU's drain queue, in the LSU's order: entry (drain_rd_q + d) for d < drain_n_q
+  vinsn_t          drain_ins_q [Drains];
+  logic [TagW-1:0] drain_tag_q [Drains];
+  logic [DW-1:0]   drain_rd_q, drain_wr_q;
+  logic [DW:0]     drain_n_q;
 
   assign seq_tag_o      = seq_tag_q;
-  assign lsu_done_tag_o = lsu_done_drain_i ? drain_tag_q : lsu_tag_q;
+  assign lsu_done_tag_o = lsu_done_drain_i ? drain_tag_q[drain_rd_q] : lsu_tag_q;
+
+  function automatic logic [DW-1:0] drain_slot(logic [DW-1:0] rd, int unsigned d);
+    return DW'((32'(rd) + d) % Drains);
+  endfunction
 
   function automatic logic [RowW:0] register_row(logic [5:0] r);
     return (RowW + 1)'(32'(r) << RowsPerRegLg);
   endfunction
 
   // Instructions still executing after this cycle: the sequencer's, the LSU's
-  // issuing one (also when it moves to the drain slot) and the LSU's draining one.
-  logic seq_active, issue_active, drain_active;
+  // issuing one (also when it moves to the drain queue) and the LSU's draining ones.
+  logic seq_active, issue_active;
+  logic drain_active [Drains];   // by position d in the queue (0: the oldest)
   assign seq_active   = seq_busy_i && !seq_done_i;
   assign issue_active = lsu_issue_busy_i && !(lsu_done_i && !lsu_done_drain_i);
-  assign drain_active = lsu_drain_busy_i && !(lsu_done_i && lsu_done_drain_i);
+  always_comb begin
+    for (int unsigned d = 0; d < Drains; d++)
+      drain_active[d] = (32'(drain_n_q) > d) && !(d == 0 && lsu_done_i && lsu_done_drain_i);
+  end
 
   // does producer p (executing, with a destination) hold back the head's reads?
   function automatic logic raw_on(logic active, vinsn_t p, vinsn_t h);
@@ -92,8 +107,11 @@ module vec_scoreboard
   assign war_o = head_destination
               && (head_lsu_i ? (seq_active && reads_registers(seq_ins_q, head_first, head_end))
                              : (issue_active && reads_registers(lsu_ins_q, head_first, head_end)));
-  assign raw_o = raw_on(seq_active, seq_ins_q, head_i) || raw_on(issue_active, lsu_ins_q, head_i)
-              || raw_on(drain_active, drain_ins_q, head_i);
+  always_comb begin
+    raw_o = raw_on(seq_active, seq_ins_q, head_i) || raw_on(issue_active, lsu_ins_q, head_i);
+    for (int unsigned d = 0; d < Drains; d++)
+      raw_o = raw_o || raw_on(drain_active[d], drain_ins_q[drain_slot(drain_rd_q, d)], head_i);
+  end
 
   // row r of [first, end) not final below the writer's frontier
   function automatic logic row_pending(logic [RowW-1:0] r, logic [5:0] first, logic [5:0] last,
@@ -118,13 +136,28 @@ module vec_scoreboard
                  || (seq_used_i[1] && row_pending(seq_raddr_b_i, first, last, lsu_front_i))
                  || (seq_used_i[2] && row_pending(seq_raddr_c_i, first, last, lsu_front_i));
     end
-    first = 6'(drain_ins_q.uop.vd);
-    last  = destination_end(drain_ins_q);
-    if (seq_busy_i && lsu_drain_busy_i && older(drain_tag_q, seq_tag_q, rob_head_i) && has_destination(drain_ins_q)) begin
-      seq_stall_o = seq_stall_o
-                 || (seq_used_i[0] && row_pending(seq_raddr_a_i, first, last, lsu_drain_front_i))
-                 || (seq_used_i[1] && row_pending(seq_raddr_b_i, first, last, lsu_drain_front_i))
-                 || (seq_used_i[2] && row_pending(seq_raddr_c_i, first, last, lsu_drain_front_i));
+    // draining loads: the oldest has written the rows below lsu_drain_front_i; the
+    // younger ones nothing yet (their responses come after its)
+    for (int unsigned d = 0; d < Drains; d++) begin
+      vinsn_t          p;
+      logic [TagW-1:0] t;
+      logic [RowW:0]   front;
+      p     = drain_ins_q[drain_slot(drain_rd_q, d)];
+      t     = drain_tag_q[drain_slot(drain_rd_q, d)];
+      first = 6'(p.uop.vd);
+      last  = destination_end(p);
+      front = (d == 0) ? lsu_drain_front_i : '0;
+      if (seq_busy_i && (32'(drain_n_q) > d) && older(t, seq_tag_q, rob_head_i) && has_destination(p)) begin
+        seq_stall_o = seq_stall_o
+                   || (seq_used_i[0] && row_pending(seq_raddr_a_i, first, last, front))
+                   || (seq_used_i[1] && row_pending(seq_raddr_b_i, first, last, front))
+                   || (seq_used_i[2] && row_pending(seq_raddr_c_i, first, last, front));
+      end
+      if (lsu_issue_busy_i && (32'(drain_n_q) > d) && has_destination(p)) begin
+        lsu_stall_o = lsu_stall_o
+                   || (lsu_used_i[0] && row_pending(lsu_raddr_d_i, first, last, front))
+                   || (lsu_used_i[1] && row_pending(lsu_raddr_e_i, first, last, front));
+      end
     end
     // LSU reads (store data, indices) vs. the sequencer and the draining load
     first = 6'(seq_ins_q.uop.vd);
@@ -133,28 +166,32 @@ module vec_scoreboard
       lsu_stall_o = (lsu_used_i[0] && row_pending(lsu_raddr_d_i, first, last, seq_front_i))
                  || (lsu_used_i[1] && row_pending(lsu_raddr_e_i, first, last, seq_front_i));
     end
-    first = 6'(drain_ins_q.uop.vd);
-    last  = destination_end(drain_ins_q);
-    if (lsu_issue_busy_i && lsu_drain_busy_i && has_destination(drain_ins_q)) begin
-      lsu_stall_o = lsu_stall_o
-                 || (lsu_used_i[0] && row_pending(lsu_raddr_d_i, first, last, lsu_drain_front_i))
-                 || (lsu_used_i[1] && row_pending(lsu_raddr_e_i, first, last, lsu_drain_front_i));
-    end
   end
+
+  logic unused;
+  assign unused = lsu_drain_busy_i;   // the queue's own count says the same
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       seq_ins_q   <= '0;
       lsu_ins_q   <= '0;
-      drain_ins_q <= '0;
       seq_tag_q   <= '0;
       lsu_tag_q   <= '0;
-      drain_tag_q <= '0;
+      drain_rd_q  <= '0;
+      drain_wr_q  <= '0;
+      drain_n_q   <= '0;
+      for (int unsigned d = 0; d < Drains; d++) begin
+        drain_ins_q[d] <= '0;
+        drain_tag_q[d] <= '0;
+      end
     end else begin
       if (lsu_to_drain_i) begin
-        drain_ins_q <= lsu_ins_q;
-        drain_tag_q <= lsu_tag_q;
+        drain_ins_q[drain_wr_q] <= lsu_ins_q;
+        drain_tag_q[drain_wr_q] <= lsu_tag_q;
+        drain_wr_q <= drain_slot(drain_wr_q, 1);
       end
+      if (lsu_done_i && lsu_done_drain_i) drain_rd_q <= drain_slot(drain_rd_q, 1);
+      drain_n_q <= drain_n_q + (DW + 1)'(lsu_to_drain_i) - (DW + 1)'(lsu_done_i && lsu_done_drain_i);
       if (dispatch_i && head_lsu_i) begin
         lsu_ins_q <= head_i;
         lsu_tag_q <= dispatch_tag_i;

@@ -22,6 +22,7 @@ module vec_unit
   parameter int unsigned IqDepth     = 8,
   parameter int unsigned Outstanding = 8,     // memory requests in flight (power of 2)
   parameter int unsigned RobDepth    = 4,     // instructions in flight (power of 2)
+  parameter int unsigned Drains      = 4,     // memory instructions waiting for their responses
   parameter bit          Chain       = 1'b1,  // 0: a consumer waits for its producer to finish
   // Memory regions (config memory_map): element accesses outside them fault
   parameter logic [31:0] Mem0Base    = 32'h2000_0000,
@@ -223,7 +224,7 @@ module vec_unit
   );
 
   logic lsu_pending;
-  vec_lsu #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Outstanding(Outstanding)) u_lsu (
+  vec_lsu #(.VLEN(VLEN), .DLEN(DLEN), .MemW(MemW), .Outstanding(Outstanding), .Drains(Drains)) u_lsu (
     .clk_i (gclk), .rst_ni,
     .start_i         (dispatch && head_lsu),
     .ins_i           (head),
@@ -298,7 +299,7 @@ module vec_unit
   // Scoreboard (vec_scoreboard.sv): may the queue head start; row interlock
   // ---------------------------------------------------------------------------
   logic war, raw, engine_ready, iq_nonempty;
-  vec_scoreboard #(.VLEN(VLEN), .DLEN(DLEN), .RobDepth(RobDepth), .Chain(Chain)) u_scoreboard (
+  vec_scoreboard #(.VLEN(VLEN), .DLEN(DLEN), .RobDepth(RobDepth), .Chain(Chain), .Drains(Drains)) u_scoreboard (
     .clk_i (gclk), .rst_ni,
     .head_i            (head),
     .head_lsu_i        (head_lsu),
