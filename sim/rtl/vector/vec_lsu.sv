@@ -473,6 +473,37 @@ module vec_lsu
     end
   end
 
+`ifdef COSIM_ASSERT
+  // Assertions (sim/rtl/vector/README.md "Assertions"): each message states the rule.
+  logic checking;
+  cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
+
+  // The drain queue's bookkeeping: every draining instruction still waits for at
+  // least one beat, their beats add up to dr_sum_q, and those are in the FIFO.
+  logic [QW-1:0] dq_sum;
+  logic          dq_empty_entry;
+  always_comb begin
+    dq_sum         = '0;
+    dq_empty_entry = 1'b0;
+    for (int unsigned d = 0; d < Drains; d++) begin
+      if (32'(dq_n_q) > d) begin
+        dq_sum = dq_sum + dq_cnt_q[DW'((32'(dq_rd_q) + d) % Drains)];
+        if (dq_cnt_q[DW'((32'(dq_rd_q) + d) % Drains)] == '0) dq_empty_entry = 1'b1;
+      end
+    end
+  end
+  DrainEntriesWait: assert property (@(posedge clk_i) disable iff (!checking)
+      !dq_empty_entry && 32'(dq_n_q) <= Drains)
+    else $error("a drain-queue entry waits for no beat, or more entries than Drains");
+  DrainBeatsCounted: assert property (@(posedge clk_i) disable iff (!checking)
+      dq_sum == dr_sum_q && dr_sum_q <= cnt_q)
+    else $error("the draining instructions' beats do not add up to the beats they wait for");
+  // Every response answers a request in flight.
+  ResponseExpected: assert property (@(posedge clk_i) disable iff (!checking)
+      mem_rsp_valid_i |-> cnt_q != '0)
+    else $error("a memory response with no vector request in flight");
+`endif
+
   logic unused;
   assign unused = ^{sd, own_head, ins_i, ins_q.vl, ins_q.stop_f, ins_q.vstart, ins_q.frs1, ins_q.frm, ins_q.vxrm, ins_q.seq, ins_q.sew, ins_q.lmul, u};
 
