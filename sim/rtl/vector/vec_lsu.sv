@@ -20,11 +20,12 @@
 // moves to the drain queue (Drains deep), where it waits for its responses, and
 // the next instruction is accepted (ready_o) and issues behind it: with one slot,
 // one-beat loads and stores ran at one per round trip of the port (2.4 cycles each
-// in the SoC); with four they stream at the port's rate (1.2). A store does not start while a load drains
-// (the port moves at most MemW bits of data per cycle). stall_i (the scoreboard: the store
-// data or index row of this cycle's request is not final yet) holds the request
-// side; wfront_o tells the scoreboard which destination rows are final (rows of
-// a unit-stride load are written in order, so loads chain into arithmetic).
+// in the SoC); with four they stream at the port's rate (1.2). A store does not
+// start while a load drains (the port moves at most MemW bits of data per cycle).
+// stall_i (the scoreboard: the store data or index row of this cycle's request is
+// not final yet) holds the request side; wfront_o tells the scoreboard which
+// destination rows are final (rows of a unit-stride load are written in order, so
+// loads chain into arithmetic).
 //
 // Splats (vrgather.vx/.vi, vec_pkg::is_splat_op) also run here, without memory: the
 // source element's row is read through the store-data port and the destination
