@@ -20,6 +20,7 @@ from compiler.llvm.conversion import TO_LOOPS as TO_LOOPS_PIPELINE
 from compiler.llvm.downlevel import downlevel
 from compiler.llvm.explicit_vector_lengths import explicit_vector_lengths
 from compiler.llvm.no_builtins import no_builtins
+from compiler.llvm.splat_row_loads import splat_row_loads
 from compiler.mlir_utils import passes, run_transform
 from compiler.rewrites.bool_buffer_widening import widen_bool_buffers
 from compiler.rewrites.bufferization import BUFFERIZE as BUFFERIZE_PIPELINE
@@ -362,7 +363,7 @@ def _jam(module, target):
     "vlen",
 )
 def _acc_unroll(module, target):
-    return _count(unroll_accumulator_loops(module, target.vector.vlen))
+    return _count(unroll_accumulator_loops(module, target.vector.vlen, target.vector.dlen))
 
 
 @register("row-unrolling", "schedule", "innermost vector loops unrolled by 4 or 2", f"{RVV}.register_blocking")
@@ -503,6 +504,18 @@ def _downlevel(module: LLVMText, target):
 )
 def _vector_lengths(module: LLVMText, target):
     module.text = explicit_vector_lengths(module.text, target.vector.vlen)
+    return PassResult()
+
+
+@register(
+    "splat-row-loads",
+    "llvm-ir",
+    "the rows lane-splats reads (nontemporal loads) as vp.load, so LLVM keeps their lane splats",
+    f"{LLVM}.splat_row_loads",
+    mlir=False,
+)
+def _splat_row_loads(module: LLVMText, target):
+    module.text = splat_row_loads(module.text)
     return PassResult()
 
 

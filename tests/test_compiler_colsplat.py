@@ -136,7 +136,8 @@ def test_a_scalar_divided_once_stays_scalar():
 
 def test_unrolled_k_steps_of_jammed_rows_form_groups_of_one_orientation():
     """4 rows x 4 unrolled k steps: A[r, k + u] groups as 4 columns or 4 row runs,
-    never one column and then 3-long runs (3 lanes: a masked or indexed load)."""
+    never one column and then 3-long runs (3 lanes: a masked or indexed load). On
+    the tie the rows win: a row is one memory beat, a column one per element."""
     body = ""
     for u in range(4):
         kidx = "%k" if u == 0 else f"%k{u}"
@@ -153,12 +154,55 @@ def test_unrolled_k_steps_of_jammed_rows_form_groups_of_one_orientation():
     with m.context:
         assert broadcasts_to_lane_splats(m, dlen=256) == 16
         m.operation.verify()
-    gathers = [o for o in _ops_objects(m) if o.name == "vector.gather"]
-    assert len(gathers) == 4
-    assert all(str(g.results[0].type) == "vector<4xf32>" for g in gathers), [str(g.results[0].type) for g in gathers]
+    reads = [o for o in _ops_objects(m) if o.name in ("vector.gather", "vector.load") and "nontemporal" in str(o)]
+    assert not [o for o in _ops_objects(m) if o.name == "vector.gather"]
+    assert len(reads) == 4
+    assert all(str(g.results[0].type) == "vector<4xf32>" for g in reads), [str(g.results[0].type) for g in reads]
 
 
 def _ops_objects(module) -> list:
     from compiler.mlir_utils import walk_ops
 
     return list(walk_ops(module.operation))
+
+
+def test_a_run_along_the_innermost_dimension_is_one_marked_row_load():
+    """One row of A (A[0, k..k+3]) feeding four FMAs: a unit-stride load marked
+    nontemporal (the llvm-ir stage makes it a vp.load) and four lane splats in order."""
+    body = "".join(
+        f"  %k{u} = arith.addi %k, %c{u} : index\n"
+        f"  %s{u} = memref.load %a[%c0, %k{u}] : memref<4x16xf32>\n"
+        f"  %v{u} = vector.broadcast %s{u} : f32 to vector<8xf32>\n"
+        f"  %f{u} = vector.fma %v{u}, %brow, %acc : vector<8xf32>\n"
+        f"  vector.store %f{u}, %o[%c{u}, %c0] : memref<4x8xf32>, vector<8xf32>\n"
+        for u in "0123"
+    )
+    m = _module(body)
+    with m.context:
+        assert broadcasts_to_lane_splats(m, dlen=256) == 4
+        m.operation.verify()
+    names = _ops(m)
+    assert "vector.gather" not in names and names.count("vector.shuffle") == 4
+    text = str(m)
+    assert text.count("nontemporal = true") == 1
+    for lane in range(4):
+        assert f"[{', '.join([str(lane)] * 8)}]" in text
+
+
+def test_marked_row_loads_become_vp_loads_and_nothing_else_does():
+    from compiler.llvm.splat_row_loads import splat_row_loads
+
+    text = (
+        "define void @f(ptr %p, ptr %q) {\n"
+        "  %1 = load <8 x float>, ptr %p, align 4, !nontemporal !1\n"
+        "  %2 = load <8 x float>, ptr %q, align 4\n"
+        "  %3 = load <4 x half>, ptr %q, align 2, !nontemporal !1\n"
+        "  ret void\n}\n!1 = !{i32 1}\n"
+    )
+    out = splat_row_loads(text)
+    assert "%1 = call <8 x float> @llvm.vp.load.v8f32.p0(ptr align 4 %p, <8 x i1> splat (i1 true), i32 8)" in out
+    assert "%2 = load <8 x float>, ptr %q, align 4\n" in out
+    assert "%3 = call <4 x half> @llvm.vp.load.v4f16.p0(ptr align 2 %q, <4 x i1> splat (i1 true), i32 4)" in out
+    assert out.count("declare <8 x float> @llvm.vp.load.v8f32.p0(ptr, <8 x i1>, i32)") == 1
+    assert out.count("declare <4 x half> @llvm.vp.load.v4f16.p0(ptr, <4 x i1>, i32)") == 1
+    assert splat_row_loads(out) == out  # nothing marked is left

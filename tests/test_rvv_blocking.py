@@ -122,3 +122,21 @@ def test_one_row_contraction_keeps_its_row_one_vector(m, n, tile):
 
     shape = OpShape("linalg.generic", (m, n, 400), ("parallel", "parallel", "reduction"), True, True)
     assert plan_rvv(shape, VectorTarget(2048, 256)).tile_sizes == (1, tile, 1)
+
+
+def test_short_k_bmm_reads_a_rows_once_per_batch():
+    """bmm 8x8x8 on t1-blastoise: each k run of A (8 floats) fits one datapath row, so
+    the k loop is unrolled whole and its A scalars become lane splats of one row load
+    per output row (one memory beat, not one per element of a column): 8 rows jammed,
+    one batch at a time (8 accumulators, 8 A rows, 8 B rows), 64 FMAs a batch. The
+    same contraction with k = 16 keeps the column form."""
+    import torch
+
+    from compiler import compile_kernel
+    from compiler.frontend import import_torch
+
+    for k, rows in ((8, True), (16, False)):
+        imported = import_torch(torch.bmm, (torch.randn(8, 8, k), torch.randn(8, k, 8)), name=f"bmm{k}")
+        ll = compile_kernel(imported, "t1-blastoise", use_cache=False).llvm_ir.read_text()
+        assert (ll.count("@llvm.vp.load.v8f32") >= 9) == rows, k  # 8 row loads + the declaration
+        assert ("masked.gather" in ll) != rows, k

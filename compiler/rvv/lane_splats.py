@@ -9,8 +9,12 @@ loop's instructions run on the scalar core, one per vector FMA.
 
 When those loads differ only by constant offsets along one dimension (``c``
 or ``i + c``), in equal steps, and each scalar feeds exactly one vector op,
-this pass reads them with one strided vector load (``vlse``) and makes each broadcast a lane splat of it
-(``vector.shuffle`` with a constant mask, which LLVM emits as ``vrgather.vi``).
+this pass reads them with one vector load and makes each broadcast a lane splat of it
+(``vector.shuffle`` with a constant mask, which LLVM emits as ``vrgather.vi``):
+a strided one (``vlse``, one memory beat per element) for a column, a unit-stride
+one for a run along the innermost dimension (one beat; marked ``nontemporal`` so
+that the llvm-ir stage makes it a ``vp.load``, ``compiler.llvm.splat_row_loads``:
+LLVM folds every lane splat of a plain load into a scalar load feeding a ``.vf``).
 A scalar shared by several column tiles (t1-small) stays a scalar load: it is
 already amortized. The vector unit writes a splat one datapath row per cycle on
 whichever engine is free (the LSU while the sequencer runs the FMAs), so splats
@@ -151,7 +155,8 @@ def _groups(block_ops, dlen: int) -> list[tuple[int, int, list[tuple[int, object
         ranked = {key: u for key, u in ranked.items() if u is not None}
         if not ranked:
             break
-        key = max(ranked, key=lambda k: len(ranked[k][1]))
+        # on a tie, the run along the innermost dimension: one memory beat, not one per element
+        key = max(ranked, key=lambda k: (len(ranked[k][1]), k[1] == ir.MemRefType(k[0].type).rank - 1))
         step, members = ranked.pop(key)
         del pending[key]
         for i in range(0, len(members), MAX_GROUP):
@@ -209,12 +214,13 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                         continue
                     strides, offset = layout
                     elem_step = step * strides[d]
-                    # LLVM turns a lane splat of a contiguous vector load back into a scalar
-                    # load + .vf operand; read a contiguous column backwards (vlse, stride -1
-                    # element) and splat the lanes in reverse
                     lanes = list(range(len(chunk)))
                     start = chunk[0][0]
-                    if elem_step == 1:
+                    row = elem_step == 1 and step == 1 and d == mtype.rank - 1
+                    if elem_step == 1 and not row:
+                        # contiguous along a dimension that is not the innermost: read it
+                        # backwards (vlse, stride -1 element; a gather of stride 1 would fold
+                        # to a plain load, see below) and splat the lanes in reverse
                         elem_step, start, lanes = -1, chunk[-1][0], lanes[::-1]
                     vt = ir.VectorType.get([len(chunk)], mtype.element_type)
                     anchor = ops[at]
@@ -224,9 +230,15 @@ def broadcasts_to_lane_splats(module, dlen: int) -> int:
                         base[d] = arith.ConstantOp(index_t, start).result
                         if dim_base is not None:
                             base[d] = arith.AddIOp(dim_base, base[d]).result
-                        zero = arith.ConstantOp(mtype.element_type, 0.0).result
-                        passthru = vector.BroadcastOp(vt, zero).result
-                        col = strided_gather(src, mtype, strides, offset, base, elem_step, len(chunk), passthru)
+                        if row:
+                            # contiguous: one unit-stride load (a memory beat), marked so the
+                            # llvm-ir stage makes it a vp.load (splat_row_loads): LLVM turns
+                            # each lane splat of a plain load into a scalar load + .vf operand
+                            col = vector.LoadOp(vt, src, base, nontemporal=True).result
+                        else:
+                            zero = arith.ConstantOp(mtype.element_type, 0.0).result
+                            passthru = vector.BroadcastOp(vt, zero).result
+                            col = strided_gather(src, mtype, strides, offset, base, elem_step, len(chunk), passthru)
                     placed.append((col, [(lane, m) for lane, m in zip(lanes, chunk, strict=True)]))
 
                 # only now erase: the loads above anchor the later groups' insertion points

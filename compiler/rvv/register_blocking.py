@@ -11,6 +11,7 @@ from compiler.mlir_utils import (
     passes,
     restore,
     run_transform,
+    static_layout,
     transform_sequence,
     walk_ops,
 )
@@ -118,6 +119,33 @@ def _acc_loop_inside(op):
             return inner
         inner = _single_loop(inner)
     return None
+
+
+def _short_k(acc, dlen: int) -> int | None:
+    """K when ``acc`` is a k loop whose A scalars become lane splats of one row load
+    per accumulator (compiler.rvv.lane_splats, once k is unrolled): a static trip count
+    whose K elements fit one datapath row, accumulators of at most one row, and every
+    scalar load indexed by k in its memref's innermost, unit-stride dimension. bmm
+    8x8x8 on t1-blastoise: A's rows read once (a beat each) instead of its columns
+    once per k (a beat per element)."""
+    trips = _trip_count(acc)
+    iv = acc.regions[0].blocks[0].arguments[0]
+    loads = [o for o in walk_ops(acc) if o.name == "memref.load"]
+    if not trips or not loads:
+        return None
+    for r in acc.results:
+        if isinstance(r.type, ir.VectorType):
+            vt = ir.VectorType(r.type)
+            if vt.rank != 1 or vt.element_type.width * vt.shape[0] > dlen:
+                return None
+    for ld in loads:
+        mtype = ir.MemRefType(ld.operands[0].type)
+        if not isinstance(mtype.element_type, ir.FloatType) or trips * mtype.element_type.width > dlen:
+            return None
+        layout = static_layout(mtype)
+        if layout is None or layout[0][-1] != 1 or ld.operands[-1] != iv:
+            return None
+    return trips
 
 
 # Most rows (or column tiles) jammed into one k loop: past this the A scalars of
@@ -240,6 +268,9 @@ def mark_jam_loops(module, vlen: int, dlen: int) -> dict[int, int]:
                     # t1-small jams tiles by 2, then 2 rows around the 17 pairs; with the
                     # pairs left around the k loop each row reloads every B row (50% vector).
                     acc_regs, load_regs = _acc_registers(acc, vlen), _load_registers(acc, vlen)
+                    k = _short_k(acc, dlen)
+                    if k:  # unrolled: an A row beside each accumulator, the B rows of all K steps
+                        acc_regs, load_regs = 2 * acc_regs, k * load_regs
                     stuck = direct or _column_jam_of(mid, o, acc, acc_regs, load_regs, dlen) == 1
                     if stuck and _writes_vary_with(o, acc):
                         varying = _loads_vary_with(o, acc)
@@ -264,9 +295,10 @@ def mark_jam_loops(module, vlen: int, dlen: int) -> dict[int, int]:
 F_OPERANDS = 16
 
 
-def mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
+def mark_accumulator_loops(module, vlen: int, dlen: int) -> dict[int, int]:
     """Tag every loop carrying vector accumulators with its unroll factor: ACC_UNROLL,
-    less when many jammed rows would each load an A scalar per step.
+    less when many jammed rows would each load an A scalar per step; all K steps of a
+    short k loop (``_short_k``) whose accumulators, A rows and B rows fit the registers.
     Returns factor -> loops marked."""
 
     marked: dict[int, int] = {}
@@ -282,6 +314,9 @@ def mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
                     room = (VECTOR_REGS - _acc_registers(o, vlen)) // max(1, _load_registers(o, vlen))
                     f = max(1, min(ACC_UNROLL, F_OPERANDS // scalars, room))
                     trips = _trip_count(o)
+                    k = _short_k(o, dlen)
+                    if k and 2 * _acc_registers(o, vlen) + k * _load_registers(o, vlen) <= VECTOR_REGS:
+                        f = k
                     # a factor dividing the trip count leaves no remainder loop
                     exact = [d for d in range(f, 1, -1) if trips and trips % d == 0]
                     f = exact[0] if exact else f
@@ -299,6 +334,10 @@ def mark_accumulator_loops(module, vlen: int) -> dict[int, int]:
 # rows) are unrolled by up to this much: addresses become immediates and the
 # loop's own increments and branch are paid once per several vector rows.
 ROW_UNROLL = 4
+# ... unless the body already holds more vector ops than this (a fully unrolled short
+# k loop: bmm 8x8x8's 64 FMAs and 64 splats a batch; four copies are 1 100 words
+# against the core's 256-word instruction cache)
+ROW_BODY_MAX = 96
 
 
 ROW_ATTR = "cosim_rows"
@@ -323,6 +362,8 @@ def mark_row_loops(module) -> dict[int, int]:
                 continue
             if not any(b.name.startswith("vector.") for b in body):
                 continue
+            if sum(1 for b in walk_ops(o) if b.name.startswith("vector.")) > ROW_BODY_MAX:
+                continue  # its increments and branch are amortized; copies only outgrow the I-cache
             trips = _trip_count(o)
             for f in (ROW_UNROLL, 2):
                 if trips and trips % f == 0:
@@ -361,11 +402,11 @@ def unroll_and_jam(module, vlen: int, dlen: int) -> int:
     return jammed
 
 
-def unroll_accumulator_loops(module, vlen: int) -> int:
+def unroll_accumulator_loops(module, vlen: int, dlen: int) -> int:
     """Unroll the loops that carry vector accumulators (``mark_accumulator_loops``).
     Returns how many."""
 
-    marked = mark_accumulator_loops(module, vlen)
+    marked = mark_accumulator_loops(module, vlen, dlen)
     for factor in marked:
         run_transform(module, loop_transform_script(f"{UNROLL_ATTR} = {factor} : i64", "unroll", factor))
     return sum(marked.values())

@@ -39,6 +39,6 @@ RVV = Backend(
         ("schedule", SCHEDULE),
         ("to-loops", TO_LOOPS),
         ("to-llvm", ("vector-to-llvm", "llvm-dialect", "static-buffer-placement")),
-        ("llvm-ir", ("downlevel", "explicit-vector-lengths", "no-builtins")),
+        ("llvm-ir", ("downlevel", "splat-row-loads", "explicit-vector-lengths", "no-builtins")),
     ),
 )

@@ -1,19 +1,19 @@
 // RUN: python -m compiler.replay lane-splats --target t1-small --no-locations %s | filecheck %s
 // relu(a @ b) of 4x8 by 8x16 after register blocking (DLEN 64): the four A elements a k step of 4
-// broadcasts are read by one 4-element gather and splat from its lanes (vector.shuffle), not by four scalar loads;
-// the four splats come together before the first FMA they feed.
+// broadcasts (a run along A's innermost dimension) are read by one unit-stride load, marked nontemporal
+// for the llvm-ir stage's splat-row-loads, and splat from its lanes (vector.shuffle), not by four scalar
+// loads; the four splats come together before the first FMA they feed.
 
 // CHECK-LABEL: func.func @forward
-// CHECK:       %[[IDX:.+]] = arith.constant dense<[0, -1, -2, -3]> : vector<4xi32>
 // CHECK:       scf.for
 // CHECK:         scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK-NOT:       memref.load %arg0
-// CHECK:           %[[A:.+]] = vector.gather %{{.+}}[%{{.+}}] [%[[IDX]]]{{.*}} : memref<32xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-// CHECK:           %[[S3:.+]] = vector.shuffle %[[A]], %{{.+}} [3, 3, 3, 3, 3, 3, 3, 3] : vector<4xf32>, vector<4xf32>
-// CHECK:           vector.shuffle %[[A]], %{{.+}} [2, 2, 2, 2, 2, 2, 2, 2]
+// CHECK:           %[[A:.+]] = vector.load %arg0[%{{.+}}, %{{.+}}] {nontemporal = true} : memref<4x8xf32>, vector<4xf32>
+// CHECK:           %[[S0:.+]] = vector.shuffle %[[A]], %{{.+}} [0, 0, 0, 0, 0, 0, 0, 0] : vector<4xf32>, vector<4xf32>
 // CHECK:           vector.shuffle %[[A]], %{{.+}} [1, 1, 1, 1, 1, 1, 1, 1]
-// CHECK:           vector.shuffle %[[A]], %{{.+}} [0, 0, 0, 0, 0, 0, 0, 0]
-// CHECK:           vector.fma %[[S3]], %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK:           vector.shuffle %[[A]], %{{.+}} [2, 2, 2, 2, 2, 2, 2, 2]
+// CHECK:           vector.shuffle %[[A]], %{{.+}} [3, 3, 3, 3, 3, 3, 3, 3]
+// CHECK:           vector.fma %[[S0]], %{{.+}}, %{{.+}} : vector<8xf32>
 // CHECK-NOT:       memref.load %arg0
 
 module {
