@@ -22,6 +22,10 @@ _LOAD = re.compile(
 )
 
 
+def _vp_load(n: str, elem: str) -> str:
+    return f"llvm.vp.load.v{n}{_ELEM[elem]}.p0"
+
+
 def splat_row_loads(text: str) -> str:
     """Every ``nontemporal`` fixed-vector float load as ``llvm.vp.load`` with an all-true
     mask and EVL = its length; the intrinsics it calls are declared once."""
@@ -30,13 +34,12 @@ def splat_row_loads(text: str) -> str:
     def rewrite(m: re.Match) -> str:
         assign, n, elem, ptr, align = m.groups()
         used.add((n, elem))
-        name = f"llvm.vp.load.v{n}{_ELEM[elem]}.p0"
-        return f"{assign}call <{n} x {elem}> @{name}(ptr align {align} {ptr}, <{n} x i1> splat (i1 true), i32 {n})"
+        return f"{assign}call <{n} x {elem}> @{_vp_load(n, elem)}(ptr align {align} {ptr}, <{n} x i1> splat (i1 true), i32 {n})"
 
     out = _LOAD.sub(rewrite, text)
     decls = []
     for n, elem in sorted(used):
-        name = f"llvm.vp.load.v{n}{_ELEM[elem]}.p0"
+        name = _vp_load(n, elem)
         if not re.search(rf"^declare [^\n]*@{re.escape(name)}\(", text, re.M):
             decls.append(f"declare <{n} x {elem}> @{name}(ptr, <{n} x i1>, i32)")
     if decls:

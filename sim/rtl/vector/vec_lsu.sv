@@ -41,7 +41,8 @@ module vec_lsu
   parameter int unsigned Drains      = 4,   // instructions waiting for their responses
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows),
-  localparam int unsigned MB   = MemW / 8
+  localparam int unsigned MB   = MemW / 8,
+  localparam int unsigned DW   = (Drains > 1) ? $clog2(Drains) : 1
 ) (
   input  logic            clk_i,            // in: clock (the unit's gated clock)
   input  logic            rst_ni,           // in: asynchronous reset, active low
@@ -52,7 +53,8 @@ module vec_lsu
   input  logic            stall_i,          // in: hold the request side (store data or index row not final)
   output logic            busy_o,           // out: an instruction issuing or draining
   output logic            req_busy_o,       // out: an instruction issuing requests
-  output logic            drain_busy_o,     // out: an instruction waiting for its responses
+  output logic [DW-1:0]   drain_rd_o,       // out: the drain queue's oldest entry
+  output logic [DW:0]     drain_n_o,        // out: instructions in it, waiting for their responses
   output logic            to_drain_o,       // out: the issuing instruction moves to the drain queue
   output logic            done_o,           // out: an instruction finishes (its last response)
   output logic            done_drain_o,     // out: ... and it is the oldest draining one
@@ -338,7 +340,7 @@ module vec_lsu
       end
     end
   end
-  assign own_head = fifo_q[PW'(rp_q + PW'(dr_sum_q))];
+  assign own_head = fifo_q[PW'(rp_q + PW'(dr_sum))];
   always_comb begin
     logic [DLEN-1:0] d;
     d       = DLEN'(mem_rsp_rdata_i >> (8 * head.off));
@@ -352,21 +354,33 @@ module vec_lsu
   // drain queue: older instructions, every request issued, responses due (oldest
   // first: the responses are in order). Short accesses (a row each) stream at the
   // port's rate instead of one per round trip.
-  localparam int unsigned DW = (Drains > 1) ? $clog2(Drains) : 1;
+  // Entry (dq_rd_q + d) mod Drains for d < dq_n_q; the scoreboard keeps the
+  // instructions at the same places (drain_rd_o, drain_n_o).
   logic [QW-1:0] dq_cnt_q   [Drains];   // beats still due
   logic          dq_load_q  [Drains];
   logic          dq_chain_q [Drains];   // writes its rows in order (a frontier)
-  logic [DW-1:0] dq_rd_q, dq_wr_q;
-  logic [QW-1:0] dq_n_q;                     // instructions draining
-  logic [QW-1:0] dr_sum_q;                   // their beats still due
-  logic [QW-1:0] dq_loads_q;                 // of them, loads
+  logic [DW-1:0] dq_rd_q, dq_wr;
+  logic [DW:0]   dq_n_q;                // instructions draining
+  logic [QW-1:0] dr_sum;                // their beats still due
+  logic          dr_load;               // one of them is a load
   logic          dr_v_q;
   assign dr_v_q = (dq_n_q != '0);
+  assign dq_wr  = DW'((32'(dq_rd_q) + 32'(dq_n_q)) % Drains);
+  always_comb begin
+    dr_sum  = '0;
+    dr_load = 1'b0;
+    for (int unsigned d = 0; d < Drains; d++) begin
+      if (32'(dq_n_q) > d) begin
+        dr_sum  = dr_sum + dq_cnt_q[DW'((32'(dq_rd_q) + d) % Drains)];
+        dr_load = dr_load || (dq_load_q[DW'((32'(dq_rd_q) + d) % Drains)] && !(d == 0 && dr_done));
+      end
+    end
+  end
 
   logic          dr_done, leave, req_done, to_drain, take, ld_drain_next;
   logic [QW-1:0] own_cnt, own_left;
   logic          req_end, dq_room;
-  assign own_cnt  = cnt_q - dr_sum_q;
+  assign own_cnt  = cnt_q - dr_sum;
   assign dr_done  = dr_v_q && pop && (dq_cnt_q[dq_rd_q] == QW'(1));
   assign dq_room  = (32'(dq_n_q) != Drains) || dr_done;
   // no request after this cycle (the last one may be accepted now)
@@ -378,15 +392,15 @@ module vec_lsu
   assign leave    = req_end && (own_left != '0 ? dq_room : !dr_v_q);
   assign req_done = leave && (own_left == '0);
   assign to_drain = leave && (own_left != '0);
-  assign ld_drain_next = ((dq_loads_q - QW'(dr_done && dq_load_q[dq_rd_q])) != '0)
-                      || (to_drain && u.cls == VC_LOAD);
+  assign ld_drain_next = dr_load || (to_drain && u.cls == VC_LOAD);
 
   assign done_o        = dr_done || req_done;   // never both: req_done needs nothing draining
   assign done_drain_o  = dr_done;
   assign to_drain_o    = to_drain;
   assign busy_o        = run_q || dr_v_q;
   assign req_busy_o    = run_q;
-  assign drain_busy_o  = dr_v_q;
+  assign drain_rd_o    = dq_rd_q;
+  assign drain_n_o     = dq_n_q;
   assign mem_pending_o = run_q || dr_v_q;
   assign ready_o       = (!run_q || leave) && !(ins_i.uop.cls == VC_STORE && ld_drain_next);
   assign take          = start_i && ready_o;
@@ -429,10 +443,7 @@ module vec_lsu
       ins_q      <= '0;
       run_q      <= 1'b0;
       dq_rd_q    <= '0;
-      dq_wr_q    <= '0;
       dq_n_q     <= '0;
-      dr_sum_q   <= '0;
-      dq_loads_q <= '0;
       for (int unsigned q = 0; q < Drains; q++) begin
         dq_cnt_q[q]   <= '0;
         dq_load_q[q]  <= 1'b0;
@@ -452,14 +463,11 @@ module vec_lsu
       if (dr_v_q && pop) dq_cnt_q[dq_rd_q] <= dq_cnt_q[dq_rd_q] - 1'b1;
       if (dr_done) dq_rd_q <= (32'(dq_rd_q) == Drains - 1) ? '0 : dq_rd_q + 1'b1;
       if (to_drain) begin
-        dq_cnt_q[dq_wr_q]   <= own_left;
-        dq_load_q[dq_wr_q]  <= (u.cls == VC_LOAD);
-        dq_chain_q[dq_wr_q] <= (u.cls == VC_LOAD) && (u.lsmode == LS_UNIT) && (u.nf == 3'd0);
-        dq_wr_q <= (32'(dq_wr_q) == Drains - 1) ? '0 : dq_wr_q + 1'b1;
+        dq_cnt_q[dq_wr]   <= own_left;
+        dq_load_q[dq_wr]  <= (u.cls == VC_LOAD);
+        dq_chain_q[dq_wr] <= (u.cls == VC_LOAD) && (u.lsmode == LS_UNIT) && (u.nf == 3'd0);
       end
-      dq_n_q     <= dq_n_q + QW'(to_drain) - QW'(dr_done);
-      dq_loads_q <= dq_loads_q + QW'(to_drain && u.cls == VC_LOAD) - QW'(dr_done && dq_load_q[dq_rd_q]);
-      dr_sum_q   <= dr_sum_q + (to_drain ? own_left : '0) - QW'(dr_v_q && pop);
+      dq_n_q <= dq_n_q + (DW + 1)'(to_drain) - (DW + 1)'(dr_done);
       i_q   <= i_d;
       f_q   <= f_d;
       evl_q <= evl_d;
@@ -480,25 +488,20 @@ module vec_lsu
   cosim_assert_window u_assert_window (.clk_i, .rst_ni, .checking_o(checking));
 
   // The drain queue's bookkeeping: every draining instruction still waits for at
-  // least one beat, their beats add up to dr_sum_q, and those are in the FIFO.
-  logic [QW-1:0] dq_sum;
-  logic          dq_empty_entry;
+  // least one beat, at most Drains of them, and their beats are in the FIFO.
+  logic dq_empty_entry;
   always_comb begin
-    dq_sum         = '0;
     dq_empty_entry = 1'b0;
     for (int unsigned d = 0; d < Drains; d++) begin
-      if (32'(dq_n_q) > d) begin
-        dq_sum = dq_sum + dq_cnt_q[DW'((32'(dq_rd_q) + d) % Drains)];
-        if (dq_cnt_q[DW'((32'(dq_rd_q) + d) % Drains)] == '0) dq_empty_entry = 1'b1;
-      end
+      if (32'(dq_n_q) > d && dq_cnt_q[DW'((32'(dq_rd_q) + d) % Drains)] == '0) dq_empty_entry = 1'b1;
     end
   end
   DrainEntriesWait: assert property (@(posedge clk_i) disable iff (!checking)
       !dq_empty_entry && 32'(dq_n_q) <= Drains)
     else $error("a drain-queue entry waits for no beat, or more entries than Drains");
   DrainBeatsCounted: assert property (@(posedge clk_i) disable iff (!checking)
-      dq_sum == dr_sum_q && dr_sum_q <= cnt_q)
-    else $error("the draining instructions' beats do not add up to the beats they wait for");
+      dr_sum <= cnt_q)
+    else $error("the draining instructions wait for more beats than are in flight");
   // Every response answers a request in flight.
   ResponseExpected: assert property (@(posedge clk_i) disable iff (!checking)
       mem_rsp_valid_i |-> cnt_q != '0)

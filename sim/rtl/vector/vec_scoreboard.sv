@@ -19,7 +19,8 @@ module vec_scoreboard
   parameter int unsigned Drains   = 4,      // the LSU's drain queue (vec_lsu Drains)
   localparam int unsigned Rows = 32 * VLEN / DLEN,
   localparam int unsigned RowW = $clog2(Rows),
-  localparam int unsigned TagW = $clog2(RobDepth)
+  localparam int unsigned TagW = $clog2(RobDepth),
+  localparam int unsigned DW   = (Drains > 1) ? $clog2(Drains) : 1
 ) (
   input  logic            clk_i,             // in: clock
   input  logic            rst_ni,            // in: asynchronous reset, active low
@@ -40,7 +41,8 @@ module vec_scoreboard
   input  logic [RowW-1:0] seq_raddr_c_i,     // in: its row on read port c
   input  logic [RowW:0]   seq_front_i,       // in: rows of its destination below are final
   input  logic            lsu_issue_busy_i,  // in: the LSU issues requests of an instruction
-  input  logic            lsu_drain_busy_i,  // in: the LSU drains a load's responses
+  input  logic [DW-1:0]   lsu_drain_rd_i,    // in: the LSU's drain queue: its oldest entry
+  input  logic [DW:0]     lsu_drain_n_i,     // in: ... and how many it holds
   input  logic            lsu_done_i,        // in: an LSU instruction finishes this cycle
   input  logic            lsu_done_drain_i,  // in: the finishing one is the draining one
   input  logic            lsu_to_drain_i,    // in: the issuing instruction moves to draining
@@ -57,17 +59,19 @@ module vec_scoreboard
 
   localparam int unsigned RowsPerRegLg = $clog2(VLEN / DLEN);
 
-  localparam int unsigned DW = (Drains > 1) ? $clog2(Drains) : 1;
   vinsn_t          seq_ins_q, lsu_ins_q;   // valid while the engine is busy
   logic [TagW-1:0] seq_tag_q, lsu_tag_q;
-  // the LSU's drain queue, in the LSU's order: entry (drain_rd_q + d) for d < drain_n_q
+  // the LSU's draining instructions at the places of its drain queue: entry
+  // (lsu_drain_rd_i + d) mod Drains for d < lsu_drain_n_i
   vinsn_t          drain_ins_q [Drains];
   logic [TagW-1:0] drain_tag_q [Drains];
-  logic [DW-1:0]   drain_rd_q, drain_wr_q;
-  logic [DW:0]     drain_n_q;
+  logic [DW-1:0]   drain_rd;
+  logic [DW:0]     drain_n;
+  assign drain_rd = lsu_drain_rd_i;
+  assign drain_n  = lsu_drain_n_i;
 
   assign seq_tag_o      = seq_tag_q;
-  assign lsu_done_tag_o = lsu_done_drain_i ? drain_tag_q[drain_rd_q] : lsu_tag_q;
+  assign lsu_done_tag_o = lsu_done_drain_i ? drain_tag_q[drain_rd] : lsu_tag_q;
 
   function automatic logic [DW-1:0] drain_slot(logic [DW-1:0] rd, int unsigned d);
     return DW'((32'(rd) + d) % Drains);
@@ -85,7 +89,7 @@ module vec_scoreboard
   assign issue_active = lsu_issue_busy_i && !(lsu_done_i && !lsu_done_drain_i);
   always_comb begin
     for (int unsigned d = 0; d < Drains; d++)
-      drain_active[d] = (32'(drain_n_q) > d) && !(d == 0 && lsu_done_i && lsu_done_drain_i);
+      drain_active[d] = (32'(drain_n) > d) && !(d == 0 && lsu_done_i && lsu_done_drain_i);
   end
 
   // does producer p (executing, with a destination) hold back the head's reads?
@@ -110,7 +114,7 @@ module vec_scoreboard
   always_comb begin
     raw_o = raw_on(seq_active, seq_ins_q, head_i) || raw_on(issue_active, lsu_ins_q, head_i);
     for (int unsigned d = 0; d < Drains; d++)
-      raw_o = raw_o || raw_on(drain_active[d], drain_ins_q[drain_slot(drain_rd_q, d)], head_i);
+      raw_o = raw_o || raw_on(drain_active[d], drain_ins_q[drain_slot(drain_rd, d)], head_i);
   end
 
   // row r of [first, end) not final below the writer's frontier
@@ -142,18 +146,18 @@ module vec_scoreboard
       vinsn_t          p;
       logic [TagW-1:0] t;
       logic [RowW:0]   front;
-      p     = drain_ins_q[drain_slot(drain_rd_q, d)];
-      t     = drain_tag_q[drain_slot(drain_rd_q, d)];
+      p     = drain_ins_q[drain_slot(drain_rd, d)];
+      t     = drain_tag_q[drain_slot(drain_rd, d)];
       first = 6'(p.uop.vd);
       last  = destination_end(p);
       front = (d == 0) ? lsu_drain_front_i : '0;
-      if (seq_busy_i && (32'(drain_n_q) > d) && older(t, seq_tag_q, rob_head_i) && has_destination(p)) begin
+      if (seq_busy_i && (32'(drain_n) > d) && older(t, seq_tag_q, rob_head_i) && has_destination(p)) begin
         seq_stall_o = seq_stall_o
                    || (seq_used_i[0] && row_pending(seq_raddr_a_i, first, last, front))
                    || (seq_used_i[1] && row_pending(seq_raddr_b_i, first, last, front))
                    || (seq_used_i[2] && row_pending(seq_raddr_c_i, first, last, front));
       end
-      if (lsu_issue_busy_i && (32'(drain_n_q) > d) && has_destination(p)) begin
+      if (lsu_issue_busy_i && (32'(drain_n) > d) && has_destination(p)) begin
         lsu_stall_o = lsu_stall_o
                    || (lsu_used_i[0] && row_pending(lsu_raddr_d_i, first, last, front))
                    || (lsu_used_i[1] && row_pending(lsu_raddr_e_i, first, last, front));
@@ -168,30 +172,21 @@ module vec_scoreboard
     end
   end
 
-  logic unused;
-  assign unused = lsu_drain_busy_i;   // the queue's own count says the same
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       seq_ins_q   <= '0;
       lsu_ins_q   <= '0;
       seq_tag_q   <= '0;
       lsu_tag_q   <= '0;
-      drain_rd_q  <= '0;
-      drain_wr_q  <= '0;
-      drain_n_q   <= '0;
       for (int unsigned d = 0; d < Drains; d++) begin
         drain_ins_q[d] <= '0;
         drain_tag_q[d] <= '0;
       end
     end else begin
-      if (lsu_to_drain_i) begin
-        drain_ins_q[drain_wr_q] <= lsu_ins_q;
-        drain_tag_q[drain_wr_q] <= lsu_tag_q;
-        drain_wr_q <= drain_slot(drain_wr_q, 1);
+      if (lsu_to_drain_i) begin   // into the LSU's next free entry
+        drain_ins_q[drain_slot(drain_rd, 32'(drain_n))] <= lsu_ins_q;
+        drain_tag_q[drain_slot(drain_rd, 32'(drain_n))] <= lsu_tag_q;
       end
-      if (lsu_done_i && lsu_done_drain_i) drain_rd_q <= drain_slot(drain_rd_q, 1);
-      drain_n_q <= drain_n_q + (DW + 1)'(lsu_to_drain_i) - (DW + 1)'(lsu_done_i && lsu_done_drain_i);
       if (dispatch_i && head_lsu_i) begin
         lsu_ins_q <= head_i;
         lsu_tag_q <= dispatch_tag_i;

@@ -173,7 +173,10 @@ module vec_unit
 
   logic            dispatch;   // the queue head starts this cycle
   logic [TagW-1:0] seq_tag, lsu_done_tag, rob_head, rob_tail;
-  logic   lsu_issue_busy, lsu_drain_busy, lsu_to_drain, lsu_done_drain;
+  logic   lsu_issue_busy, lsu_to_drain, lsu_done_drain;
+  localparam int unsigned DrainW = (Drains > 1) ? $clog2(Drains) : 1;
+  logic [DrainW-1:0] lsu_drain_rd;   // the LSU's drain queue: oldest entry, entries
+  logic [DrainW:0]   lsu_drain_n;
   logic [RowW:0] lsu_drain_front;
 
   logic   seq_ready, seq_busy, seq_done, seq_stall;
@@ -232,7 +235,8 @@ module vec_unit
     .stall_i         (lsu_stall),
     .busy_o          (lsu_busy),
     .req_busy_o      (lsu_issue_busy),
-    .drain_busy_o    (lsu_drain_busy),
+    .drain_rd_o      (lsu_drain_rd),
+    .drain_n_o       (lsu_drain_n),
     .to_drain_o      (lsu_to_drain),
     .done_o          (lsu_done),
     .done_drain_o    (lsu_done_drain),
@@ -316,7 +320,8 @@ module vec_unit
     .seq_raddr_c_i     (seq_raddr_c),
     .seq_front_i       (seq_front),
     .lsu_issue_busy_i  (lsu_issue_busy),
-    .lsu_drain_busy_i  (lsu_drain_busy),
+    .lsu_drain_rd_i    (lsu_drain_rd),
+    .lsu_drain_n_i     (lsu_drain_n),
     .lsu_done_i        (lsu_done),
     .lsu_done_drain_i  (lsu_done_drain),
     .lsu_to_drain_i    (lsu_to_drain),
