@@ -238,6 +238,21 @@ def is_mul_add(op) -> bool:
     return {add.operands[0], add.operands[1]} == {args[2], mul.results[0]}
 
 
+def fill_before(op, out):
+    """The fill (``is_fill``) of ``out`` directly before ``op`` in its block (an
+    accumulator's init), or None."""
+    previous = None
+    for other in op.operation.block.operations:
+        other = other.operation
+        if other == op.operation:
+            break
+        if other.name != "llvm.inline_asm":  # a barrier (rvv.memory_barriers) moves nothing
+            previous = other
+    if previous is None or previous.operands[-1] != out or not is_fill(previous):
+        return None
+    return previous
+
+
 def is_fill(op) -> bool:
     """A ``linalg.fill``, named or generalized: one scalar input, yielded as it is."""
 

@@ -808,3 +808,97 @@ def test_power_of_two_strides_pack_elements_into_beats(eew, stride, per_beat):
         for _ in range(3)
     ]
     run_and_compare(SMALL, random_vrf(rng, SMALL.vlen), mem, issues, [(MEM_BASE, 512)])
+
+
+def _index_vrf(vlen: int, reg: int, indices: list[int], ieew: int, rng: random.Random) -> bytes:
+    vrf = bytearray(random_vrf(rng, vlen))
+    at = reg * vlen // 8
+    for k, ix in enumerate(indices):
+        vrf[at + k * ieew // 8 : at + (k + 1) * ieew // 8] = ix.to_bytes(ieew // 8, "little")
+    return bytes(vrf)
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize(
+    ("name", "eew"),
+    [
+        ("equal per row", 32),
+        ("contiguous", 32),
+        ("shuffled in a block", 32),
+        ("a block apart", 32),
+        ("equal per row", 8),
+    ],
+)
+def test_indexed_accesses_gather_elements_of_one_block(name, eew):
+    """An indexed access moves in one beat the consecutive elements of a VRF row whose
+    addresses lie in one aligned MemW-bit block, each at its own offset (t1-small: 8-byte
+    beats, rows of 8 bytes): a row of equal indices is one beat, indices a block apart
+    one beat each. Loads and stores (ordered and unordered, masked or not, repeated
+    addresses: the later element's bytes win) agree with the model."""
+    eb = eew // 8
+    vt = rvv.vtype(eew, 1)
+    vl = rvv.vlmax(SMALL.vlen, eew, 1)
+    per_row = SMALL.dlen // eew
+    block = SMALL.memw // 8
+    pattern = {
+        "equal per row": lambda k: (k // per_row) * block,
+        "contiguous": lambda k: k * eb,
+        "shuffled in a block": lambda k: (k // per_row) * block + ((k % per_row) ^ 1) * eb,
+        "a block apart": lambda k: k * block,
+    }[name]
+    indices = [pattern(k) for k in range(vl)]
+    beats = vl if name == "a block apart" else vl // per_row
+    rng = random.Random(f"gather-{name}-{eew}")
+    vrf = _index_vrf(SMALL.vlen, 8, indices, eew, rng)
+    base = MEM_BASE + 64
+    mem = {MEM_BASE: bytes(rng.getrandbits(8) for _ in range(MEM_SIZE))}
+    exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)
+    load = Issue(rvv.vmem(False, eew, 4, 10, mop=1, lumop=8), rs1=base, vtype=vt, vl=vl)
+    res = harness.run(exe, SMALL.vlen, SMALL.dlen, vrf, mem, [load], [], trace=True)
+    assert len([ln for ln in res.trace if " reqr" in ln]) == beats
+    store = Issue(rvv.vmem(True, eew, 4, 10, mop=3, lumop=8), rs1=base, vtype=vt, vl=vl)
+    res = harness.run(exe, SMALL.vlen, SMALL.dlen, vrf, mem, [store], [], trace=True)
+    assert len([ln for ln in res.trace if " reqw" in ln]) == beats
+    issues = [
+        Issue(
+            rvv.vmem(store, eew, 4, 10, mop=rng.choice([1, 3]), lumop=8, vm=vm),
+            rs1=base + block * rng.randrange(4),
+            vtype=vt,
+            vl=rng.randrange(1, vl + 1),
+            vstart=rng.choice([0, 0, 1, 3]),
+        )
+        for store in (False, True, False)
+        for vm in (1, 0)
+        for _ in range(3)
+    ]
+    run_and_compare(SMALL, vrf, mem, issues, [(MEM_BASE, 512)])
+
+
+@pytest.mark.rtl
+@pytest.mark.parametrize("dependent", [False, True])
+def test_indexed_check_waits_only_for_its_index_register(dependent):
+    """The fault check of an indexed access reads its index register group: it waits for
+    an older instruction that writes that group (so what it checks is final), and for
+    nothing else. Behind a long vfadd.vv (LMUL 8) into v16-v23, a gather indexed by v8
+    issues its first request while the vfadd still runs; indexed by v16 it waits for
+    the vfadd's completion. Both agree with the model."""
+    vt8, vt1 = rvv.vtype(32, 8), rvv.vtype(32, 1)
+    vl8, vl1 = rvv.vlmax(SMALL.vlen, 32, 8), rvv.vlmax(SMALL.vlen, 32, 1)
+    index_reg = 16 if dependent else 8
+    issues = [
+        Issue(rvv.opv(0x00, rvv.IVV, 16, 24, 24), vtype=vt8, vl=vl8),  # vadd.vv v16, v24, v24
+        Issue(rvv.vmem(False, 32, 1, 10, mop=1, lumop=index_reg), rs1=MEM_BASE, vtype=vt1, vl=vl1),
+    ]
+    vrf = bytearray(32 * SMALL.vlen // 8)
+    for r in (8, 24):  # small aligned indices (v24 + v24 too)
+        at = r * SMALL.vlen // 8
+        for k in range(vl1):
+            vrf[at + 4 * k : at + 4 * k + 4] = (4 * k).to_bytes(4, "little")
+    mem = {MEM_BASE: bytes(range(256)) * (MEM_SIZE // 256)}
+    exe = harness.build(SMALL.vlen, SMALL.dlen, SMALL.memw)
+    res = harness.run(exe, SMALL.vlen, SMALL.dlen, bytes(vrf), mem, issues, [], trace=True)
+    cycle = lambda ln: int(ln.split()[1])  # noqa: E731
+    first_req = min(cycle(ln) for ln in res.trace if " reqr" in ln)
+    add_done = min(cycle(ln) for ln in res.trace if " cmp0" in ln.split() or ln.endswith(" cmp0"))
+    assert (first_req > add_done) == dependent, (first_req, add_done)
+    run_and_compare(SMALL, bytes(vrf), mem, issues, [])

@@ -30,6 +30,7 @@ from torch_mlir import ir
 from torch_mlir.dialects import arith, scf, vector
 
 from compiler.mlir_utils import (
+    fill_before,
     flat_indices,
     flat_view,
     index_constant,
@@ -45,6 +46,8 @@ from compiler.targets import VectorTarget
 
 # Fewest rows a block gathered with indexed loads (a non-power-of-two block) needs.
 MIN_INDEXED_ROWS = 5
+# Most k steps whose B rows batch-rows keeps in registers (one vector each)
+MAX_HELD_K = 8
 
 
 @dataclass(frozen=True)
@@ -91,10 +94,12 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     if c_strides[-1] != 1 or c_strides[-2] != n:  # rows of C must be contiguous
         return None
     if n != 1:
-        # Gathers move one element per memory beat: for N >= 2 the row-segment form
-        # (one unit-stride B row per k, vfmacc.vf) keeps the unit busier per cycle.
-        # Measured on t1-blastoise's RTL: flattened here, bmm 8x8x8 takes 10 616
-        # cycles against 2 246 and the MLP's 10-column layer is 3.9x slower.
+        # For N >= 2 the row-segment form (one unit-stride B row per k, vfmacc.vf)
+        # kept the unit busier per cycle when gathers moved one element per memory
+        # beat (t1-blastoise RTL: flattened here, bmm 8x8x8 took 10 616 cycles
+        # against 2 246, the MLP's 10-column layer 3.9x longer). Gathers now pack a
+        # row's elements of one block into a beat; batched matmuls with one-row
+        # outputs use plan_batch_rows, the rest has not been measured again.
         return None
     vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
     rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
@@ -113,6 +118,18 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     if rows == 1 or (rows & (rows - 1) and rows < MIN_INDEXED_ROWS):
         return None
     return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows, tail)
+
+
+def _loop_nest(extents: tuple[int, ...], body, ivs: tuple = ()) -> None:
+    """scf.for loops over ``extents`` (outermost first) at the insertion point, and
+    ``body(induction variables)`` inside the innermost."""
+    if not extents:
+        body(list(ivs))
+        return
+    loop = scf.ForOp(index_constant(0), index_constant(extents[0]), index_constant(1))
+    with ir.InsertionPoint(loop.body):
+        _loop_nest(extents[1:], body, (*ivs, loop.induction_variable))
+        scf.YieldOp([])
 
 
 def emit_flat_matmul(op, plan: FlatPlan) -> None:
@@ -164,21 +181,117 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
                 vector.StoreOp(kloop.results[0], c_flat, flat_indices(c_flat, c_at))
                 scf.YieldOp([])
 
-        def nest(level: int, ivs: list):
-            """Batch loops, then the row-block loops."""
-            if level < len(plan.batch):
-                loop = scf.ForOp(c0, index_constant(plan.batch[level]), c1)
-                with ir.InsertionPoint(loop.body):
-                    nest(level + 1, [*ivs, loop.induction_variable])
-                    scf.YieldOp([])
-                return
+        def row_blocks(ivs: list):
             full = plan.m - plan.tail
             blocks(ivs, 0, full, plan.rows)
             if plan.tail:
                 blocks(ivs, full, plan.m, plan.tail)
 
-        nest(0, [])
+        _loop_nest(plan.batch, row_blocks)
     op.erase()
+
+
+@dataclass(frozen=True)
+class BatchRowPlan:
+    outer: tuple[int, ...]  # loop extents of the batch dims before the last one
+    batch: int  # extent of the last batch dim
+    block: int  # batches per vector (a divisor of ``batch``)
+    m: int
+    n: int
+    k: int
+
+
+def plan_batch_rows(op, vt: VectorTarget) -> BatchRowPlan | None:
+    """A plan if ``op`` is a batched matmul whose output rows fit one datapath row
+    (N * 32 <= DLEN, N >= 2) over a batch that puts two or more of them in a vector
+    and a K whose B rows stay in registers, else None."""
+
+    if op.name != "linalg.generic" or len(op.operands) != 3 or not is_mul_add(op):
+        return None
+    if any(not isinstance(v.type, ir.MemRefType) for v in op.operands):
+        return None
+    iters = iterator_types(op)
+    nb = len(iters) - 3
+    if nb < 1 or iters[-1] != "reduction" or any(t != "parallel" for t in iters[:-1]):
+        return None
+    batch = list(range(nb))
+    i, j, k = nb, nb + 1, nb + 2
+    if operand_dims(op) != [[*batch, i, k], [*batch, k, j], [*batch, i, j]]:
+        return None
+    shapes = [ir.ShapedType(v.type).shape for v in op.operands]
+    if any(d < 0 for s in shapes for d in s) or any(static_layout(v.type) is None for v in op.operands):
+        return None
+    m, kk, n = shapes[0][-2], shapes[0][-1], shapes[1][-1]
+    bl = shapes[2][nb - 1]
+    if n < 2 or n * 32 > vt.dlen or kk > MAX_HELD_K:
+        return None
+    vlmax = vt.tile_lanes(1)
+    block = max((d for d in range(1, bl + 1) if bl % d == 0 and d * n <= vlmax), default=1)
+    if block < 2:
+        return None
+    return BatchRowPlan(tuple(shapes[2][: nb - 1]), bl, block, m, n, kk)
+
+
+def emit_batch_rows(op, plan: BatchRowPlan) -> None:
+    """Replace ``op`` by loops over outer batches, batch blocks and output rows i: one
+    vector holds row i of ``block`` consecutive batches (element p: batch p / N,
+    column p % N). Per block, B's K rows of those batches are gathered once; per row
+    and k one gather of A[b, i, k] (a run of N equal indices per batch: one memory
+    beat each) and one vector FMA; the row is scattered to C. A fill of C right
+    before becomes the accumulators' start and goes; otherwise they start from a
+    gather of C."""
+
+    a_val, b_val, c_val = op.operands[0], op.operands[1], op.operands[2]
+    f32 = ir.MemRefType(c_val.type).element_type
+    with ir.InsertionPoint(op), op.location:
+        fill = fill_before(op, c_val)
+        a_flat, a_st, a_off = flat_view(a_val)
+        b_flat, b_st, b_off = flat_view(b_val)
+        c_flat, c_st, c_off = flat_view(c_val)
+        c0 = index_constant(0)
+        width = plan.block * plan.n
+        vtype = ir.VectorType.get([width], f32)
+        itype = ir.VectorType.get([width], ir.IntegerType.get_signless(32))
+        mtype = ir.VectorType.get([width], ir.IntegerType.get_signless(1))
+        nb = len(plan.outer) + 1
+        idx_a = index_vector(op, itype, [(p // plan.n) * a_st[nb - 1] for p in range(width)])
+        idx_b = index_vector(op, itype, [(p // plan.n) * b_st[nb - 1] + (p % plan.n) * b_st[-1] for p in range(width)])
+        idx_c = index_vector(op, itype, [(p // plan.n) * c_st[nb - 1] + (p % plan.n) * c_st[-1] for p in range(width)])
+        mask = arith.ConstantOp(mtype, ir.DenseElementsAttr.get_splat(mtype, ir.BoolAttr.get(True))).result
+        zero = arith.ConstantOp(f32, ir.FloatAttr.get(f32, 0.0)).result
+        passthru = vector.BroadcastOp(vtype, zero).result
+        start = None if fill is None else vector.BroadcastOp(vtype, fill.operands[0]).result
+
+        def block_body(ivs: list):
+            loop = scf.ForOp(c0, index_constant(plan.batch), index_constant(plan.block))
+            with ir.InsertionPoint(loop.body):
+                b0 = loop.induction_variable
+                lead = [*ivs, b0]
+                rows_b = []
+                for kk in range(plan.k):
+                    kv = index_constant(kk)
+                    b_at = linear_index(b_off, [*zip(lead, b_st[:nb], strict=True), (kv, b_st[-2])])
+                    rows_b.append(
+                        vector.GatherOp(vtype, b_flat, flat_indices(b_flat, b_at), idx_b, mask, passthru).result
+                    )
+                for row in range(plan.m):
+                    iv = index_constant(row)
+                    c_at = linear_index(c_off, [*zip(lead, c_st[:nb], strict=True), (iv, c_st[-2])])
+                    acc = start
+                    if acc is None:  # C holds values: start from them
+                        acc = vector.GatherOp(vtype, c_flat, flat_indices(c_flat, c_at), idx_c, mask, passthru).result
+                    for kk in range(plan.k):
+                        kv = index_constant(kk)
+                        a_at = linear_index(a_off, [*zip(lead, a_st[:nb], strict=True), (iv, a_st[-2]), (kv, a_st[-1])])
+                        av = vector.GatherOp(vtype, a_flat, flat_indices(a_flat, a_at), idx_a, mask, passthru).result
+                        acc = vector.FMAOp(av, rows_b[kk], acc).result
+                    vector.ScatterOp(None, c_flat, flat_indices(c_flat, c_at), idx_c, mask, acc)
+                scf.YieldOp([])
+
+        _loop_nest(plan.outer, block_body)
+    op.erase()
+    if fill is not None:
+        fill.erase()
 
 
 def flatten_narrow_matmuls(module, vt: VectorTarget) -> list[dict]:
@@ -187,6 +300,21 @@ def flatten_narrow_matmuls(module, vt: VectorTarget) -> list[dict]:
     with module.context:
         ops = [o for o in walk_ops(module.operation) if o.name == "linalg.generic"]
         for op in ops:
+            rows = plan_batch_rows(op, vt)
+            if rows is not None:
+                loc = str(op.location)
+                emit_batch_rows(op, rows)
+                done.append(
+                    {
+                        "loops": [*rows.outer, rows.batch, rows.m, rows.n, rows.k],
+                        "tile_sizes": [*(1 for _ in rows.outer), rows.block, 1, rows.n, rows.k],
+                        "vectorized": True,
+                        "reason": f"batch rows: row i of {rows.block} batches x {rows.n} columns per vector, "
+                        "A and B by block gathers (B's rows held), C by scatter",
+                        "loc": loc,
+                    }
+                )
+                continue
             plan = plan_narrow_matmul(op, vt)
             if plan is None:
                 continue

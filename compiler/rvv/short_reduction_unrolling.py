@@ -31,8 +31,8 @@ from torch_mlir import ir
 from torch_mlir.dialects import linalg, memref
 
 from compiler.mlir_utils import (
+    fill_before,
     identity_layout,
-    is_fill,
     iterator_types,
     operand_dims,
     reads_loop_indices,
@@ -145,7 +145,7 @@ def unroll_reduction(op, steps: int) -> None:
         results = list(amap.results)[:-1] if drop_last else list(amap.results)
         return ir.AffineMapAttr.get(ir.AffineMap.get(n, 0, results))
 
-    fill = _fill_before(op, out)
+    fill = fill_before(op, out)
     with ir.InsertionPoint(op), op.location:
         operands, new_maps, arg_of = [], [], {}  # arg_of[(input index, step or None)] -> new operand index
         for i, value in enumerate(inputs):
@@ -203,20 +203,6 @@ def unroll_reduction(op, steps: int) -> None:
     op.erase()
     if fill is not None:
         fill.erase()
-
-
-def _fill_before(op, out):
-    """The ``linalg.fill`` of ``out`` directly before ``op`` (a reduction's init), or None."""
-    previous = None
-    for other in op.parent.regions[0].blocks[0].operations:
-        other = other.operation
-        if other == op:
-            break
-        if other.name != "llvm.inline_asm":  # a barrier (rvv.memory_barriers) moves nothing
-            previous = other
-    if previous is None or previous.operands[-1] != out or not is_fill(previous):
-        return None
-    return previous
 
 
 def unroll_short_reductions(module, vt: VectorTarget) -> int:

@@ -7,8 +7,12 @@
 // stride is a power of two from EEW up to below MemW/8 bytes are packed too: one
 // beat carries every element of the current row in the same aligned beat, at
 // `stride` bytes apart in memory and packed in the row (a stride-2 pooling read
-// moves MemW/64 fp32 elements per beat). Other strided, indexed and segment
-// accesses move one element per beat. Up to Outstanding requests are in flight; their bookkeeping
+// moves MemW/64 fp32 elements per beat). Indexed non-segment accesses are
+// gathered: one beat carries the consecutive elements of the current row whose
+// addresses fall in the aligned block of the first one's, each at its own offset
+// (a row of equal indices is one beat; stores: a later element wins a byte two
+// elements write, as in element order). Other strided and segment accesses move
+// one element per beat. Up to Outstanding requests are in flight; their bookkeeping
 // (target row, byte shift, byte enables) waits in a FIFO for the in-order
 // responses, which are written into the VRF with per-byte enables, so masked-off,
 // prestart and tail elements stay undisturbed. Every request (store too) gets one
@@ -161,14 +165,46 @@ module vec_lsu
          && (ins_q.rs2 >= eb) && (ins_q.rs2 < 32'(MB));
   end
 
+  // gathered indexed beat: the elements of the row (and of the index row read this
+  // cycle) from i_q on whose addresses lie in element i_q's aligned block
+  logic gx;
+  assign gx = (u.lsmode == LS_INDEXED) && (u.nf == 3'd0) && !sp;
+  // byte offset in the beat of element t of a packed or gathered beat
+  logic [MBLg-1:0] eoff [MaxElems];
+  logic [31:0]     gx_n;   // elements of the gathered run
+  always_comb begin
+    logic [31:0] ioff, n_idx, a;
+    logic        stop, act;
+    ioff = ibytes & (RB - 1);
+    n_idx = (RB - ioff) >> u.ieew;
+    gx_n = 32'd1;
+    stop = 1'b0;
+    a    = '0;
+    act  = 1'b0;
+    for (int unsigned t = 0; t < MaxElems; t++) begin
+      eoff[t] = MBLg'(off + (32'(t) << slg));
+      if (gx) begin   // gated: the other accesses leave this loop idle
+        a = ins_q.rs1 + index_value(32'(rdata_b_i >> (8 * (ioff + (32'(t) << u.ieew)))), u.ieew);
+        eoff[t] = MBLg'(a);
+        act = u.vm || ((i_q + 32'(t) < VLEN) && v0_i[(i_q + 32'(t)) % VLEN]);
+        if (t > 0 && !stop) begin
+          // element i_q masked off: alone (its index names no block)
+          if (32'(t) >= n_idx || !(u.vm || v0_i[i_q % VLEN])
+              || (act && ((a ^ addr) & ~32'(MB - 1)) != '0)) stop = 1'b1;
+          else gx_n = 32'(t) + 32'd1;
+        end
+      end
+    end
+  end
+
   always_comb begin
     logic [31:0] n_beat, n_row, n_left;
     n_beat = (MB - off) >> u.eew;
     n_row  = (RB - rowoff) >> u.eew;
     n_left = evl_q - i_q;
     nel    = 32'd1;
-    if (pk) begin   // elements at off + t*stride < MemW/8
-      nel = (MB - off + ins_q.rs2 - 32'd1) >> slg;
+    if (pk || gx) begin   // packed: elements at off + t*stride < MemW/8
+      nel = pk ? (MB - off + ins_q.rs2 - 32'd1) >> slg : gx_n;
       if (n_row < nel) nel = n_row;
       if (n_left < nel) nel = n_left;
     end
@@ -217,8 +253,8 @@ module vec_lsu
     logic [RBLg:0]   rowoff;
     logic [MBLg:0]   off;
     logic [RB-1:0]   be;      // row byte enables (already shifted to rowoff)
-    logic            pk;      // packed strided beat: elements 2^slg bytes apart in memory
-    logic [4:0]      slg;
+    logic            pk;      // packed strided or gathered beat: element t at byte eoff[t]
+    logic [MaxElems-1:0][MBLg-1:0] eoff;
     logic [1:0]      eew;
   } meta_t;
 
@@ -241,16 +277,17 @@ module vec_lsu
   logic [DLEN-1:0] sd;   // store data, element i in the low bytes
   assign sd = rdata_a_i >> (8 * rowoff);
 
-  // packed strided beat: element t (row bytes t*EEW...) at byte off + t*stride
+  // packed strided or gathered beat: element t (row bytes t*EEW...) at byte eoff[t];
+  // in element order, so a later element wins a byte two of them write
   logic [MB-1:0]   pk_be;
   logic [MemW-1:0] pk_wdata;
   always_comb begin
     logic [31:0] mb, rb;
     pk_be    = '0;
     pk_wdata = '0;
-    for (int unsigned t = 0; t < MB; t++) begin
+    for (int unsigned t = 0; t < MaxElems; t++) begin
       for (int unsigned bb = 0; bb < 4; bb++) begin
-        mb = off + (32'(t) << slg) + 32'(bb);
+        mb = 32'(eoff[t]) + 32'(bb);
         rb = 32'(t) * eb + 32'(bb);
         if (32'(bb) < eb && mb < 32'(MB) && rb < 32'(RB) && act_bytes[rb[RBLg-1:0]]) begin
           pk_be[mb[MBLg-1:0]] = 1'b1;
@@ -265,7 +302,7 @@ module vec_lsu
     mem_req_we_o    = (u.cls == VC_STORE);
     mem_req_be_o    = MB'(act_bytes) << off;
     mem_req_wdata_o = MemW'(sd) << (8 * off);
-    if (pk) begin
+    if (pk || gx) begin
       mem_req_be_o    = pk_be;
       mem_req_wdata_o = pk_wdata;
     end
@@ -274,8 +311,8 @@ module vec_lsu
     push_meta.rowoff = (RBLg + 1)'(rowoff);
     push_meta.off    = (MBLg + 1)'(off);
     push_meta.be     = row_be;
-    push_meta.pk     = pk;
-    push_meta.slg    = slg;
+    push_meta.pk     = pk || gx;
+    for (int unsigned t = 0; t < MaxElems; t++) push_meta.eoff[t] = eoff[t];
     push_meta.eew    = u.eew;
   end
 
@@ -326,14 +363,14 @@ module vec_lsu
   meta_t head, own_head;   // oldest beat; oldest beat of the issuing instruction
   assign head     = fifo_q[rp_q];
 
-  // a packed strided response: element t from byte off + t*stride, packed in the row
+  // a packed strided or gathered response: element t from byte eoff[t], packed in the row
   logic [DLEN-1:0] pk_rsp;
   always_comb begin
     logic [31:0] mb, rb;
     pk_rsp = '0;
-    for (int unsigned t = 0; t < MB; t++) begin
+    for (int unsigned t = 0; t < MaxElems; t++) begin
       for (int unsigned bb = 0; bb < 4; bb++) begin
-        mb = 32'(head.off) + (32'(t) << head.slg) + 32'(bb);
+        mb = 32'(head.eoff[t]) + 32'(bb);
         rb = (32'(t) << head.eew) + 32'(bb);
         if (32'(bb) < (32'd1 << head.eew) && mb < 32'(MB) && rb < 32'(RB))
           pk_rsp[8 * rb[RBLg-1:0] +: 8] = mem_rsp_rdata_i[8 * mb[MBLg-1:0] +: 8];

@@ -14,11 +14,16 @@
 //     elements before it, and the fields < f of segment i, are written).
 // Fast path, answered in the request cycle: unit-stride and strided accesses
 // (masked or not) whose whole address range [first, last] lies in one region with
-// base and stride aligned to EEW cannot fault. Everything else (indexed, region
-// crossings, misalignment) holds the handshake (hold_o) and walks the elements
-// one (element, field) per cycle, indexed accesses without segments one index row
-// per cycle; masked and indexed accesses first wait until the unit is idle, so v0
-// and the index register are final.
+// base and stride aligned to EEW cannot fault; nor can an indexed access without
+// segments whose indices all lie in one register and are final (no older
+// instruction writes it) with every active element aligned and in a region: all
+// of them are checked at once, from the whole register. Everything else (other
+// indexed accesses, region crossings, misalignment, any fault) holds the
+// handshake (hold_o) and walks the elements one (element, field) per cycle,
+// indexed accesses without segments one index row per cycle. Masked and indexed
+// checks first wait until no older instruction (queued or running) writes v0 or
+// the index register group, so what they read is final (they run beside the
+// older instructions, on their own VRF read port).
 module vec_memcheck
   import cosim_pkg::*;
   import vec_pkg::*;
@@ -30,9 +35,7 @@ module vec_memcheck
   parameter logic [31:0] Mem1Base = 32'h4000_0000,
   parameter logic [32:0] Mem1Size = 33'h0_8000_0000,
   parameter logic [31:0] Mem2Base = 32'hC000_0000,
-  parameter logic [32:0] Mem2Size = 33'h0_0100_0000,
-  localparam int unsigned Rows = 32 * VLEN / DLEN,
-  localparam int unsigned RowW = $clog2(Rows)
+  parameter logic [32:0] Mem2Size = 33'h0_0100_0000
 ) (
   input  logic            clk_i,      // in: clock (the unit's gated clock)
   input  logic            rst_ni,     // in: asynchronous reset, active low
@@ -41,20 +44,19 @@ module vec_memcheck
   input  logic            fire_i,     // in: ... and accepted this cycle
   input  cop_req_t        req_i,      // in: its request (encoding, rs1/rs2, vl, vstart)
   input  vuop_t           uop_i,      // in: its decoded form (EEW, mode, fields, mask)
-  input  logic            idle_i,     // in: nothing queued or executing in the unit
+  input  logic            final_i,    // in: no older instruction writes v0 (masked) or the index group (indexed)
   // register file, read while walking
   input  logic [VLEN-1:0] v0_i,       // in: v0 as a whole (the mask)
-  output logic [RowW-1:0] raddr_o,    // out: index register row (while walking)
-  input  logic [DLEN-1:0] rdata_i,    // in: that row
+  output logic [4:0]      rreg_o,     // out: index register (vs2; while walking, the walk's)
+  input  logic [VLEN-1:0] rdata_i,    // in: that register
   // the answer
-  output logic            walking_o,  // out: raddr_o is in use
+  output logic            walking_o,  // out: the walk is on
   output logic            hold_o,     // out: keep the handshake waiting (check not finished)
   output cop_ack_t        ack_o       // out: the answer (fault / ff trim), valid with fire_i
 );
 
   localparam int unsigned RB    = DLEN / 8;
   localparam int unsigned RBLg  = $clog2(RB);
-  localparam int unsigned RprLg = $clog2(VLEN / DLEN);
 
   typedef enum logic [1:0] {StIdle, StWalk, StDone} state_e;
   state_e state_q, state_d;
@@ -94,7 +96,7 @@ module vec_memcheck
   // ---------------------------------------------------------------------------
   // Fast path: unit-stride and strided ranges (the mask only removes elements)
   // ---------------------------------------------------------------------------
-  logic fast_ok;
+  logic fast_ok, idx_ok;
   always_comb begin
     logic signed [63:0] base, stride, first, last, lo, hi;
     logic               aligned;
@@ -114,7 +116,28 @@ module vec_memcheck
     lo = (first < last) ? first : last;
     hi = ((first < last) ? last : first) + 64'(nfl) * 64'(eb);
     if (req_i.vstart >= evl) fast_ok = 1'b1;   // no element executes
-    else fast_ok = (uop_i.lsmode != LS_INDEXED) && aligned && in_region(lo, hi);
+    else fast_ok = ((uop_i.lsmode != LS_INDEXED) && aligned && in_region(lo, hi)) || idx_ok;
+  end
+
+  // Indexed, no segments, every index in register vs2, final: all elements at once
+  localparam int unsigned MaxIdx = VLEN / 8;
+  always_comb begin
+    idx_ok = 1'b0;
+    if (state_q == StIdle && check_i && uop_i.lsmode == LS_INDEXED && uop_i.nf == 3'd0 && final_i
+        && (evl << uop_i.ieew) <= VLEN / 8) begin   // gated: other cycles skip the loop
+      idx_ok = 1'b1;
+      for (int unsigned k = 0; k < MaxIdx; k++) begin
+        logic [31:0] iv, a;
+        unique case (uop_i.ieew)
+          2'd0:    iv = {24'b0, rdata_i[k * 8 +: 8]};
+          2'd1:    iv = (k < VLEN / 16) ? {16'b0, rdata_i[(k % (VLEN / 16)) * 16 +: 16]} : '0;
+          default: iv = (k < VLEN / 32) ? rdata_i[(k % (VLEN / 32)) * 32 +: 32] : '0;
+        endcase
+        a = req_i.rs1[31:0] + iv;
+        if (32'(k) >= req_i.vstart && 32'(k) < evl && (!masked || v0_i[k])
+            && ((a & (eb - 32'd1)) != '0 || !in_region(64'(a), 64'(a) + 64'(eb)))) idx_ok = 1'b0;
+      end
+    end
   end
 
   // ---------------------------------------------------------------------------
@@ -123,8 +146,11 @@ module vec_memcheck
   logic [31:0] ieb, ibytes, idx, addr;
   assign ieb     = 32'd1 << uop_i.ieew;
   assign ibytes  = i_q * ieb;
-  assign raddr_o = RowW'((32'(uop_i.vs2) << RprLg) + (ibytes >> RBLg));
-  assign idx  = index_value(32'(rdata_i >> (8 * (ibytes & (RB - 1)))), uop_i.ieew);
+  assign rreg_o  = (state_q == StWalk) ? 5'(32'(uop_i.vs2) + (ibytes >> ($clog2(VLEN) - 3))) : uop_i.vs2;
+  // the walk's index row
+  logic [DLEN-1:0] row;
+  assign row  = DLEN'(rdata_i >> (DLEN * ((ibytes >> RBLg) & ((VLEN / DLEN) - 1))));
+  assign idx  = index_value(32'(row >> (8 * (ibytes & (RB - 1)))), uop_i.ieew);
   // the address as the LSU computes it (the same function)
   assign addr = elem_addr(uop_i.lsmode, req_i.rs1[31:0], req_i.rs2[31:0], idx, i_q, f_q, uop_i.nf, eb);
 
@@ -132,9 +158,6 @@ module vec_memcheck
   assign active  = !masked || ((i_q < VLEN) && v0_i[i_q[$clog2(VLEN)-1:0]]);
   assign misal   = (addr & (eb - 32'd1)) != '0;
   assign outside = !in_region(64'(addr), 64'(addr) + 64'(eb));
-
-  logic need_idle;
-  assign need_idle = masked || (uop_i.lsmode == LS_INDEXED);
 
   // Indexed, no segments: every index of the current row in one cycle (the first
   // faulting active element wins)
@@ -154,7 +177,7 @@ module vec_memcheck
         j = i_q + 32'(k);
         if (!row_hit && 32'(k) < row_left && j < evl
             && (!masked || (j < VLEN && v0_i[j[$clog2(VLEN)-1:0]]))) begin
-          raw = 32'(rdata_i >> (8 * ((ibytes & (RB - 1)) + 32'(k) * ieb)));
+          raw = 32'(row >> (8 * ((ibytes & (RB - 1)) + 32'(k) * ieb)));
           unique case (uop_i.ieew)
             2'd0:    iv = {24'b0, raw[7:0]};
             2'd1:    iv = {16'b0, raw[15:0]};
@@ -179,7 +202,7 @@ module vec_memcheck
     res_d = res_q;
     unique case (state_q)
       StIdle: begin
-        if (check_i && !fast_ok && (!need_idle || idle_i)) begin
+        if (check_i && !fast_ok && final_i) begin
           state_d  = StWalk;
           i_d   = req_i.vstart;
           f_d   = '0;

@@ -312,6 +312,14 @@ package vec_pkg;
     return (e > 6'd32) ? 6'd32 : e;
   endfunction
 
+  // registers [first, end) as a mask (bit r: vr)
+  function automatic logic [31:0] register_range(logic [5:0] first, logic [5:0] end_);
+    logic [32:0] below_end, below_first;
+    below_end   = (33'd1 << end_) - 33'd1;
+    below_first = (33'd1 << first) - 33'd1;
+    return 32'(below_end & ~below_first);
+  endfunction
+
   // does [a, a+an) overlap [lo, hi)?
   function automatic logic ranges_overlap(logic [5:0] a, logic [5:0] an, logic [5:0] lo, logic [5:0] hi);
     return (a < hi) && (lo < a + an);

@@ -38,7 +38,8 @@ module vec_rob
   output logic            cmp_valid_o,         // out: the head entry completes this cycle
   output cop_cmp_t        cmp_o,               // out: its completion record
   output logic            empty_o,             // out: no instruction in flight
-  output logic            memory_pending_o     // out: a load or store is in flight
+  output logic            memory_pending_o,    // out: a load or store is in flight
+  output logic [31:0]     writes_o             // out: registers an entry in flight writes (bit r: vr)
 );
 
   logic [RobDepth-1:0] valid_q, finished_q, memory_q, destination_q, xwrite_q, fwrite_q, vxsat_q;
@@ -60,6 +61,14 @@ module vec_rob
   assign tail_o        = tail_q;
   assign empty_o       = (count_q == '0);
   assign memory_pending_o = |(valid_q & memory_q);
+
+  // for the memory checker: an index register or v0 is final when no entry writes it
+  always_comb begin
+    writes_o = '0;
+    for (int unsigned j = 0; j < RobDepth; j++) begin
+      if (valid_q[j] && destination_q[j]) writes_o = writes_o | register_range(first_q[j], end_q[j]);
+    end
+  end
 
   // WAW: an older destination not completed yet (the commit trace reads a
   // destination one cycle after its completion, so no younger write may land first)

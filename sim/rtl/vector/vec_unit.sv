@@ -134,10 +134,11 @@ module vec_unit
 
   // Memory instructions are checked for faults before they are accepted
   logic            check_hold, check_walking;
-  logic [RowW-1:0] check_raddr;
+  logic [4:0]      check_rreg;
   logic [VLEN-1:0] v0;
   logic [DLEN-1:0] rdata_e;
-  logic            idle;
+  logic [VLEN-1:0] rdata_f;
+  logic            idle, check_final;
   vec_memcheck #(
     .VLEN(VLEN), .DLEN(DLEN),
     .Mem0Base(Mem0Base), .Mem0Size(Mem0Size), .Mem1Base(Mem1Base), .Mem1Size(Mem1Size),
@@ -148,10 +149,10 @@ module vec_unit
     .fire_i    (iq_push),
     .req_i     (cop_req_i),
     .uop_i     (decoded_uop),
-    .idle_i    (idle),
+    .final_i   (check_final),
     .v0_i      (v0),
-    .raddr_o   (check_raddr),
-    .rdata_i   (rdata_e),
+    .rreg_o    (check_rreg),
+    .rdata_i   (rdata_f),
     .walking_o (check_walking),
     .hold_o    (check_hold),
     .ack_o     (cop_ack_o)
@@ -268,6 +269,7 @@ module vec_unit
   // Reorder buffer (vec_rob.sv): in-order completions, the WAW answer
   // ---------------------------------------------------------------------------
   logic            rob_room, rob_empty, rob_has_mem, destination_busy;
+  logic [31:0]     rob_writes;
   logic            head_destination;
   logic [5:0]      head_first, head_end;
   assign head_destination = has_destination(head);
@@ -296,7 +298,8 @@ module vec_unit
     .cmp_valid_o         (cop_cmp_valid_o),
     .cmp_o               (cop_cmp_o),
     .empty_o             (rob_empty),
-    .memory_pending_o    (rob_has_mem)
+    .memory_pending_o    (rob_has_mem),
+    .writes_o            (rob_writes)
   );
 
   // ---------------------------------------------------------------------------
@@ -388,8 +391,10 @@ module vec_unit
     .rdata_c_o (rdata_c),
     .raddr_d_i (port_d_raddr),
     .rdata_d_o (rdata_d),
-    .raddr_e_i ((check_walking && idle) ? check_raddr : lsu_raddr_e),   // indices: the checker reads them while idle
+    .raddr_e_i (lsu_raddr_e),
     .rdata_e_o (rdata_e),
+    .rreg_f_i  (check_rreg),
+    .rdata_f_o (rdata_f),
     .v0_o      (v0),
     .we0_i     (seq_we),
     .waddr0_i  (seq_waddr),
@@ -400,6 +405,25 @@ module vec_unit
     .wdata1_i  (port1_wdata),
     .wbe1_i    (port1_wbe)
   );
+
+  // The checker's walk reads v0 (masked accesses) and the index group (indexed
+  // ones): final once no queued or running instruction writes them
+  logic [31:0] iq_writes, check_reads;
+  always_comb begin
+    iq_writes = '0;
+    for (int unsigned q = 0; q < IqDepth; q++) begin
+      vinsn_t x;
+      x = iq_q[IqPtrW'(iq_read_q + IqPtrW'(q))];
+      if ((IqPtrW + 1)'(q) < iq_count_q && has_destination(x))
+        iq_writes = iq_writes | register_range(6'(x.uop.vd), destination_end(x));
+    end
+    check_reads = '0;
+    if (!decoded_uop.vm) check_reads[0] = 1'b1;
+    if (decoded_uop.lsmode == LS_INDEXED)
+      check_reads = check_reads | register_range(6'(decoded_uop.vs2), 6'(decoded_uop.vs2)
+                                     + emul_regs(decoded_uop.ieew, decoded_sew, cop_req_i.vtype[2:0]));
+  end
+  assign check_final = ((iq_writes | rob_writes) & check_reads) == '0;
 
   // ---------------------------------------------------------------------------
   // Status

@@ -1,7 +1,8 @@
 // Vector register file: 32 registers of VLEN bits, stored as rows of DLEN bits
 // (register r occupies rows r*VLEN/DLEN .. (r+1)*VLEN/DLEN-1, so a register group
-// is a contiguous run of rows). Five combinational row read ports (a/b/c for the
-// arithmetic sequencer, d/e for the load/store unit), the whole of v0 for masks,
+// is a contiguous run of rows). Six combinational row read ports (a/b/c for the
+// arithmetic sequencer, d/e for the load/store unit), one whole-register read port
+// (the memory checker's indices), the whole of v0 for masks,
 // and two row write ports (0: sequencer, 1: load/store unit) with per-bit enables:
 // bits not enabled (masked-off, prestart and tail elements) keep their value,
 // which is how the unit leaves agnostic elements undisturbed. The scoreboard
@@ -24,8 +25,10 @@ module vec_vrf #(
   output logic [DLEN-1:0] rdata_c_o,  // out: that row
   input  logic [RowW-1:0] raddr_d_i,  // in: row of read port d (LSU store data, or the debug port)
   output logic [DLEN-1:0] rdata_d_o,  // out: that row
-  input  logic [RowW-1:0] raddr_e_i,  // in: row of read port e (LSU or memory checker: indices)
+  input  logic [RowW-1:0] raddr_e_i,  // in: row of read port e (LSU: indices)
   output logic [DLEN-1:0] rdata_e_o,  // out: that row
+  input  logic [4:0]      rreg_f_i,   // in: register of read port f (memory checker: indices)
+  output logic [VLEN-1:0] rdata_f_o,  // out: that register, all its rows
   output logic [VLEN-1:0] v0_o,       // out: v0 as a whole (mask, carries)
   // write ports: bits enabled in wbe are written at the clock edge
   input  logic            we0_i,      // in: write port 0 (sequencer) writes this cycle
@@ -65,7 +68,10 @@ module vec_vrf #(
   assign rdata_e_o = mem_q[raddr_e_i];
 
   always_comb begin
-    for (int unsigned r = 0; r < RowsPerReg; r++) v0_o[r*DLEN +: DLEN] = mem_q[r];
+    for (int unsigned r = 0; r < RowsPerReg; r++) begin
+      v0_o[r*DLEN +: DLEN]      = mem_q[r];
+      rdata_f_o[r*DLEN +: DLEN] = mem_q[RowW'(32'(rreg_f_i) * RowsPerReg + r)];
+    end
   end
 
 endmodule
