@@ -17,9 +17,13 @@ as for a matrix-vector product): two vector loads and one ``vfmacc.vv`` per k,
 and no scalar FMA operand. R is the largest divisor of M with ``R*N`` at most
 VLMAX at LMUL 4 (accumulator, operands and index vectors fit the registers).
 
-Indexed loads move one element per memory beat on our RTL (unit-stride loads a
-whole memory word), so this form is only used where the row-segment form would
-leave the vector unit mostly idle.
+A gather moves, per memory beat, the consecutive elements of a row whose
+addresses lie in one aligned memory word on our RTL (a unit-stride load moves the
+whole word): A's column costs a beat per output row every k, so this form is only
+used where the row-segment form would leave the vector unit mostly idle (N = 1).
+Batch rows (``plan_batch_rows``) put the batch in the vector instead: a batched
+matmul whose output row fits one datapath row, A[b, i, k] for a block of batches
+one gather of N equal indices per batch.
 """
 
 from __future__ import annotations
@@ -98,8 +102,11 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
         # kept the unit busier per cycle when gathers moved one element per memory
         # beat (t1-blastoise RTL: flattened here, bmm 8x8x8 took 10 616 cycles
         # against 2 246, the MLP's 10-column layer 3.9x longer). Gathers now pack a
-        # row's elements of one block into a beat; batched matmuls with one-row
-        # outputs use plan_batch_rows, the rest has not been measured again.
+        # row's elements of one block into a beat, and it still loses: A's column
+        # takes a beat per row every k (forward cycles, t1-blastoise RTL, row form /
+        # flattened: mlp 4 036 / 34 706, linear 670 / 1 449, addmm 1 395 / 2 960,
+        # BERT 474 745 / 524 879). Batched matmuls with one-row outputs use
+        # plan_batch_rows instead.
         return None
     vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
     rows = max((r for r in range(1, m + 1) if m % r == 0 and r * n <= vlmax), default=1)
