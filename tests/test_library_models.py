@@ -1,7 +1,8 @@
 """Models the way model libraries write them (issue 24): non-persistent buffers, int64 ids into embeddings,
 attention masks built and indexed inside forward, scaled_dot_product_attention; a BERT built by HuggingFace
 transformers from a small config (random weights, nothing downloaded) and our torch.nn one, checked against
-PyTorch on Spike. The built-in ``bert`` case also runs in ``nox -s verify`` on the RTL of the default cores."""
+PyTorch on Spike, the transformers one on the t1 RTL too (t1-blastoise in the slow tier). The built-in ``bert``
+case also runs in ``nox -s verify`` on the RTL of the default cores."""
 
 from __future__ import annotations
 
@@ -64,7 +65,15 @@ def test_builtin_bert(soc, tmp_path):
     assert r["outputs"]["out0"]["mismatches"] == 0
 
 
-def test_transformers_bert_from_a_small_config(tmp_path):
+@pytest.mark.parametrize(
+    ("soc", "on"),
+    [
+        ("t1-small", "iss"),
+        pytest.param("t1-small", "rtl", marks=pytest.mark.rtl),
+        pytest.param("t1-blastoise", "rtl", marks=[pytest.mark.rtl, pytest.mark.slow]),
+    ],
+)
+def test_transformers_bert_from_a_small_config(soc, on, tmp_path):
     spec = _write_case(
         tmp_path,
         "from transformers import BertConfig, BertModel\n"
@@ -84,6 +93,6 @@ def test_transformers_bert_from_a_small_config(tmp_path):
         "    mask[0, 12:] = 0\n"
         "    return m, (ids, mask)\n",
     )
-    r = verify(spec, "t1-small", workdir=tmp_path)
+    r = verify(spec, soc, on=on, workdir=tmp_path)
     assert r["status"] == "pass", r.get("message") or r["outputs"]
     assert r["outputs"]["out0"]["mismatches"] == 0
