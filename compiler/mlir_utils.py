@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 from torch_mlir import ir, passmanager
-from torch_mlir.dialects import arith, llvm, memref, vector
+from torch_mlir.dialects import arith, llvm, memref, scf, vector
 
 
 def child_ops(op) -> Iterator:
@@ -357,6 +357,18 @@ def flat_indices(value, lin) -> list:
     """Indices of element ``lin`` (a linear offset, innermost stride 1) of ``value``."""
     rank = ir.MemRefType(value.type).rank
     return [index_constant(0)] * (rank - 1) + [lin]
+
+
+def loop_nest(extents, body, ivs: tuple = ()) -> None:
+    """scf.for loops over ``extents`` (outermost first) at the insertion point, and
+    ``body(induction variables)`` inside the innermost."""
+    if not extents:
+        body(list(ivs))
+        return
+    loop = scf.ForOp(index_constant(0), index_constant(extents[0]), index_constant(1))
+    with ir.InsertionPoint(loop.body):
+        loop_nest(extents[1:], body, (*ivs, loop.induction_variable))
+        scf.YieldOp([])
 
 
 def linear_index(offset: int, terms: list[tuple[object, int]]):

@@ -38,6 +38,7 @@ from compiler.rvv.lane_splats import broadcasts_to_lane_splats
 from compiler.rvv.memory_barriers import barriers_between_ops
 from compiler.rvv.narrow_matmul_flattening import flatten_narrow_matmuls
 from compiler.rvv.register_blocking import unroll_accumulator_loops, unroll_and_jam, unroll_row_loops
+from compiler.rvv.row_gathers import gather_rows
 from compiler.rvv.short_reduction_unrolling import unroll_short_reductions
 from compiler.rvv.strided_gathers import strided_reads_to_gathers, unit_broadcasts_to_splats
 from compiler.rvv.tiling import LOWER_VECTORS_SCRIPT, VECTORIZE_SCRIPT, split_narrow_loops, tile_ops
@@ -283,6 +284,18 @@ def _narrow_matmuls(module, target):
 def _flat_elementwise(module, target):
     entries = flatten_elementwise(module, target.vector)
     return PassResult(len(entries), tuple({"op": f"flatew{n}", "iterators": [], **e} for n, e in enumerate(entries)))
+
+
+@register(
+    "row-gathers",
+    "schedule",
+    "embedding-style gathers as per-row index reads and table-row loads",
+    f"{RVV}.row_gathers",
+    "vlen",
+)
+def _row_gathers(module, target):
+    entries = gather_rows(module, target.vector)
+    return PassResult(len(entries), tuple({"op": f"rowgather{n}", "iterators": [], **e} for n, e in enumerate(entries)))
 
 
 @register(

@@ -42,6 +42,7 @@ from compiler.mlir_utils import (
     is_mul_add,
     iterator_types,
     linear_index,
+    loop_nest,
     operand_dims,
     static_layout,
     walk_ops,
@@ -127,18 +128,6 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
     return FlatPlan(tuple(shapes[2][:nb]), m, n, kk, rows, tail)
 
 
-def _loop_nest(extents: tuple[int, ...], body, ivs: tuple = ()) -> None:
-    """scf.for loops over ``extents`` (outermost first) at the insertion point, and
-    ``body(induction variables)`` inside the innermost."""
-    if not extents:
-        body(list(ivs))
-        return
-    loop = scf.ForOp(index_constant(0), index_constant(extents[0]), index_constant(1))
-    with ir.InsertionPoint(loop.body):
-        _loop_nest(extents[1:], body, (*ivs, loop.induction_variable))
-        scf.YieldOp([])
-
-
 def emit_flat_matmul(op, plan: FlatPlan) -> None:
     """Replace ``op`` by loops over batches and row blocks, each a k loop of two
     constant-index gathers and one vector FMA on a hoisted accumulator (then one
@@ -194,7 +183,7 @@ def emit_flat_matmul(op, plan: FlatPlan) -> None:
             if plan.tail:
                 blocks(ivs, full, plan.m, plan.tail)
 
-        _loop_nest(plan.batch, row_blocks)
+        loop_nest(plan.batch, row_blocks)
     op.erase()
 
 
@@ -295,7 +284,7 @@ def emit_batch_rows(op, plan: BatchRowPlan) -> None:
                     vector.ScatterOp(None, c_flat, flat_indices(c_flat, c_at), idx_c, mask, acc)
                 scf.YieldOp([])
 
-        _loop_nest(plan.outer, block_body)
+        loop_nest(plan.outer, block_body)
     op.erase()
     if fill is not None:
         fill.erase()

@@ -16,6 +16,7 @@ SCHEDULE = (
     "elementwise-collapsing",
     "narrow-matmul-flattening",
     "elementwise-flattening",
+    "row-gathers",
     "narrow-loop-splitting",
     "tiling",
     "vectorization",
