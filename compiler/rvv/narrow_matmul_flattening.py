@@ -106,7 +106,7 @@ def plan_narrow_matmul(op, vt: VectorTarget) -> FlatPlan | None:
         # row's elements of one block into a beat, and it still loses: A's column
         # takes a beat per row every k (forward cycles, t1-blastoise RTL, row form /
         # flattened: mlp 4 036 / 34 706, linear 670 / 1 449, addmm 1 395 / 2 960,
-        # BERT 474 745 / 524 879). Batched matmuls with one-row outputs use
+        # BERT 298 956 / 349 129). Batched matmuls with one-row outputs use
         # plan_batch_rows instead.
         return None
     vlmax = vt.tile_lanes(4)  # accumulator, two operands and two index vectors fit without spills
