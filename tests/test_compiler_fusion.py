@@ -102,7 +102,9 @@ def test_fused_gather_producers_are_erased(tmp_path):
     assert len(gathers) == 1, text
     assert gathers[0].split("linalg.yield")[0].count("cf.assert") == 6
     assert "cosim.unused_before_fusion" not in text
-    result = verify(Case("emb3", lambda: (_Embeddings(), (ids, kinds)), "exact"), "t1-small", on="iss", workdir=tmp_path)
+    result = verify(
+        Case("emb3", lambda: (_Embeddings(), (ids, kinds)), "exact"), "t1-small", on="iss", workdir=tmp_path
+    )
     assert result["status"] == "pass", result
 
 
@@ -113,37 +115,29 @@ def test_a_generic_unused_before_fusion_keeps_its_checks():
 
     from compiler.rewrites.elementwise_fusion import fuse_elementwise
 
-    text = """
+    gather = """
+  %{name} = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel"]}}
+      ins(%ids : tensor<4xi64>) outs(%e : tensor<4xf32>) {{
+  ^bb0(%i: i64, %o: f32):
+    %x = arith.index_cast %i : i64 to index
+    %ok = arith.cmpi slt, %x, %c8 : index
+    cf.assert %ok, "index must be smaller than dim size"
+    %v = tensor.extract %t[%x] : tensor<8xf32>
+    linalg.yield %v : f32
+  }} -> tensor<4xf32>"""
+    text = f"""
 #id = affine_map<(d0) -> (d0)>
-func.func @f(%ids: tensor<4xi64>, %t: tensor<8xf32>) -> tensor<4xf32> {
+func.func @f(%ids: tensor<4xi64>, %t: tensor<8xf32>) -> tensor<4xf32> {{
   %c8 = arith.constant 8 : index
-  %e = tensor.empty() : tensor<4xf32>
-  %dead = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%ids : tensor<4xi64>) outs(%e : tensor<4xf32>) {
-  ^bb0(%i: i64, %o: f32):
-    %x = arith.index_cast %i : i64 to index
-    %ok = arith.cmpi slt, %x, %c8 : index
-    cf.assert %ok, "index must be smaller than dim size"
-    %v = tensor.extract %t[%x] : tensor<8xf32>
-    linalg.yield %v : f32
-  } -> tensor<4xf32>
-  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%ids : tensor<4xi64>) outs(%e : tensor<4xf32>) {
-  ^bb0(%i: i64, %o: f32):
-    %x = arith.index_cast %i : i64 to index
-    %ok = arith.cmpi slt, %x, %c8 : index
-    cf.assert %ok, "index must be smaller than dim size"
-    %v = tensor.extract %t[%x] : tensor<8xf32>
-    linalg.yield %v : f32
-  } -> tensor<4xf32>
-  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%g : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>{gather.format(name="dead")}{gather.format(name="g")}
+  %s = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel"]}}
+      ins(%g : tensor<4xf32>) outs(%e : tensor<4xf32>) {{
   ^bb0(%a: f32, %o: f32):
     %y = arith.addf %a, %a : f32
     linalg.yield %y : f32
-  } -> tensor<4xf32>
+  }} -> tensor<4xf32>
   return %s : tensor<4xf32>
-}
+}}
 """
     with ir.Context():
         module = ir.Module.parse(text)
