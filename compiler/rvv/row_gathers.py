@@ -18,7 +18,7 @@ row is one vector store. W is the innermost extent, or its largest divisor at mo
 Taken only for all-parallel ops with static shapes, an identity-mapped output
 with innermost stride 1, inputs that do not move along L (the ids), a body of
 arith/math ops, ``linalg.index``, ``memref.load`` and ``cf.assert`` that never reads
-the output, and at least one row read.
+the output, and at least one row read from a buffer known not to be the output's.
 """
 
 from __future__ import annotations
@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from torch_mlir import ir
 from torch_mlir.dialects import memref, scf, vector
 
-from compiler.mlir_utils import index_constant, iterator_types, loop_nest, operand_dims, static_layout, walk_ops
+from compiler.mlir_utils import (
+    buffer_root,
+    index_constant,
+    iterator_types,
+    loop_nest,
+    operand_dims,
+    static_layout,
+    walk_ops,
+)
 from compiler.targets import VectorTarget
 
 _BODY_OPS = ("arith.", "math.", "linalg.index", "linalg.yield", "memref.load", "cf.assert")
@@ -108,6 +116,12 @@ def plan_row_gather(op, vt: VectorTarget) -> RowGatherPlan | None:
     if any(static_layout(v.type) is None for v in op.operands[:-1]):
         return None
     if _row_values(op, rank - 1) is None:
+        return None
+    # a table that may be the output's buffer: the scalar loop's element order matters
+    root = buffer_root(out, globals=True)
+    tables = [o.operation.operands[0] for o in op.regions[0].blocks[0].operations if o.operation.name == "memref.load"]
+    roots = [buffer_root(t, globals=True) for t in tables]
+    if root is None or any(r is None or r == root for r in roots):
         return None
     cap = vt.tile_lanes(4)
     width = max((w for w in range(1, min(cap, shape[-1]) + 1) if shape[-1] % w == 0), default=1)
