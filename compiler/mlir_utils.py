@@ -371,6 +371,27 @@ def loop_nest(extents, body, ivs: tuple = ()) -> None:
         scf.YieldOp([])
 
 
+def attributes_of(op) -> dict:
+    """``op``'s attributes by name (to create a copy with other operands or types)."""
+    return {op.attributes[i].name: op.attributes[i].attr for i in range(len(op.attributes))}
+
+
+def splat(width: int, value):
+    """``value`` (a scalar) broadcast to a vector of ``width`` elements."""
+    return vector.BroadcastOp(ir.VectorType.get([width], value.type), value).result
+
+
+def on_vectors(op, width: int, vector_of) -> list:
+    """The scalar body op ``op`` re-emitted on vectors of ``width`` elements at the
+    insertion point (a constant becomes its splat), its operands ``vector_of(v)``;
+    returns the new results."""
+    rtypes = [ir.VectorType.get([width], r.type) for r in op.results]
+    if op.name == "arith.constant":
+        return [splat(width, arith.ConstantOp(op.results[0].type, op.attributes["value"]).result)]
+    operands = [vector_of(v) for v in op.operands]
+    return list(ir.Operation.create(op.name, results=rtypes, operands=operands, attributes=attributes_of(op)).results)
+
+
 def linear_index(offset: int, terms: list[tuple[object, int]]):
     """``offset + sum(iv * stride)`` as index arithmetic (zero strides skipped)."""
     lin = index_constant(offset)

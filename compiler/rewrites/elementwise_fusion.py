@@ -126,13 +126,17 @@ UNUSED_MARK = "cosim.unused_before_fusion"
 _CLONABLE_BODY = ("arith.", "math.", "linalg.index", "linalg.yield", "tensor.extract", "cf.assert")
 
 
+def _results_used(op) -> bool:
+    return any(len(list(r.uses)) for r in op.results)
+
+
 def _fused_producer(op) -> bool:
     """``op`` has lost every use of its results in fusion and its body only computes
     values, reads tensors and checks indices: every former user now holds a copy of
     that body, checks included."""
     if op.name != "linalg.generic" or UNUSED_MARK in op.attributes:
         return False
-    if any(len(list(r.uses)) for r in op.results):
+    if _results_used(op):
         return False
     body = op.regions[0].blocks[0].operations
     return all(o.name.startswith(_CLONABLE_BODY) for o in body)
@@ -166,7 +170,7 @@ def erase_fused_producers(module) -> int:
 def _mark_unused_generics(module) -> None:
     with module.context:
         for op in walk_ops(module.operation):
-            if op.name == "linalg.generic" and not any(len(list(r.uses)) for r in op.results):
+            if op.name == "linalg.generic" and not _results_used(op):
                 op.attributes[UNUSED_MARK] = ir.UnitAttr.get()
 
 

@@ -35,7 +35,9 @@ from compiler.mlir_utils import (
     iterator_types,
     linear_index,
     most_live_values,
+    on_vectors,
     operand_dims,
+    splat,
     static_layout,
     walk_ops,
 )
@@ -221,24 +223,11 @@ def emit_flat(op, tile: FlatTile) -> None:
                     passthru = vector.BroadcastOp(vtype, zero).result
                     values[arg] = vector.GatherOp(vtype, flat, flat_indices(flat, base), pat, mask, passthru).result
             for o in body[:-1]:
-                operands = []
-                for v in o.operands:
-                    if v in values:
-                        operands.append(values[v])
-                    else:  # defined outside the body: a scalar to broadcast
-                        operands.append(vector.BroadcastOp(ir.VectorType.get([tile.width], v.type), v).result)
-                rtypes = [ir.VectorType.get([tile.width], r.type) for r in o.results]
-                if o.name == "arith.constant":
-                    attr = o.attributes["value"]
-                    scalar = arith.ConstantOp(o.results[0].type, attr).result
-                    values[o.results[0]] = vector.BroadcastOp(rtypes[0], scalar).result
-                    continue
-                attrs = {o.attributes[i].name: o.attributes[i].attr for i in range(len(o.attributes))}
-                new = ir.Operation.create(o.name, results=rtypes, operands=operands, attributes=attrs)
-                for r_old, r_new in zip(o.results, new.results, strict=True):
-                    values[r_old] = r_new
+                # an operand defined outside the body: a scalar to broadcast
+                new = on_vectors(o, tile.width, lambda v: values[v] if v in values else splat(tile.width, v))
+                values.update(zip(o.results, new, strict=True))
             y = body[-1].operands[0]
-            result = values[y] if y in values else vector.BroadcastOp(ir.VectorType.get([tile.width], y.type), y).result
+            result = values[y] if y in values else splat(tile.width, y)
             flat, strides, off = views[-1]
             terms = [(ivs[d], strides[d]) for d in range(min(len(ivs), rank))]
             vector.StoreOp(result, flat, flat_indices(flat, linear_index(off, terms)))

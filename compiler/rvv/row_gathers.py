@@ -29,11 +29,14 @@ from torch_mlir import ir
 from torch_mlir.dialects import memref, scf, vector
 
 from compiler.mlir_utils import (
+    attributes_of,
     buffer_root,
     index_constant,
     iterator_types,
     loop_nest,
+    on_vectors,
     operand_dims,
+    splat,
     static_layout,
     walk_ops,
 )
@@ -47,6 +50,7 @@ class RowGatherPlan:
     outer: tuple[int, ...]  # extents of the loops before L
     width: int  # W: elements per vector (divides the innermost extent)
     row: int  # the innermost extent
+    varying: frozenset  # the body values that vary along L (``_row_values``)
 
 
 def _index_dim(value) -> int | None:
@@ -115,7 +119,8 @@ def plan_row_gather(op, vt: VectorTarget) -> RowGatherPlan | None:
         return None
     if any(static_layout(v.type) is None for v in op.operands[:-1]):
         return None
-    if _row_values(op, rank - 1) is None:
+    varying = _row_values(op, rank - 1)
+    if varying is None:
         return None
     # a table that may be the output's buffer: the scalar loop's element order matters
     root = buffer_root(out, globals=True)
@@ -127,11 +132,7 @@ def plan_row_gather(op, vt: VectorTarget) -> RowGatherPlan | None:
     width = max((w for w in range(1, min(cap, shape[-1]) + 1) if shape[-1] % w == 0), default=1)
     if width < 2:
         return None
-    return RowGatherPlan(tuple(shape[:-1]), width, shape[-1])
-
-
-def _attributes(o) -> dict:
-    return {o.attributes[i].name: o.attributes[i].attr for i in range(len(o.attributes))}
+    return RowGatherPlan(tuple(shape[:-1]), width, shape[-1], frozenset(varying))
 
 
 def emit_row_gather(op, plan: RowGatherPlan) -> None:
@@ -140,7 +141,7 @@ def emit_row_gather(op, plan: RowGatherPlan) -> None:
     last = len(plan.outer)
     block = op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
-    row = _row_values(op, last)
+    row = plan.varying
     maps = operand_dims(op)
     out = op.operands[-1]
 
@@ -159,7 +160,7 @@ def emit_row_gather(op, plan: RowGatherPlan) -> None:
             elif not any(r in row for r in o.results):
                 operands = [values.get(v, v) for v in o.operands]
                 new = ir.Operation.create(
-                    o.name, results=[r.type for r in o.results], operands=operands, attributes=_attributes(o)
+                    o.name, results=[r.type for r in o.results], operands=operands, attributes=attributes_of(o)
                 )
                 values.update(zip(o.results, new.results, strict=True))
 
@@ -168,27 +169,17 @@ def emit_row_gather(op, plan: RowGatherPlan) -> None:
             for o in body[:-1]:
                 if not any(r in row for r in o.results):
                     continue
-                vtype = ir.VectorType.get([plan.width], o.results[0].type)
                 if o.name == "memref.load":
+                    vtype = ir.VectorType.get([plan.width], o.results[0].type)
                     table = o.operands[0]
                     indices = [vec.get(v, v) for v in list(o.operands)[1:-1]]
                     vec[o.results[0]] = vector.LoadOp(vtype, table, [*indices, at]).result
                     continue
-                operands = []
-                for v in o.operands:
-                    if v in row:
-                        operands.append(vec[v])
-                    else:  # a per-row scalar or a value from outside: broadcast
-                        operands.append(
-                            vector.BroadcastOp(ir.VectorType.get([plan.width], v.type), vec.get(v, v)).result
-                        )
-                new = ir.Operation.create(o.name, results=[vtype], operands=operands, attributes=_attributes(o))
-                vec[o.results[0]] = new.results[0]
+                # a per-row scalar or a value from outside: broadcast
+                new = on_vectors(o, plan.width, lambda v: vec[v] if v in row else splat(plan.width, vec.get(v, v)))
+                vec[o.results[0]] = new[0]
             y = body[-1].operands[0]
-            if y in row:
-                result = vec[y]
-            else:
-                result = vector.BroadcastOp(ir.VectorType.get([plan.width], y.type), vec.get(y, y)).result
+            result = vec[y] if y in row else splat(plan.width, vec.get(y, y))
             vector.StoreOp(result, out, [*ivs, at])
 
         if plan.width == plan.row:
